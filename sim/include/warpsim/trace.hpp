@@ -1,0 +1,98 @@
+// The trace: plain data, one step per warp-level call (and per block barrier), plus diagnostics.
+// Everything that shows or checks a simulation (terminal, JSON, GUI, tests, GPU comparison) reads
+// this and nothing else.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "warpsim/semantics.hpp"
+
+namespace warpsim {
+
+struct Dim3 {
+  std::uint32_t x = 1, y = 1, z = 1;
+  constexpr std::uint64_t count() const { return std::uint64_t{x} * y * z; }
+  friend constexpr bool operator==(const Dim3&, const Dim3&) = default;
+};
+
+enum class DiagnosticKind : std::uint8_t {
+  caller_not_in_mask,      // a lane called with a mask that does not name itself
+  mask_mismatch,           // lanes that met at one collective passed different masks
+  missing_lane,            // a lane named in the mask never arrived (it sat elsewhere or ran on)
+  undefined_source,        // a shuffle read a lane that exited, did not call, or is outside the mask
+  split_call_sites,        // lanes met at one collective from different source lines
+  divergent_syncthreads,   // __syncthreads reached at different lines, or by only part of a block
+  deadlock,                // no lane can make progress (hardware hangs); simulation stopped
+  step_budget_exceeded,    // runaway kernel; simulation stopped
+  out_of_bounds,           // a lane touched memory outside a buffer warpsim allocated
+  kernel_fault,            // the kernel crashed (bad pointer, stack overflow, ...)
+};
+std::string_view to_string(DiagnosticKind kind);
+
+struct SourceLine {
+  std::uint32_t file = 0;  // index into Trace::files
+  std::uint32_t line = 0;
+  friend constexpr bool operator==(const SourceLine&, const SourceLine&) = default;
+};
+
+struct Diagnostic {
+  DiagnosticKind kind{};
+  std::string message;       // one sentence a student can act on
+  LaneMask lanes = 0;        // the lanes concerned, within `warp`
+  std::uint64_t block = 0;   // linear block index
+  std::uint32_t warp = 0;    // warp index within the block
+  std::int64_t step = -1;    // index into Trace::steps, -1 when not tied to a step
+  SourceLine where{};
+  std::uint64_t occurrences = 1;  // same kind at the same line again (other warps, iterations)
+};
+
+// One warp-level operation as every participating lane saw it.
+struct TraceStep {
+  Op op{};
+  ValueType type = ValueType::none;
+  std::uint64_t block = 0;   // linear block index
+  std::uint32_t warp = 0;    // warp index within the block
+  LaneMask mask = 0;         // the member mask (of the lowest participant when they disagree)
+  LaneMask participants = 0; // lanes that executed the call together
+  LaneMask exited = 0;       // lanes of the warp that had exited before it
+  LaneMask undefined = 0;    // participants whose result CUDA leaves undefined
+  LaneMask pred = 0;         // shuffles: in-range predicate; match_all: *pred
+  std::uint32_t sequence = 0;  // per-warp step number (0, 1, 2, ...)
+  std::array<std::uint64_t, kWarpSize> input{};
+  std::array<std::int32_t, kWarpSize> arg{};
+  std::array<std::int32_t, kWarpSize> width{};
+  std::array<std::int8_t, kWarpSize> src_lane{};
+  std::array<std::uint64_t, kWarpSize> output{};
+  std::array<LaneMask, kWarpSize> lane_mask{};   // each participant's own mask
+  std::array<SourceLine, kWarpSize> where{};     // each participant's call site
+};
+
+// One device printf call, captured per lane.
+struct PrintfRecord {
+  std::uint64_t block = 0;   // linear block index
+  std::uint32_t thread = 0;  // linear thread index within the block
+  std::string text;
+};
+
+struct Trace {
+  Dim3 grid, block;
+  std::vector<std::string> files;  // source files named by SourceLine::file
+  std::vector<TraceStep> steps;
+  std::vector<Diagnostic> diagnostics;
+  std::vector<PrintfRecord> printf_records;  // in the order lanes printed
+
+  std::uint32_t file_index(const std::string& path);  // interns a file name
+};
+
+// "0-15,17,20-22": lanes of a mask, for messages. "none" for an empty mask.
+std::string format_lanes(LaneMask lanes);
+// "0x0000ffff"
+std::string format_mask(LaneMask mask);
+
+// Deterministic JSON form (hex strings for bits, stable key order). Used by --trace and tests.
+void write_trace_json(std::ostream& out, const Trace& trace);
+
+}  // namespace warpsim

@@ -1,0 +1,54 @@
+#include "warpsim/device_abi.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "block_runner.hpp"
+
+// `extern __shared__ T name[];` in kernel files is rewritten to name this symbol: all dynamic
+// shared arrays of a block start at the same address, as in CUDA. Blocks run one at a time.
+extern "C" {
+alignas(16) unsigned char warpsim_dynamic_shared[256 * 1024];
+}
+
+namespace warpsim::device {
+
+thread_local const LaneEnv* current_env = nullptr;
+
+namespace {
+
+runtime::BlockRunner& runner(const char* what) {
+  runtime::BlockRunner* r = runtime::BlockRunner::current();
+  if (r == nullptr) {
+    std::fprintf(stderr, "warpsim: %s called outside warpsim::launch (kernel code must run "
+                         "through launch())\n", what);
+    std::abort();
+  }
+  return *r;
+}
+
+}  // namespace
+
+std::uint64_t warp_op(Op op, ValueType type, LaneMask mask, std::uint64_t value, std::int32_t arg,
+                      std::int32_t width, CallSite site, bool* pred) {
+  return runner("a warp intrinsic").warp_op(op, type, mask, value, arg, width, site, pred);
+}
+
+int block_barrier(Op op, int predicate, CallSite site) {
+  return runner("__syncthreads").block_barrier(op, predicate, site);
+}
+
+int vprintf(const char* format, va_list args) {
+  va_list copy;
+  va_copy(copy, args);
+  const int length = std::vsnprintf(nullptr, 0, format, copy);
+  va_end(copy);
+  if (length < 0) return length;
+  std::string text(static_cast<std::size_t>(length), '\0');
+  std::vsnprintf(text.data(), text.size() + 1, format, args);
+  runner("printf").lane_printf(std::move(text));
+  return length;
+}
+
+}  // namespace warpsim::device

@@ -1,0 +1,66 @@
+#include "stack_pool.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cassert>
+#include <new>
+
+#if defined(BOOST_USE_VALGRIND)
+#include <valgrind/valgrind.h>
+#endif
+
+namespace warpsim::runtime {
+namespace {
+
+std::size_t page_size() {
+  static const std::size_t size = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  return size;
+}
+
+std::size_t round_to_pages(std::size_t bytes) {
+  const std::size_t page = page_size();
+  return (bytes + page - 1) / page * page;
+}
+
+}  // namespace
+
+StackPool::~StackPool() {
+  for (const Stack& s : free_) ::munmap(s.base, s.bytes);
+}
+
+boost::context::stack_context StackPool::take(std::size_t size) {
+  const std::size_t usable = round_to_pages(size);
+  const std::size_t bytes = usable + page_size();
+  void* base = nullptr;
+  for (std::size_t i = 0; i < free_.size(); ++i) {
+    if (free_[i].bytes == bytes) {
+      base = free_[i].base;
+      free_[i] = free_.back();
+      free_.pop_back();
+      break;
+    }
+  }
+  if (base == nullptr) {
+    base = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (base == MAP_FAILED) throw std::bad_alloc();
+    ::mprotect(base, page_size(), PROT_NONE);
+  }
+  boost::context::stack_context sc;
+  sc.size = usable;
+  sc.sp = static_cast<char*>(base) + bytes;  // stacks grow down
+  return sc;
+}
+
+void StackPool::give_back(boost::context::stack_context stack) {
+  const std::size_t bytes = stack.size + page_size();
+  free_.push_back({static_cast<char*>(stack.sp) - bytes, bytes});
+}
+
+StackPool& StackPool::for_this_thread() {
+  static thread_local StackPool pool;
+  return pool;
+}
+
+}  // namespace warpsim::runtime

@@ -1,0 +1,45 @@
+// Fiber stacks, pooled per OS thread and reused across blocks and launches: creating a block's
+// lanes must cost no mmap. Each stack has a PROT_NONE guard page below it, so a lane that
+// overflows its stack faults instead of corrupting its neighbour.
+#pragma once
+
+#include <boost/context/stack_context.hpp>
+
+#include <cstddef>
+#include <vector>
+
+namespace warpsim::runtime {
+
+class StackPool {
+ public:
+  StackPool() = default;
+  StackPool(const StackPool&) = delete;
+  StackPool& operator=(const StackPool&) = delete;
+  ~StackPool();
+
+  boost::context::stack_context take(std::size_t size);
+  void give_back(boost::context::stack_context stack);
+
+  static StackPool& for_this_thread();
+
+ private:
+  struct Stack {
+    void* base;         // lowest address of the mapping (the guard page)
+    std::size_t bytes;  // whole mapping, guard included
+  };
+  std::vector<Stack> free_;
+};
+
+// Boost.Context StackAllocator drawing on a StackPool.
+class PooledStack {
+ public:
+  PooledStack(StackPool& pool, std::size_t size) : pool_(&pool), size_(size) {}
+  boost::context::stack_context allocate() { return pool_->take(size_); }
+  void deallocate(boost::context::stack_context& stack) noexcept { pool_->give_back(stack); }
+
+ private:
+  StackPool* pool_;
+  std::size_t size_;
+};
+
+}  // namespace warpsim::runtime

@@ -1,0 +1,3 @@
+// Stand-in for CUDA's <cuda_fp16.h> when a kernel file is compiled for the simulator.
+#pragma once
+#include "warpsim/cuda_shim.hpp"

@@ -1,0 +1,3 @@
+// Stand-in for CUDA's <sm_32_intrinsics.h> when a kernel file is compiled for the simulator.
+#pragma once
+#include "warpsim/cuda_shim.hpp"

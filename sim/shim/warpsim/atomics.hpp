@@ -1,0 +1,77 @@
+// Atomic functions. Lanes are fibers on one OS thread and only switch at warp-level calls and
+// barriers, so a plain read-modify-write is atomic here, as each CUDA atomic is on the device.
+#pragma once
+
+#include <cstring>
+
+namespace warpsim::shim {
+
+template <class T, class F>
+inline T atomic_update(T* address, F update) {
+  const T old = *address;
+  *address = update(old);
+  return old;
+}
+
+}  // namespace warpsim::shim
+
+#define WARPSIM_ATOMIC(NAME, T, EXPR)                                                       \
+  inline T NAME(T* address, T val) {                                                        \
+    return ::warpsim::shim::atomic_update(address, [val]([[maybe_unused]] T old) -> T { return EXPR; });     \
+  }                                                                                         \
+  inline T NAME##_block(T* address, T val) { return NAME(address, val); }                   \
+  inline T NAME##_system(T* address, T val) { return NAME(address, val); }
+
+WARPSIM_ATOMIC(atomicAdd, int, old + val)
+WARPSIM_ATOMIC(atomicAdd, unsigned int, old + val)
+WARPSIM_ATOMIC(atomicAdd, unsigned long long, old + val)
+WARPSIM_ATOMIC(atomicAdd, float, old + val)
+WARPSIM_ATOMIC(atomicAdd, double, old + val)
+WARPSIM_ATOMIC(atomicSub, int, old - val)
+WARPSIM_ATOMIC(atomicSub, unsigned int, old - val)
+WARPSIM_ATOMIC(atomicExch, int, val)
+WARPSIM_ATOMIC(atomicExch, unsigned int, val)
+WARPSIM_ATOMIC(atomicExch, unsigned long long, val)
+WARPSIM_ATOMIC(atomicExch, float, val)
+WARPSIM_ATOMIC(atomicMin, int, val < old ? val : old)
+WARPSIM_ATOMIC(atomicMin, unsigned int, val < old ? val : old)
+WARPSIM_ATOMIC(atomicMin, long long, val < old ? val : old)
+WARPSIM_ATOMIC(atomicMin, unsigned long long, val < old ? val : old)
+WARPSIM_ATOMIC(atomicMax, int, val > old ? val : old)
+WARPSIM_ATOMIC(atomicMax, unsigned int, val > old ? val : old)
+WARPSIM_ATOMIC(atomicMax, long long, val > old ? val : old)
+WARPSIM_ATOMIC(atomicMax, unsigned long long, val > old ? val : old)
+WARPSIM_ATOMIC(atomicAnd, int, old & val)
+WARPSIM_ATOMIC(atomicAnd, unsigned int, old & val)
+WARPSIM_ATOMIC(atomicAnd, unsigned long long, old & val)
+WARPSIM_ATOMIC(atomicOr, int, old | val)
+WARPSIM_ATOMIC(atomicOr, unsigned int, old | val)
+WARPSIM_ATOMIC(atomicOr, unsigned long long, old | val)
+WARPSIM_ATOMIC(atomicXor, int, old ^ val)
+WARPSIM_ATOMIC(atomicXor, unsigned int, old ^ val)
+WARPSIM_ATOMIC(atomicXor, unsigned long long, old ^ val)
+// ((old >= val) ? 0 : (old + 1)) and (((old == 0) || (old > val)) ? val : (old - 1)), as CUDA defines.
+WARPSIM_ATOMIC(atomicInc, unsigned int, old >= val ? 0u : old + 1u)
+WARPSIM_ATOMIC(atomicDec, unsigned int, (old == 0u || old > val) ? val : old - 1u)
+
+#undef WARPSIM_ATOMIC
+
+#define WARPSIM_ATOMIC_CAS(T)                                                          \
+  inline T atomicCAS(T* address, T compare, T val) {                                   \
+    const T old = *address;                                                            \
+    if (old == compare) *address = val;                                                \
+    return old;                                                                        \
+  }                                                                                    \
+  inline T atomicCAS_block(T* address, T compare, T val) { return atomicCAS(address, compare, val); } \
+  inline T atomicCAS_system(T* address, T compare, T val) { return atomicCAS(address, compare, val); }
+
+WARPSIM_ATOMIC_CAS(int)
+WARPSIM_ATOMIC_CAS(unsigned int)
+WARPSIM_ATOMIC_CAS(unsigned long long)
+WARPSIM_ATOMIC_CAS(unsigned short)
+
+#undef WARPSIM_ATOMIC_CAS
+
+inline void __threadfence() {}
+inline void __threadfence_block() {}
+inline void __threadfence_system() {}

@@ -1,0 +1,20 @@
+// The host face of CUDA for kernel files: included before a kernel file (g++ -include), it makes
+// ordinary CUDA C++ device code compile with the system compiler and run in the simulator.
+// Nothing in a kernel file is written for the simulator.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <climits>
+#include <cfloat>
+
+#include "warpsim/keywords.hpp"
+#include "warpsim/vector_types.hpp"
+#include "warpsim/half_types.hpp"
+#include "warpsim/warp_intrinsics.hpp"
+#include "warpsim/atomics.hpp"
+#include "warpsim/device_math.hpp"
+#include "warpsim/device_printf.hpp"

@@ -1,0 +1,151 @@
+#include <doctest/doctest.h>
+
+#include <numeric>
+#include <vector>
+
+#include "warpsim/cuda_shim.hpp"
+#include "warpsim/launch.hpp"
+#include "kernels.cuh"
+
+using warpsim::DiagnosticKind;
+using warpsim::LaunchOptions;
+using warpsim::LaunchStatus;
+
+namespace {
+
+LaunchOptions shape(unsigned grid, unsigned block) {
+  LaunchOptions o;
+  o.grid = {grid};
+  o.block = {block};
+  return o;
+}
+
+bool has_diagnostic(const warpsim::Trace& trace, DiagnosticKind kind) {
+  for (const auto& d : trace.diagnostics) {
+    if (d.kind == kind) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("a butterfly reduction gives every lane the warp's sum in five traced steps") {
+  std::vector<float> in(32), out(32);
+  std::iota(in.begin(), in.end(), 1.0f);
+  const auto r = warpsim::launch(shape(1, 32), [&] { butterfly_sum(in.data(), out.data()); });
+  REQUIRE(r.status == LaunchStatus::completed);
+  for (int lane = 0; lane < 32; ++lane) {
+    CAPTURE(lane);
+    CHECK(out[lane] == 528.0f);
+  }
+  REQUIRE(r.trace.steps.size() == 5);
+  CHECK(r.steps == 5);
+  const auto& first = r.trace.steps[0];
+  CHECK(first.op == warpsim::Op::shfl_xor);
+  CHECK(first.participants == 0xffffffffu);
+  CHECK(first.arg[3] == 16);
+  CHECK(first.src_lane[3] == 19);
+  CHECK(first.where[0].line == 6);
+  CHECK(r.trace.files.at(first.where[0].file).find("kernels.cuh") != std::string::npos);
+  CHECK(r.trace.diagnostics.empty());
+}
+
+TEST_CASE("lanes that exited are ignored by a full-mask ballot") {
+  std::vector<unsigned> out(32, 0xdeadbeef);
+  const auto r = warpsim::launch(shape(1, 32), [&] { tail_exit_ballot(20, out.data()); });
+  REQUIRE(r.status == LaunchStatus::completed);
+  CHECK(out[0] == 0x00055555u);
+  CHECK(out[19] == 0x00055555u);
+  CHECK(out[20] == 0xdeadbeefu);
+  CHECK(r.trace.diagnostics.empty());
+}
+
+TEST_CASE("two arms with disjoint masks complete as two separate ballots") {
+  std::vector<unsigned> out(32);
+  const auto r = warpsim::launch(shape(1, 32), [&] { two_arm_ballot(out.data()); });
+  REQUIRE(r.status == LaunchStatus::completed);
+  CHECK(out[1] == 0xaaaaa800u);
+  CHECK(out[0] == 0x155u);
+  CHECK(r.trace.steps.size() == 2);
+}
+
+TEST_CASE("__activemask names the lanes on the same path under maximal convergence") {
+  std::vector<unsigned> out(32);
+  const auto r = warpsim::launch(shape(1, 32), [&] { activemask_arms(out.data()); });
+  REQUIRE(r.status == LaunchStatus::completed);
+  CHECK(out[0] == 0x3ffu);
+  CHECK(out[31] == 0xfffffc00u);
+}
+
+TEST_CASE("__activemask names only the caller under the interleaved policy") {
+  std::vector<unsigned> out(32);
+  auto options = shape(1, 32);
+  options.policy = warpsim::ConvergencePolicy::interleaved;
+  const auto r = warpsim::launch(options, [&] { activemask_arms(out.data()); });
+  REQUIRE(r.status == LaunchStatus::completed);
+  for (int lane = 0; lane < 32; ++lane) {
+    CAPTURE(lane);
+    CHECK(out[lane] == (1u << lane));
+  }
+}
+
+TEST_CASE("different shuffles under one full mask stop with a deadlock naming lanes and lines") {
+  std::vector<int> out(32);
+  const auto r = warpsim::launch(shape(1, 32), [&] { divergent_different_ops(out.data()); });
+  CHECK(r.status == LaunchStatus::deadlock);
+  CHECK(r.message.find("lanes 0-15") != std::string::npos);
+  CHECK(r.message.find("16-31") != std::string::npos);
+  CHECK(r.message.find("kernels.cuh:35") != std::string::npos);
+  CHECK(has_diagnostic(r.trace, DiagnosticKind::deadlock));
+}
+
+TEST_CASE("a block reduction over several warps and blocks meets at __syncthreads") {
+  std::vector<int> in(4 * 256, 1), out(1, 0);
+  const auto r = warpsim::launch(shape(4, 256), [&] { block_sum(in.data(), out.data()); });
+  REQUIRE(r.status == LaunchStatus::completed);
+  CHECK(out[0] == 1024);
+  CHECK(r.trace.diagnostics.empty());
+}
+
+TEST_CASE("__syncthreads_count counts the block's true predicates") {
+  std::vector<int> in(64), out(1);
+  for (int i = 0; i < 64; ++i) in[i] = i % 3 == 0 ? 1 : -1;
+  const auto r = warpsim::launch(shape(1, 64), [&] { count_positive(in.data(), out.data()); });
+  REQUIRE(r.status == LaunchStatus::completed);
+  CHECK(out[0] == 22);
+}
+
+TEST_CASE("device printf is captured per lane") {
+  const auto r = warpsim::launch(shape(2, 32), [&] { print_lanes(); });
+  REQUIRE(r.trace.printf_records.size() == 4);
+  CHECK(r.trace.printf_records[0].text == "lane 0 of block 0\n");
+  CHECK(r.trace.printf_records[3].block == 1);
+  CHECK(r.trace.printf_records[3].thread == 1);
+}
+
+TEST_CASE("a shuffle reading an exited lane gives 0, flagged undefined") {
+  std::vector<int> out(32, -1);
+  const auto r = warpsim::launch(shape(1, 32), [&] { shuffle_from_exited(out.data()); });
+  REQUIRE(r.status == LaunchStatus::completed);
+  CHECK(out[0] == 0);
+  REQUIRE(r.trace.steps.size() == 1);
+  CHECK(r.trace.steps[0].undefined == 0x000fffffu);
+  CHECK(has_diagnostic(r.trace, DiagnosticKind::undefined_source));
+}
+
+TEST_CASE("a runaway loop of warp calls stops at the step budget") {
+  std::vector<int> out(2, 0);
+  auto options = shape(1, 32);
+  options.max_steps = 1000;
+  const auto r = warpsim::launch(options, [&] { spin_forever(out.data()); });
+  CHECK(r.status == LaunchStatus::step_budget_exceeded);
+  CHECK(r.message.find("1000") != std::string::npos);
+}
+
+TEST_CASE("__syncthreads reached at different lines is diagnosed and still completes") {
+  std::vector<int> out(64, 0);
+  const auto r = warpsim::launch(shape(1, 64), [&] { syncthreads_in_branch(out.data()); });
+  REQUIRE(r.status == LaunchStatus::completed);
+  CHECK(out[63] == 1);
+  CHECK(has_diagnostic(r.trace, DiagnosticKind::divergent_syncthreads));
+}
