@@ -6,21 +6,81 @@
 #include <exception>
 #include <utility>
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/common_interface_defs.h>
+#endif
+
 namespace warpsim::runtime {
+namespace bc = boost::context::detail;
+
 namespace {
 
-thread_local BlockRunner* tl_runner = nullptr;
+thread_local BlockRunner* tl_runner __attribute__((tls_model("initial-exec"))) = nullptr;
 
 // Async-signal-safe position for crash reports: plain stores, read by the signal handler.
-LanePosition g_position;
+struct Position {
+  bool running = false;
+  std::uint64_t block = 0;
+  Dim3 block_idx{};
+  const Lane* lane = nullptr;
+};
+Position g_position;
+
+// Thrown into a suspended lane to unwind its stack when a launch is torn down.
+struct LaneUnwind {};
 
 std::string cuda_name(Op op) { return "__" + std::string(to_string(op)); }
 
 int lowest_lane(LaneMask m) { return std::countr_zero(m); }
 
+// (op, type, mask) of a call, packed so that "same call" is one comparison.
+std::uint64_t call_key(Op op, ValueType type, LaneMask mask) {
+  return std::uint64_t{static_cast<std::uint8_t>(op)} |
+         std::uint64_t{static_cast<std::uint8_t>(type)} << 8 | std::uint64_t{mask} << 32;
+}
+
+// AddressSanitizer must be told about every stack switch (no-ops in other builds).
+#if defined(__SANITIZE_ADDRESS__)
+const void* g_main_stack_bottom = nullptr;
+std::size_t g_main_stack_size = 0;
+void before_switch(void** fake_stack, const Lane* target) {
+  if (target != nullptr) {
+    __sanitizer_start_switch_fiber(fake_stack, static_cast<char*>(target->stack.sp) - target->stack.size,
+                                   target->stack.size);
+  } else {
+    __sanitizer_start_switch_fiber(fake_stack, g_main_stack_bottom, g_main_stack_size);
+  }
+}
+void after_switch(void* fake_stack, bool from_main) {
+  const void* bottom = nullptr;
+  std::size_t size = 0;
+  __sanitizer_finish_switch_fiber(fake_stack, &bottom, &size);
+  if (from_main) {
+    g_main_stack_bottom = bottom;
+    g_main_stack_size = size;
+  }
+}
+#else
+void before_switch(void**, const Lane*) {}
+void after_switch(void*, bool) {}
+#endif
+
 }  // namespace
 
-LanePosition position_snapshot() noexcept { return g_position; }
+LanePosition position_snapshot() noexcept {
+  LanePosition p;
+  p.running = g_position.running;
+  p.block = g_position.block;
+  p.block_idx = g_position.block_idx;
+  if (const Lane* lane = g_position.lane; lane != nullptr) {
+    p.thread = lane->thread;
+    p.warp = lane->warp;
+    p.lane = lane->lane;
+    p.last_file = lane->where_file;
+    p.last_line = lane->where.line;
+  }
+  return p;
+}
 
 BlockRunner* BlockRunner::current() { return tl_runner; }
 
@@ -36,30 +96,38 @@ BlockRunner::BlockRunner(const LaunchOptions& options, const std::function<void(
   const std::uint32_t warps = (threads_ + kWarpSize - 1) / kWarpSize;
   lanes_.resize(std::size_t{warps} * kWarpSize);
   warps_.resize(warps);
+  const std::uint32_t bx = options.block.x, by = options.block.y;
   for (std::uint32_t t = 0; t < lanes_.size(); ++t) {
     Lane& l = lanes_[t];
     l.thread = t;
     l.warp = t / kWarpSize;
     l.lane = t % kWarpSize;
-    const std::uint32_t bx = options.block.x, by = options.block.y;
     l.env.thread_idx = {t % bx, (t / bx) % by, t / (bx * by)};
     l.env.block_dim = {options.block.x, options.block.y, options.block.z};
     l.env.grid_dim = {options.grid.x, options.grid.y, options.grid.z};
+    if (t < threads_) l.stack = stacks_.take(options.stack_bytes);
   }
-  for (std::uint32_t w = 0; w < warps; ++w) warps_[w].index = w;
+  for (std::uint32_t w = 0; w < warps; ++w) {
+    warps_[w].index = w;
+    warps_[w].lanes = &lanes_[std::size_t{w} * kWarpSize];
+  }
+  for (Lane& l : lanes_) l.warp_state = &warps_[l.warp];
   g_position = {};
   g_position.running = true;
 }
 
 BlockRunner::~BlockRunner() {
-  g_position.running = false;
+  for (Lane& l : lanes_) {
+    if (l.stack.sp != nullptr) stacks_.give_back(l.stack);
+  }
+  g_position = {};
   if (tl_runner == this) tl_runner = nullptr;
 }
 
 BlockOutcome BlockRunner::run(std::uint64_t block_linear, Dim3 block_idx) {
   block_linear_ = block_linear;
   outcome_ = {};
-  aborted_ = false;
+  aborted_ = unwinding_ = false;
   current_warp_ = 0;
   g_position.block = block_linear;
   g_position.block_idx = block_idx;
@@ -72,90 +140,97 @@ BlockOutcome BlockRunner::run(std::uint64_t block_linear, Dim3 block_idx) {
     w.ready = present;
     w.at_op = w.at_barrier = 0;
     w.sequence = 0;
+    w.uniform = w.split_sites = false;
   }
   for (Lane& l : lanes_) {
     l.env.block_idx = {block_idx.x, block_idx.y, block_idx.z};
-    if (l.thread >= threads_) {
-      l.state = LaneState::exited;
-      continue;
+    l.started = false;
+    if (l.thread < threads_) {
+      // Stagger stack tops: every stack starts at the same page offset, so without this the
+      // lanes' hot frames all compete for the same few cache sets (measured: 10x slower steps).
+      const std::size_t colour = (l.thread * 9 % 64) * 64;
+      l.context = bc::make_fcontext(static_cast<char*>(l.stack.sp) - colour, l.stack.size - colour,
+                                    &lane_entry);
     }
-    l.state = LaneState::ready;
-    l.context = boost::context::fiber(
-        std::allocator_arg, PooledStack(stacks_, options_.stack_bytes),
-        [this, &l](boost::context::fiber&& from) {
-          adopt(switched_from_, std::move(from));
-          set_running(&l);
-          lane_main(l);
-          Lane* next = pick_next();
-          switched_from_ = &l;
-          set_running(next);
-          return std::move(next != nullptr ? next->context : main_context_);
-        });
   }
 
   BlockRunner* const outer = tl_runner;
   tl_runner = this;
   switch_to(pick_next());
-  // Back in the launching context: the block finished, or the launch was stopped. Fibers still
-  // suspended (deadlock, budget) are unwound by destroying them.
-  for (Lane& l : lanes_) l.context = {};
+  // Back in the launching context: the block finished, or the launch was stopped.
+  if (aborted_) unwind_suspended_lanes();
   tl_runner = outer;
-  running_ = nullptr;
-  device::current_env = nullptr;
+  set_running(nullptr);
   return outcome_;
 }
 
+void BlockRunner::lane_entry(bc::transfer_t from) {
+  BlockRunner& r = *tl_runner;
+  after_switch(nullptr, from.data == nullptr);
+  r.adopt(static_cast<Lane*>(from.data), from.fctx);
+  Lane& self = *r.running_;
+  self.started = true;
+  r.lane_main(self);
+  if (r.unwinding_) r.leave_for_good(self, nullptr);
+  Warp& w = r.warps_[self.warp];
+  w.exited |= lane_bit(static_cast<int>(self.lane));
+  r.leave_for_good(self, r.pick_next());
+}
+
 void BlockRunner::lane_main(Lane& lane) {
+  (void)lane;
   try {
     thread_body_();
-  } catch (const boost::context::detail::forced_unwind&) {
-    throw;  // the launch is being torn down; let Boost.Context unwind this fiber
+  } catch (const LaneUnwind&) {
+    // The launch is being torn down; this lane's stack is now unwound.
   } catch (const std::exception& e) {
-    abort_launch(LaunchStatus::kernel_exception,
-                 "kernel code threw: " + std::string(e.what()));
+    abort_launch(LaunchStatus::kernel_exception, "kernel code threw: " + std::string(e.what()));
   } catch (...) {
     abort_launch(LaunchStatus::kernel_exception, "kernel code threw a non-standard exception");
   }
-  Warp& w = warps_[lane.warp];
-  lane.state = LaneState::exited;
-  w.exited |= lane_bit(static_cast<int>(lane.lane));
 }
 
-void BlockRunner::adopt(Lane* from, boost::context::fiber&& context) {
+void BlockRunner::leave_for_good(Lane& self, Lane* next) {
+  set_running(next);
+  before_switch(nullptr, next);  // this stack is finished: no fake stack to keep
+  bc::jump_fcontext(next != nullptr ? next->context : main_context_, &self);
+  __builtin_unreachable();
+}
+
+void BlockRunner::adopt(Lane* from, fcontext_t context) {
   if (from == nullptr) {
-    main_context_ = std::move(context);
+    main_context_ = context;
   } else {
-    from->context = std::move(context);
+    from->context = context;
   }
 }
 
 void BlockRunner::set_running(Lane* lane) {
   running_ = lane;
-  if (lane == nullptr) {
-    device::current_env = nullptr;
-    return;
-  }
-  lane->state = LaneState::running;
-  device::current_env = &lane->env;
-  g_position.thread = lane->thread;
-  g_position.warp = lane->warp;
-  g_position.lane = lane->lane;
-  g_position.last_file = lane->where_file;
-  g_position.last_line = lane->where.line;
+  device::current_env = lane != nullptr ? &lane->env : nullptr;
+  g_position.lane = lane;
 }
 
 void BlockRunner::switch_to(Lane* next) {
   Lane* const self = running_;
-  if (next == self) {
-    if (self != nullptr) self->state = LaneState::running;
-    return;
-  }
-  boost::context::fiber& target = next != nullptr ? next->context : main_context_;
-  switched_from_ = self;
+  if (next == self) return;
   set_running(next);
-  boost::context::fiber from = std::move(target).resume();
-  adopt(switched_from_, std::move(from));
-  set_running(self);
+  void* fake_stack = nullptr;
+  before_switch(&fake_stack, next);
+  const bc::transfer_t from = bc::jump_fcontext(next != nullptr ? next->context : main_context_, self);
+  after_switch(fake_stack, from.data == nullptr);
+  adopt(static_cast<Lane*>(from.data), from.fctx);
+  if (unwinding_ && self != nullptr) throw LaneUnwind{};
+}
+
+void BlockRunner::unwind_suspended_lanes() {
+  // Every started lane that has not exited sits inside switch_to: resume it once so that it
+  // throws LaneUnwind, runs the kernel's destructors, and comes straight back here.
+  unwinding_ = true;
+  for (Lane& l : lanes_) {
+    if (!l.started || has_lane(warps_[l.warp].exited, static_cast<int>(l.lane))) continue;
+    switch_to(&l);
+  }
 }
 
 int BlockRunner::choose_lane(LaneMask ready) {
@@ -173,7 +248,7 @@ Lane* BlockRunner::pick_next() {
     if (w.ready != 0) {
       const int lane = choose_lane(w.ready);
       w.ready &= ~lane_bit(lane);
-      return &lanes_[std::size_t{w.index} * kWarpSize + static_cast<std::size_t>(lane)];
+      return &lane_of(w, lane);
     }
     if (w.at_op != 0 && resolve_warp(w)) continue;
 
@@ -202,84 +277,106 @@ Lane* BlockRunner::pick_next() {
   return nullptr;
 }
 
-void BlockRunner::wait_here(Lane& lane) {
-  switch_to(pick_next());
-  assert(running_ == &lane);
-  (void)lane;
+void BlockRunner::note_site(Lane& l, device::CallSite site) {
+  l.where.file = intern_file(site.file);
+  l.where_file = site.file;
+  l.where.line = site.line;
 }
 
-bool BlockRunner::same_call(const Lane& a, const Lane& b) const {
-  if (a.op != b.op || a.type != b.type || a.mask != b.mask) return false;
+bool BlockRunner::same_call(const Warp& w, int a, int b) const {
+  if (call_key(w.op[a], w.type[a], w.pending.mask[a]) != call_key(w.op[b], w.type[b], w.pending.mask[b])) {
+    return false;
+  }
   // __activemask is no rendezvous: under maximal convergence it names the lanes at the same site.
-  return a.op != Op::activemask || a.where == b.where;
+  return w.op[a] != Op::activemask || w.where[a] == w.where[b];
 }
 
 std::uint64_t BlockRunner::warp_op(Op op, ValueType type, LaneMask mask, std::uint64_t value,
                                    std::int32_t arg, std::int32_t width, device::CallSite site,
                                    bool* pred) {
   Lane& l = *running_;
-  l.op = op;
-  l.type = type;
-  l.mask = op == Op::activemask ? 0 : mask;
-  l.value = value;
-  l.arg = arg;
-  l.width = width;
-  l.where = {intern_file(site.file), site.line};
-  l.where_file = site.file;
-  g_position.last_file = site.file;
-  g_position.last_line = site.line;
-  Warp& w = warps_[l.warp];
-  const LaneMask me = lane_bit(static_cast<int>(l.lane));
-  l.state = LaneState::at_warp_op;
+  if (site.file != l.where_file) [[unlikely]] note_site(l, site);
+  l.where.line = site.line;
+  Warp& w = *l.warp_state;
+  const int i = static_cast<int>(l.lane);
+  if (op == Op::activemask) mask = 0;
+  w.op[i] = op;
+  w.type[i] = type;
+  w.where[i] = l.where;
+  w.pending.mask[i] = mask;
+  w.pending.value[i] = value;
+  w.pending.arg[i] = arg;
+  w.pending.width[i] = width;
+  const std::uint64_t key = call_key(op, type, mask);
+  if (w.at_op == 0) {
+    w.uniform = true;
+    w.split_sites = false;
+    w.key = key;
+    w.key_where = l.where;
+  } else {
+    const bool same_site = l.where == w.key_where;
+    w.split_sites = w.split_sites || !same_site;
+    // __activemask is no rendezvous: lanes at different sites get different answers.
+    w.uniform = w.uniform && key == w.key && (op != Op::activemask || same_site);
+  }
+  const LaneMask me = lane_bit(i);
   w.at_op |= me;
-  if (op == Op::activemask && options_.policy == ConvergencePolicy::interleaved) {
+  if (op == Op::activemask && options_.policy == ConvergencePolicy::interleaved) [[unlikely]] {
     // Independent scheduling may run this lane alone: the smallest answer hardware may give.
+    const bool was_uniform = w.uniform;
     complete_group(w, me, false);
     w.ready &= ~me;
-    l.state = LaneState::running;
+    w.uniform = was_uniform && w.at_op != 0;
+  } else if (w.ready != 0 && options_.policy == ConvergencePolicy::maximal) [[likely]] {
+    const int next = lowest_lane(w.ready);
+    w.ready &= w.ready - 1;
+    switch_to(&w.lanes[next]);
   } else {
-    wait_here(l);
+    switch_to(pick_next());
   }
-  if (pred != nullptr) *pred = l.pred;
-  return l.result;
+  if (pred != nullptr) *pred = has_lane(w.pred, i);
+  return w.result[i];
 }
 
 int BlockRunner::block_barrier(Op op, int predicate, device::CallSite site) {
   Lane& l = *running_;
-  l.op = op;
-  l.type = ValueType::none;
-  l.mask = 0;
-  l.value = predicate != 0 ? 1 : 0;
-  l.where = {intern_file(site.file), site.line};
-  l.where_file = site.file;
-  g_position.last_file = site.file;
-  g_position.last_line = site.line;
-  l.state = LaneState::at_barrier;
-  warps_[l.warp].at_barrier |= lane_bit(static_cast<int>(l.lane));
-  wait_here(l);
-  return static_cast<int>(l.result);
+  if (site.file != l.where_file) note_site(l, site);
+  l.where.line = site.line;
+  Warp& w = warps_[l.warp];
+  const int i = static_cast<int>(l.lane);
+  w.op[i] = op;
+  w.where[i] = l.where;
+  w.pending.value[i] = predicate != 0 ? 1 : 0;
+  w.at_barrier |= lane_bit(i);
+  switch_to(pick_next());
+  return static_cast<int>(w.result[i]);
 }
 
 void BlockRunner::lane_printf(std::string text) {
-  const Lane& l = *running_;
-  trace_.printf_records.push_back({block_linear_, l.thread, std::move(text)});
+  trace_.printf_records.push_back({block_linear_, running_->thread, std::move(text)});
 }
 
 bool BlockRunner::resolve_warp(Warp& w) {
   assert(w.ready == 0);
-  Lane* const base = &lanes_[std::size_t{w.index} * kWarpSize];
+  if (w.uniform) {
+    const int first = lowest_lane(w.at_op);
+    const LaneMask required = w.pending.mask[first] & ~w.exited;
+    if (w.op[first] != Op::activemask && (required & ~w.at_op) != 0) return false;
+    complete_group(w, w.at_op, false);
+    return true;
+  }
   LaneMask remaining = w.at_op;
   bool progress = false;
   while (remaining != 0 && !aborted_) {
-    const Lane& first = base[lowest_lane(remaining)];
+    const int first = lowest_lane(remaining);
     LaneMask group = 0;
     for (LaneMask m = remaining; m != 0; m &= m - 1) {
       const int i = lowest_lane(m);
-      if (same_call(first, base[i])) group |= lane_bit(i);
+      if (same_call(w, first, i)) group |= lane_bit(i);
     }
     remaining &= ~group;
-    const LaneMask required = first.mask & ~w.exited;
-    if (first.op == Op::activemask || (required & ~group) == 0) {
+    const LaneMask required = w.pending.mask[first] & ~w.exited;
+    if (w.op[first] == Op::activemask || (required & ~group) == 0) {
       complete_group(w, group, false);
       progress = true;
     }
@@ -288,100 +385,95 @@ bool BlockRunner::resolve_warp(Warp& w) {
 }
 
 void BlockRunner::complete_group(Warp& w, LaneMask group, bool masks_disagree) {
-  Lane* const base = &lanes_[std::size_t{w.index} * kWarpSize];
-  const Lane& first = base[lowest_lane(group)];
-  StepInputs in;
-  in.callers = group;
-  in.exited = w.exited;
-  for (LaneMask m = group; m != 0; m &= m - 1) {
-    const int i = lowest_lane(m);
-    const Lane& l = base[i];
-    in.mask[i] = l.mask;
-    in.value[i] = l.value;
-    in.arg[i] = l.arg;
-    in.width[i] = l.width;
-  }
-  StepOutputs out;
-  evaluate(first.op, first.type, in, out, options_.semantics);
+  const bool uniform_group = w.uniform && group == w.at_op;
+  const int first = lowest_lane(group);
+  const Op op = w.op[first];
+  const ValueType type = w.type[first];
+  w.pending.callers = group;
+  w.pending.exited = w.exited;
+  evaluate(op, type, w.pending, out_, options_.semantics);
 
-  for (LaneMask m = group; m != 0; m &= m - 1) {
-    const int i = lowest_lane(m);
-    Lane& l = base[i];
-    l.result = out.value[i];
-    l.pred = has_lane(out.pred, i);
-    l.state = LaneState::ready;
+  if (group == kFullMask) {
+    w.result = out_.value;
+  } else {
+    for (LaneMask m = group; m != 0; m &= m - 1) {
+      const int i = lowest_lane(m);
+      w.result[i] = out_.value[i];
+    }
   }
+  w.pred = (w.pred & ~group) | (out_.pred & group);
   w.at_op &= ~group;
   w.ready |= group;
 
-  TraceStep step;
-  step.op = first.op;
-  step.type = first.type;
+  TraceStep& step = options_.record_steps ? trace_.steps.emplace_back() : scratch_step_;
+  const std::int64_t index =
+      options_.record_steps ? static_cast<std::int64_t>(trace_.steps.size() - 1) : -1;
+  step.op = op;
+  step.type = type;
   step.block = block_linear_;
   step.warp = w.index;
-  step.mask = first.mask;
+  step.mask = w.pending.mask[first];
   step.participants = group;
   step.exited = w.exited;
-  step.undefined = out.undefined;
-  step.pred = out.pred;
+  step.undefined = out_.undefined;
+  step.pred = out_.pred;
   step.sequence = w.sequence++;
-  step.input = in.value;
-  step.arg = in.arg;
-  step.width = in.width;
-  step.src_lane = out.src_lane;
-  step.output = out.value;
-  step.lane_mask = in.mask;
-  for (LaneMask m = group; m != 0; m &= m - 1) {
-    const int i = lowest_lane(m);
-    step.where[i] = base[i].where;
-  }
-  const std::int64_t index =
-      options_.record_steps ? static_cast<std::int64_t>(trace_.steps.size()) : -1;
+  step.input = w.pending.value;
+  step.arg = w.pending.arg;
+  step.width = w.pending.width;
+  step.src_lane = out_.src_lane;
+  step.output = out_.value;
+  step.lane_mask = w.pending.mask;
+  step.where = w.where;
   if (masks_disagree) {
     diagnose(DiagnosticKind::mask_mismatch,
-             cuda_name(first.op) + ": lanes met with different masks; simulated as one call "
-                                   "over the lanes that arrived",
-             w, group, first.where, index);
+             cuda_name(op) + ": lanes met with different masks; simulated as one call over "
+                             "the lanes that arrived",
+             w, group, w.where[first], index);
   }
-  record_step_diagnostics(w, step, index);
-  if (options_.record_steps) trace_.steps.push_back(step);
-  count_step(w, first);
+  record_step_diagnostics(w, step, index, uniform_group);
+  count_step(w, w.where[first]);
 }
 
-void BlockRunner::count_step(const Warp& w, const Lane& lane) {
+void BlockRunner::count_step(const Warp& w, SourceLine where) {
   if (++steps_ <= options_.max_steps) return;
   abort_launch(LaunchStatus::step_budget_exceeded,
                "step budget of " + std::to_string(options_.max_steps) +
                    " warp-level operations exceeded (a runaway loop?) in block " +
                    std::to_string(block_linear_) + " warp " + std::to_string(w.index) + " at " +
-                   site_text(lane));
+                   site_text(where));
 }
 
 bool BlockRunner::resolve_barrier() {
   // Every warp is quiescent here. The barrier completes once every live thread waits in it.
   bool any_waiting = false;
   for (const Warp& w : warps_) {
-    if (w.at_op != 0) return false;
     if ((w.at_barrier | w.exited) != kFullMask) return false;
     any_waiting = any_waiting || w.at_barrier != 0;
   }
   if (!any_waiting) return false;
 
   int count = 0;
-  bool all = true, any = false;
-  const Lane* first = nullptr;
-  bool split_sites = false, mixed_ops = false;
+  bool all = true, any = false, split_sites = false, mixed_ops = false;
+  const Warp* first_warp = nullptr;
+  int first_lane = 0;
   for (const Warp& w : warps_) {
     for (LaneMask m = w.at_barrier; m != 0; m &= m - 1) {
-      const Lane& l = lanes_[std::size_t{w.index} * kWarpSize + static_cast<std::size_t>(lowest_lane(m))];
-      count += l.value != 0 ? 1 : 0;
-      all = all && l.value != 0;
-      any = any || l.value != 0;
-      if (first == nullptr) first = &l;
-      split_sites = split_sites || !(l.where == first->where);
-      mixed_ops = mixed_ops || l.op != first->op;
+      const int i = lowest_lane(m);
+      const bool p = w.pending.value[i] != 0;
+      count += p ? 1 : 0;
+      all = all && p;
+      any = any || p;
+      if (first_warp == nullptr) {
+        first_warp = &w;
+        first_lane = i;
+      }
+      split_sites = split_sites || !(w.where[i] == first_warp->where[first_lane]);
+      mixed_ops = mixed_ops || w.op[i] != first_warp->op[first_lane];
     }
   }
+  const Op first_op = first_warp->op[first_lane];
+  const SourceLine first_where = first_warp->where[first_lane];
   std::uint64_t missing_threads = 0;
   for (const Warp& w : warps_) {
     const std::uint32_t base = w.index * kWarpSize;
@@ -392,9 +484,11 @@ bool BlockRunner::resolve_barrier() {
 
   for (Warp& w : warps_) {
     if (w.at_barrier == 0) continue;
-    Lane* const base = &lanes_[std::size_t{w.index} * kWarpSize];
-    TraceStep step;
-    step.op = first->op;
+    TraceStep local;
+    TraceStep& step = options_.record_steps ? trace_.steps.emplace_back() : local;
+    const std::int64_t index =
+        options_.record_steps ? static_cast<std::int64_t>(trace_.steps.size() - 1) : -1;
+    step.op = first_op;
     step.block = block_linear_;
     step.warp = w.index;
     step.participants = w.at_barrier;
@@ -402,40 +496,35 @@ bool BlockRunner::resolve_barrier() {
     step.sequence = w.sequence++;
     for (LaneMask m = w.at_barrier; m != 0; m &= m - 1) {
       const int i = lowest_lane(m);
-      Lane& l = base[i];
-      switch (l.op) {
-        case Op::syncthreads_count: l.result = static_cast<std::uint64_t>(count); break;
-        case Op::syncthreads_and: l.result = all ? 1 : 0; break;
-        case Op::syncthreads_or: l.result = any ? 1 : 0; break;
-        default: l.result = 0; break;
+      switch (w.op[i]) {
+        case Op::syncthreads_count: w.result[i] = static_cast<std::uint64_t>(count); break;
+        case Op::syncthreads_and: w.result[i] = all ? 1 : 0; break;
+        case Op::syncthreads_or: w.result[i] = any ? 1 : 0; break;
+        default: w.result[i] = 0; break;
       }
-      l.state = LaneState::ready;
-      step.input[i] = l.value;
-      step.output[i] = l.result;
-      step.where[i] = l.where;
+      step.input[i] = w.pending.value[i];
+      step.output[i] = w.result[i];
+      step.where[i] = w.where[i];
       step.src_lane[i] = -1;
     }
-    const std::int64_t index =
-        options_.record_steps ? static_cast<std::int64_t>(trace_.steps.size()) : -1;
-    if (w.index == first->warp) {
+    if (&w == first_warp) {
       if (split_sites || mixed_ops) {
         diagnose(DiagnosticKind::divergent_syncthreads,
                  "threads of the block reached this barrier from different lines or forms of "
                  "__syncthreads (divergent code): CUDA requires every thread to reach the same one",
-                 w, w.at_barrier, first->where, index);
+                 w, w.at_barrier, first_where, index);
       }
       if (missing_threads > 0) {
         diagnose(DiagnosticKind::divergent_syncthreads,
                  std::to_string(missing_threads) +
                      " thread(s) of the block exited before this __syncthreads; hardware "
                      "releases the barrier without them, but CUDA leaves this undefined",
-                 w, w.at_barrier, first->where, index);
+                 w, w.at_barrier, first_where, index);
       }
     }
-    if (options_.record_steps) trace_.steps.push_back(step);
     w.ready = w.at_barrier;
     w.at_barrier = 0;
-    count_step(w, *first);
+    count_step(w, first_where);
   }
   return true;
 }
@@ -444,21 +533,21 @@ bool BlockRunner::resolve_stuck() {
   // Nothing can complete by the rules. Hardware still runs lanes that meet at the same operation
   // with different masks as one instruction; anything else is a hang.
   for (Warp& w : warps_) {
-    const Lane* const base = &lanes_[std::size_t{w.index} * kWarpSize];
     LaneMask remaining = w.at_op;
     while (remaining != 0) {
-      const Lane& first = base[lowest_lane(remaining)];
+      const int first = lowest_lane(remaining);
       LaneMask same_op = 0;
       LaneMask named = 0;
       for (LaneMask m = remaining; m != 0; m &= m - 1) {
         const int i = lowest_lane(m);
-        if (base[i].op == first.op && base[i].type == first.type) {
+        if (w.op[i] == w.op[first] && w.type[i] == w.type[first]) {
           same_op |= lane_bit(i);
-          named |= base[i].mask;
+          named |= w.pending.mask[i];
         }
       }
       remaining &= ~same_op;
       if ((named & ~w.exited & ~same_op) == 0) {
+        w.uniform = false;
         complete_group(w, same_op, true);
         return true;
       }
@@ -469,43 +558,39 @@ bool BlockRunner::resolve_stuck() {
 
 void BlockRunner::describe_deadlock() {
   std::string message = "deadlock in block " + std::to_string(block_linear_) + ": ";
-  bool described = false;
   for (const Warp& w : warps_) {
-    const Lane* const base = &lanes_[std::size_t{w.index} * kWarpSize];
     if (w.at_op == 0) continue;
-    const Lane& first = base[lowest_lane(w.at_op)];
+    const int first = lowest_lane(w.at_op);
     LaneMask waiting = 0;
     for (LaneMask m = w.at_op; m != 0; m &= m - 1) {
-      if (same_call(first, base[lowest_lane(m)])) waiting |= lane_bit(lowest_lane(m));
+      if (same_call(w, first, lowest_lane(m))) waiting |= lane_bit(lowest_lane(m));
     }
-    const LaneMask missing = first.mask & ~w.exited & ~waiting;
+    const LaneMask missing = w.pending.mask[first] & ~w.exited & ~waiting;
     std::string text = "warp " + std::to_string(w.index) + " lanes " + format_lanes(waiting) +
-                       " wait in " + cuda_name(first.op) + " at " + site_text(first) +
-                       " with mask " + format_mask(first.mask) + ", but lane(s) " +
+                       " wait in " + cuda_name(w.op[first]) + " at " + site_text(w.where[first]) +
+                       " with mask " + format_mask(w.pending.mask[first]) + ", but lane(s) " +
                        format_lanes(missing) + " named in it ";
     if (missing != 0) {
-      const Lane& other = base[lowest_lane(missing)];
-      if (other.state == LaneState::at_barrier) {
-        text += "wait in " + cuda_name(other.op) + " at " + site_text(other);
-      } else if (other.state == LaneState::at_warp_op) {
-        text += "wait in " + cuda_name(other.op) + " at " + site_text(other) +
-                (other.op == first.op ? " with mask " + format_mask(other.mask)
-                                      : " (different operations never meet: hardware hangs)");
+      const int other = lowest_lane(missing);
+      if (has_lane(w.at_barrier, other)) {
+        text += "wait in " + cuda_name(w.op[other]) + " at " + site_text(w.where[other]);
+      } else if (has_lane(w.at_op, other)) {
+        text += "wait in " + cuda_name(w.op[other]) + " at " + site_text(w.where[other]) +
+                (w.op[other] == w.op[first]
+                     ? " with mask " + format_mask(w.pending.mask[other])
+                     : " (different operations never meet: hardware hangs)");
       } else {
         text += "never arrive";
       }
     }
-    diagnose(DiagnosticKind::deadlock, text, w, missing != 0 ? missing : waiting, first.where, -1);
-    message += text;
-    described = true;
-    break;
+    diagnose(DiagnosticKind::deadlock, text, w, missing != 0 ? missing : waiting, w.where[first], -1);
+    abort_launch(LaunchStatus::deadlock, message + text);
+    return;
   }
-  if (!described) {
-    // Only barriers wait: some threads are elsewhere forever (cannot happen without warp ops,
-    // kept as a safety net so that no state ends silently).
-    message += "threads wait in __syncthreads that other threads never reach";
-    diagnose(DiagnosticKind::deadlock, message, warps_.front(), 0, {}, -1);
-  }
+  // Only barriers wait, and some live thread is in none: cannot happen, since every thread is
+  // in a call, at a barrier or exited once all warps are quiescent. Kept so no state ends silently.
+  message += "threads wait in __syncthreads that other threads never reach";
+  diagnose(DiagnosticKind::deadlock, message, warps_.front(), 0, {}, -1);
   abort_launch(LaunchStatus::deadlock, message);
 }
 
@@ -517,29 +602,33 @@ void BlockRunner::abort_launch(LaunchStatus status, std::string message) {
 }
 
 void BlockRunner::record_step_diagnostics(const Warp& w, const TraceStep& step,
-                                          std::int64_t step_index) {
-  const Lane* const base = &lanes_[std::size_t{w.index} * kWarpSize];
-  const Lane& first = base[lowest_lane(step.participants)];
+                                          std::int64_t step_index, bool uniform_group) {
   if (step.op == Op::activemask) return;
+  const int first = lowest_lane(step.participants);
   LaneMask outside = 0;
   bool split = false;
-  for (LaneMask m = step.participants; m != 0; m &= m - 1) {
-    const int i = lowest_lane(m);
-    if (!has_lane(step.lane_mask[i], i)) outside |= lane_bit(i);
-    split = split || !(step.where[i] == first.where);
+  if (uniform_group) {
+    outside = step.participants & ~step.mask;
+    split = w.split_sites;
+  } else {
+    for (LaneMask m = step.participants; m != 0; m &= m - 1) {
+      const int i = lowest_lane(m);
+      if (!has_lane(step.lane_mask[i], i)) outside |= lane_bit(i);
+      split = split || !(step.where[i] == step.where[first]);
+    }
   }
   if (outside != 0) {
     diagnose(DiagnosticKind::caller_not_in_mask,
-             cuda_name(step.op) + " called by lane(s) " + format_lanes(outside) +
-                 " whose mask " + format_mask(step.lane_mask[lowest_lane(outside)]) +
+             cuda_name(step.op) + " called by lane(s) " + format_lanes(outside) + " whose mask " +
+                 format_mask(step.lane_mask[lowest_lane(outside)]) +
                  " does not name them (undefined in CUDA; hardware lets converged lanes take part)",
-             w, outside, base[lowest_lane(outside)].where, step_index);
+             w, outside, step.where[lowest_lane(outside)], step_index);
   }
   if (split) {
     diagnose(DiagnosticKind::split_call_sites,
              cuda_name(step.op) + " completed with lanes at different source lines (legal on "
                                   "Volta and later, where the calls combine; fragile code)",
-             w, step.participants, first.where, step_index);
+             w, step.participants, step.where[first], step_index);
   }
   if (is_shuffle(step.op) && step.undefined != 0) {
     const int reader = lowest_lane(step.undefined);
@@ -555,7 +644,7 @@ void BlockRunner::record_step_diagnostics(const Warp& w, const TraceStep& step,
                  " read a lane that " + why + " (e.g. lane " + std::to_string(reader) +
                  " read lane " + std::to_string(source) +
                  "); the result is undefined (an H100 returns 0 for an absent lane)",
-             w, step.undefined, base[reader].where, step_index);
+             w, step.undefined, step.where[reader], step_index);
   }
 }
 
@@ -579,18 +668,11 @@ void BlockRunner::diagnose(DiagnosticKind kind, std::string message, const Warp&
   trace_.diagnostics.push_back(std::move(d));
 }
 
-std::uint32_t BlockRunner::intern_file(const char* file) {
-  auto it = file_ids_.find(file);
-  if (it != file_ids_.end()) return it->second;
-  const std::uint32_t id = trace_.file_index(file);
-  file_ids_.emplace(file, id);
-  return id;
-}
+std::uint32_t BlockRunner::intern_file(const char* file) { return trace_.file_index(file); }
 
-std::string BlockRunner::site_text(const Lane& lane) const {
-  const std::string& file = lane.where.file < trace_.files.size() ? trace_.files[lane.where.file]
-                                                                  : std::string("?");
-  return file + ":" + std::to_string(lane.where.line);
+std::string BlockRunner::site_text(SourceLine where) const {
+  const std::string file = where.file < trace_.files.size() ? trace_.files[where.file] : "?";
+  return file + ":" + std::to_string(where.line);
 }
 
 }  // namespace warpsim::runtime

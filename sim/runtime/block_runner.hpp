@@ -1,10 +1,11 @@
 // Runs one thread block: every thread is a fiber; lanes run natively until a warp-level call, a
 // block barrier or their end. The lane that finds its warp quiescent (no lane left to run)
 // completes whatever calls can complete, records the steps and switches straight to the next
-// lane: no round trip through a scheduler context.
+// lane: no round trip through a scheduler context. Operands go straight into per-warp arrays
+// (StepInputs), so completing a step gathers nothing.
 #pragma once
 
-#include <boost/context/fiber.hpp>
+#include <boost/context/detail/fcontext.hpp>
 
 #include <cstdint>
 #include <functional>
@@ -19,29 +20,24 @@
 
 namespace warpsim::runtime {
 
-enum class LaneState : std::uint8_t { ready, running, at_warp_op, at_barrier, exited };
+using boost::context::detail::fcontext_t;
+
+struct Warp;
 
 struct Lane {
-  boost::context::fiber context;
+  fcontext_t context = nullptr;  // where the lane resumes
+  Warp* warp_state = nullptr;
   device::LaneEnv env{};
-  std::uint32_t thread = 0;  // linear index within the block
+  std::uint32_t thread = 0;      // linear index within the block
   std::uint32_t warp = 0;
   std::uint32_t lane = 0;
-  LaneState state = LaneState::exited;
-  // The call this lane waits in.
-  Op op{};
-  ValueType type = ValueType::none;
-  LaneMask mask = 0;
-  std::uint64_t value = 0;
-  std::int32_t arg = 0;
-  std::int32_t width = 0;
-  SourceLine where{};
-  const char* where_file = "";
-  // Its result, written by whoever completes the call.
-  std::uint64_t result = 0;
-  bool pred = false;
+  bool started = false;          // has a stack frame to unwind if the launch is torn down
+  SourceLine where{};            // the lane's latest call site
+  const char* where_file = "";   // ... as the kernel spelled it (cache key for `where.file`)
+  boost::context::stack_context stack{};
 };
 
+// A lane's state is the mask it sits in: ready, at_op, at_barrier, exited, or none (running).
 struct Warp {
   std::uint32_t index = 0;
   LaneMask exited = 0;   // exited lanes, and lanes beyond the block's last thread
@@ -49,6 +45,23 @@ struct Warp {
   LaneMask at_op = 0;    // waiting in a warp-level call
   LaneMask at_barrier = 0;
   std::uint32_t sequence = 0;
+
+  // The call each waiting lane is in.
+  StepInputs pending{};
+  std::array<Op, kWarpSize> op{};
+  std::array<ValueType, kWarpSize> type{};
+  std::array<SourceLine, kWarpSize> where{};
+  // Results, read by each lane when it resumes.
+  std::array<std::uint64_t, kWarpSize> result{};
+  LaneMask pred = 0;
+
+  // Every lane now in at_op waits in the same call (the common case: one group, no scan),
+  // whose (op, type, mask) packs into `key`; `split_sites`: they came from different lines.
+  bool uniform = false;
+  bool split_sites = false;
+  std::uint64_t key = 0;
+  SourceLine key_where{};
+  Lane* lanes = nullptr;  // this warp's 32 lanes
 };
 
 struct BlockOutcome {
@@ -77,12 +90,15 @@ class BlockRunner {
   static BlockRunner* current();
 
  private:
+  static void lane_entry(boost::context::detail::transfer_t from);
+  void lane_main(Lane& lane);
   Lane* pick_next();
   void switch_to(Lane* next);
-  void adopt(Lane* from, boost::context::fiber&& context);
+  [[noreturn]] void leave_for_good(Lane& self, Lane* next);
+  void adopt(Lane* from, fcontext_t context);
   void set_running(Lane* lane);
-  void lane_main(Lane& lane);
-  void wait_here(Lane& lane);
+  void note_site(Lane& lane, device::CallSite site);
+  void unwind_suspended_lanes();
 
   bool resolve_warp(Warp& warp);
   bool resolve_barrier();
@@ -90,15 +106,19 @@ class BlockRunner {
   void complete_group(Warp& warp, LaneMask group, bool masks_disagree);
   void describe_deadlock();
   void abort_launch(LaunchStatus status, std::string message);
-  void count_step(const Warp& warp, const Lane& lane);
+  void count_step(const Warp& warp, SourceLine where);
 
-  void record_step_diagnostics(const Warp& warp, const TraceStep& step, std::int64_t step_index);
+  void record_step_diagnostics(const Warp& warp, const TraceStep& step, std::int64_t step_index,
+                               bool uniform_group);
   void diagnose(DiagnosticKind kind, std::string message, const Warp& warp, LaneMask lanes,
                 SourceLine where, std::int64_t step);
   std::uint32_t intern_file(const char* file);
   int choose_lane(LaneMask ready);
-  bool same_call(const Lane& a, const Lane& b) const;
-  std::string site_text(const Lane& lane) const;
+  bool same_call(const Warp& warp, int a, int b) const;
+  std::string site_text(SourceLine where) const;
+  Lane& lane_of(const Warp& warp, int lane) {
+    return lanes_[std::size_t{warp.index} * kWarpSize + static_cast<std::size_t>(lane)];
+  }
 
   const LaunchOptions& options_;
   const std::function<void()>& thread_body_;
@@ -112,14 +132,15 @@ class BlockRunner {
   std::uint32_t current_warp_ = 0;
   std::uint64_t block_linear_ = 0;
 
-  boost::context::fiber main_context_;
-  Lane* running_ = nullptr;   // nullptr: the launching (main) context
-  Lane* switched_from_ = nullptr;
+  fcontext_t main_context_ = nullptr;
+  Lane* running_ = nullptr;  // nullptr: the launching (main) context
   bool aborted_ = false;
+  bool unwinding_ = false;
   BlockOutcome outcome_;
   std::mt19937_64 rng_;
+  StepOutputs out_{};
+  TraceStep scratch_step_{};  // filled when steps are counted but not recorded
 
-  std::unordered_map<const char*, std::uint32_t> file_ids_;
   std::unordered_map<std::uint64_t, std::size_t> diagnostic_index_;  // (kind, file, line) -> index
 };
 

@@ -14,7 +14,7 @@ alignas(16) unsigned char warpsim_dynamic_shared[256 * 1024];
 
 namespace warpsim::device {
 
-thread_local const LaneEnv* current_env = nullptr;
+thread_local const LaneEnv* current_env __attribute__((tls_model("initial-exec"))) = nullptr;
 
 namespace {
 
@@ -40,6 +40,8 @@ int block_barrier(Op op, int predicate, CallSite site) {
 }
 
 int vprintf(const char* format, va_list args) {
+  // Host code in a file that includes the shim (tests, benchmarks) prints as usual.
+  if (runtime::BlockRunner::current() == nullptr) return std::vprintf(format, args);
   va_list copy;
   va_copy(copy, args);
   const int length = std::vsnprintf(nullptr, 0, format, copy);

@@ -30,16 +30,4 @@ class StackPool {
   std::vector<Stack> free_;
 };
 
-// Boost.Context StackAllocator drawing on a StackPool.
-class PooledStack {
- public:
-  PooledStack(StackPool& pool, std::size_t size) : pool_(&pool), size_(size) {}
-  boost::context::stack_context allocate() { return pool_->take(size_); }
-  void deallocate(boost::context::stack_context& stack) noexcept { pool_->give_back(stack); }
-
- private:
-  StackPool* pool_;
-  std::size_t size_;
-};
-
 }  // namespace warpsim::runtime
