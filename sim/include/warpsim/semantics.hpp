@@ -90,8 +90,8 @@ struct SemanticsOptions {
 // Computes every caller's result of one warp-level step. Preconditions: op is not a block
 // barrier, accepts_type(op, type), and no lane is both a caller and exited.
 // Besides the per-family rules (see sim/semantics/*.cpp), a caller's result is flagged undefined
-// when a call that takes a mask breaks spec section 0: its own bit is missing from its mask, or
-// its mask names a lane that neither called nor exited.
+// when a call that takes a mask breaks spec section 0: its own bit is missing from its mask, its
+// mask names a lane that neither called nor exited, or a caller it names passed another mask.
 void evaluate(Op op, ValueType type, const StepInputs& in, StepOutputs& out,
               const SemanticsOptions& options = {});
 

@@ -1,0 +1,90 @@
+// evaluate(): one warp-level step, dispatched to its family (shfl.cpp, vote.cpp, match.cpp,
+// redux.cpp); __activemask and __syncwarp are small enough to live here.
+#include <cassert>
+
+#include "families.hpp"
+
+namespace warpsim {
+namespace {
+
+// Callers whose call breaks spec section 0 itself: own bit missing from the mask (rule 1), the
+// mask names a lane that neither called nor exited (a member that never arrived), or a caller it
+// names passed a different mask (rule 2: same intrinsic, same mask).
+LaneMask callers_of_ill_formed_call(const StepInputs& in) {
+  using semantics_detail::lanes_where;
+  if (in.callers == 0) return 0;
+  const LaneMask arrived_or_gone = in.callers | in.exited;
+  const LaneMask common = in.mask[std::countr_zero(in.callers)];
+  const bool uniform =
+      (in.callers & ~lanes_where([&](int lane) { return in.mask[lane] == common; })) == 0;
+  if (uniform) {  // the usual case, in one pass
+    if ((common & ~arrived_or_gone) != 0) return in.callers;
+    return in.callers & ~common;
+  }
+  LaneMask bad = 0;
+  semantics_detail::for_each_lane(in.callers, [&](int lane) {
+    const LaneMask m = in.mask[lane];
+    bool ok = has_lane(m, lane) && (m & ~arrived_or_gone) == 0;
+    semantics_detail::for_each_lane(m & in.callers,
+                                    [&](int member) { ok = ok && in.mask[member] == m; });
+    if (!ok) bad |= lane_bit(lane);
+  });
+  return bad;
+}
+
+}  // namespace
+
+// __activemask() contract: every caller receives `callers` (the lanes the scheduler ran
+// together here, never an exited lane). Example: lanes 0..7 call, the rest exited -> 0xff on
+// each; with both arms of if (lane < 10) run as two steps -> 0x3ff and 0xfffffc00 (spec case 39).
+// It takes no mask, so nothing about it is undefined; it is also no promise (spec section 5).
+//
+// __syncwarp(mask) contract: no value (all zero); its ordering effect belongs to the runtime.
+void evaluate(Op op, ValueType type, const StepInputs& in, StepOutputs& out,
+              const SemanticsOptions& options) {
+  assert(!is_block_barrier(op) && "block barriers span warps: the runtime evaluates them");
+  assert(accepts_type(op, type));
+  assert((in.callers & in.exited) == 0);
+  out.value.fill(0);
+  out.src_lane.fill(-1);
+  out.pred = 0;
+  out.undefined = 0;
+  using namespace semantics_detail;
+  switch (op) {
+    case Op::shfl_idx:
+    case Op::shfl_up:
+    case Op::shfl_down:
+    case Op::shfl_xor:
+      evaluate_shfl(op, type, in, out, options);
+      break;
+    case Op::ballot:
+    case Op::any:
+    case Op::all:
+    case Op::uni:
+      evaluate_vote(op, in, out);
+      break;
+    case Op::match_any:
+    case Op::match_all:
+      evaluate_match(op, type, in, out);
+      break;
+    case Op::reduce_add:
+    case Op::reduce_min:
+    case Op::reduce_max:
+    case Op::reduce_and:
+    case Op::reduce_or:
+    case Op::reduce_xor:
+      evaluate_reduce(op, type, in, out);
+      break;
+    case Op::activemask:
+      for_each_lane(in.callers, [&](int lane) { out.value[lane] = in.callers; });
+      return;
+    case Op::syncwarp:
+      break;
+    default:
+      assert(!"unreachable");
+      return;
+  }
+  out.undefined |= callers_of_ill_formed_call(in);
+}
+
+}  // namespace warpsim

@@ -1,0 +1,81 @@
+// Warp shuffle: __shfl_sync, __shfl_up_sync, __shfl_down_sync, __shfl_xor_sync (spec section 1).
+#include <cassert>
+
+#include "families.hpp"
+
+namespace warpsim {
+
+// CUDA packs `width` into PTX's c operand as ((32 - width) << 8) | clamp, with clamp 0 for up and
+// 0x1f otherwise; PTX keeps 5 bits of each field and 5 bits of b. Computing in unsigned makes
+// every int width (0, 12, 33, 64, -1, INT_MIN, ...) well defined, with the bits hardware sees.
+ShflSource shfl_source_lane(Op op, int lane, std::int32_t arg, std::int32_t width) {
+  assert(is_shuffle(op) && lane >= 0 && lane < kWarpSize);
+  const int seg = static_cast<int>((32u - static_cast<std::uint32_t>(width)) & 31u);
+  const int bval = static_cast<int>(static_cast<std::uint32_t>(arg) & 31u);
+  const int cval = op == Op::shfl_up ? 0 : 31;
+  const int min_lane = lane & seg;
+  const int max_lane = min_lane | (cval & ~seg);
+  int j = lane;
+  bool p = false;
+  switch (op) {
+    case Op::shfl_idx:
+      j = min_lane | (bval & ~seg);
+      p = j <= max_lane;
+      break;
+    case Op::shfl_up:
+      j = lane - bval;
+      p = j >= max_lane;
+      break;
+    case Op::shfl_down:
+      j = lane + bval;
+      p = j <= max_lane;
+      break;
+    default:
+      j = lane ^ bval;
+      p = j <= max_lane;
+      break;
+  }
+  return {p ? j : lane, p};
+}
+
+namespace semantics_detail {
+
+// Contract, for every caller i (arg = srcLane / delta / laneMask, all taken per lane):
+//   j = shfl_source_lane(op, i, arg[i], width[i]).lane; out.src_lane[i] = j; pred bit i = PTX p.
+//   idx : j = base + (srcLane mod w) for power-of-two w, base = i & ~(w-1)
+//   up  : j = i - (delta & 31) if that stays in i's segment, else i (p = 0)
+//   down: j = i + (delta & 31) if that stays in i's segment, else i (p = 0)
+//   xor : j = i ^ (laneMask & 31) unless that is above i's segment, else i (p = 0)
+//   Other widths follow the same bit formula (seg = (32 - width) & 31); no width is rejected.
+//   Lane i receives lane j's bits: all 64 for 64-bit types (hardware moves both halves from the
+//   same lane), the low 16 for a single half, otherwise the low 32. Payloads pass unchanged.
+// Undefined in CUDA, and what we return:
+//   - j did not call (exited, inactive, or at another call): options.invalid_source_value
+//     (0 by default, as an H100 gives), flagged undefined; p is still the range test.
+//   - j called but is outside i's own mask: j's real value (as hardware gives), flagged undefined.
+// Example: lanes 0..7 call with mask 0xff, lanes 8..31 exited, v = 10 * lane.
+//   __shfl_sync     (0xff, v, 7 - lane, 8) -> 70 60 50 40 30 20 10  0   p 0xff
+//   __shfl_up_sync  (0xff, v, 1, 4)        ->  0  0 10 20 40 40 50 60   p 0xee
+//   __shfl_down_sync(0xff, v, 2, 8)        -> 20 30 40 50 60 70 60 70   p 0x3f
+//   __shfl_xor_sync (0xff, v, 1, 8)        -> 10  0 30 20 50 40 70 60   p 0xff
+//   __shfl_down_sync(0xff, v, 2)           -> 20 30 40 50 60 70  0  0   p 0xff, undefined 0xc0
+//                                             (lanes 6 and 7 read exited lanes 8 and 9)
+void evaluate_shfl(Op op, ValueType type, const StepInputs& in, StepOutputs& out,
+                   const SemanticsOptions& options) {
+  const std::uint64_t bits = value_bits_mask(type);
+  for_each_lane(in.callers, [&](int lane) {
+    const ShflSource src = shfl_source_lane(op, lane, in.arg[lane], in.width[lane]);
+    out.src_lane[lane] = static_cast<std::int8_t>(src.lane);
+    if (src.in_range) out.pred |= lane_bit(lane);
+    if (has_lane(in.callers, src.lane)) {
+      out.value[lane] = in.value[src.lane] & bits;
+      if (!has_lane(in.mask[lane], src.lane)) out.undefined |= lane_bit(lane);
+    } else {
+      out.value[lane] = options.invalid_source_value & bits;
+      out.undefined |= lane_bit(lane);
+    }
+  });
+}
+
+}  // namespace semantics_detail
+}  // namespace warpsim
