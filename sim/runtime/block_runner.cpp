@@ -583,6 +583,13 @@ void BlockRunner::describe_deadlock() {
         text += "never arrive";
       }
     }
+    if (missing != 0) {
+      const int other = lowest_lane(missing);
+      diagnose(DiagnosticKind::missing_lane,
+               "lane(s) " + format_lanes(missing) + " named in the mask of " +
+                   cuda_name(w.op[first]) + " never arrive; they are at " + site_text(w.where[other]),
+               w, missing, w.where[other], -1);
+    }
     diagnose(DiagnosticKind::deadlock, text, w, missing != 0 ? missing : waiting, w.where[first], -1);
     abort_launch(LaunchStatus::deadlock, message + text);
     return;

@@ -1,7 +1,9 @@
 #include "warpsim/trace.hpp"
 
 #include <bit>
+#include <charconv>
 #include <cstdio>
+#include <cstring>
 
 namespace warpsim {
 
@@ -52,6 +54,35 @@ std::string format_mask(LaneMask mask) {
   char buffer[16];
   std::snprintf(buffer, sizeof buffer, "0x%08x", mask);
   return buffer;
+}
+
+std::string format_value(std::uint64_t bits, ValueType type) {
+  char buffer[40];
+  const auto shortest = [&](auto value) {
+    const auto r = std::to_chars(buffer, buffer + sizeof buffer, value);
+    return std::string(buffer, r.ptr);
+  };
+  switch (type) {
+    case ValueType::i32: return std::to_string(static_cast<std::int32_t>(bits));
+    case ValueType::u32: return std::to_string(static_cast<std::uint32_t>(bits));
+    case ValueType::i64: return std::to_string(static_cast<std::int64_t>(bits));
+    case ValueType::u64: return std::to_string(bits);
+    case ValueType::f32: {
+      float f;
+      const auto b = static_cast<std::uint32_t>(bits);
+      std::memcpy(&f, &b, sizeof f);
+      return shortest(f);
+    }
+    case ValueType::f64: {
+      double d;
+      std::memcpy(&d, &bits, sizeof d);
+      return shortest(d);
+    }
+    default: {
+      std::snprintf(buffer, sizeof buffer, "0x%llx", static_cast<unsigned long long>(bits));
+      return buffer;
+    }
+  }
 }
 
 }  // namespace warpsim

@@ -16,7 +16,8 @@ struct LaneEnv {
   dim3 block_dim, grid_dim;
 };
 
-extern thread_local const LaneEnv* current_env;
+// initial-exec: kernel objects loaded with dlopen read this without a __tls_get_addr call.
+extern thread_local const LaneEnv* current_env __attribute__((tls_model("initial-exec")));
 
 // Call site of an intrinsic, captured through a default argument at the kernel's call.
 struct CallSite {

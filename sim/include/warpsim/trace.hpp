@@ -91,6 +91,9 @@ struct Trace {
 std::string format_lanes(LaneMask lanes);
 // "0x0000ffff"
 std::string format_mask(LaneMask mask);
+// A value as a student reads it: "3.5" for floats (shortest round-trip), "-7" for signed,
+// "42" for unsigned, "0x..." for untyped bits (ValueType::none).
+std::string format_value(std::uint64_t bits, ValueType type);
 
 // Deterministic JSON form (hex strings for bits, stable key order). Used by --trace and tests.
 void write_trace_json(std::ostream& out, const Trace& trace);

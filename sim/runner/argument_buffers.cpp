@@ -1,0 +1,159 @@
+#include "argument_buffers.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+namespace warpsim::runner {
+namespace {
+
+std::size_t page_size() { return static_cast<std::size_t>(sysconf(_SC_PAGESIZE)); }
+
+std::uint64_t iota_bits(ElementType type, std::uint64_t i) {
+  switch (type) {
+    case ElementType::f32: {
+      const float value = static_cast<float>(i);
+      std::uint32_t bits = 0;
+      std::memcpy(&bits, &value, sizeof bits);
+      return bits;
+    }
+    case ElementType::f64: {
+      const double value = static_cast<double>(i);
+      std::uint64_t bits = 0;
+      std::memcpy(&bits, &value, sizeof bits);
+      return bits;
+    }
+    default:
+      return i;
+  }
+}
+
+std::string fill_from_file(const GuardedBuffer& buffer, const ArgSpec& spec) {
+  const int fd = open(spec.path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return "cannot read " + spec.path + ": " + std::strerror(errno);
+  struct stat info {};
+  const std::uint64_t want = spec.count * element_size(spec.type);
+  std::string error;
+  if (fstat(fd, &info) != 0) {
+    error = "cannot read " + spec.path + ": " + std::strerror(errno);
+  } else if (static_cast<std::uint64_t>(info.st_size) != want) {
+    error = spec.path + " has " + std::to_string(info.st_size) + " bytes; " + spec.type_text() +
+            " needs exactly " + std::to_string(want);
+  } else {
+    std::uint64_t done = 0;
+    while (done < want) {
+      const ssize_t n = read(fd, buffer.data + done, want - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        error = "cannot read " + spec.path + ": " + (n < 0 ? std::strerror(errno) : "short read");
+        break;
+      }
+      done += static_cast<std::uint64_t>(n);
+    }
+  }
+  close(fd);
+  return error;
+}
+
+}  // namespace
+
+ArgumentBuffers::ArgumentBuffers(ArgumentBuffers&& other) noexcept
+    : buffers_(std::exchange(other.buffers_, {})) {}
+
+ArgumentBuffers& ArgumentBuffers::operator=(ArgumentBuffers&& other) noexcept {
+  if (this != &other) {
+    release();
+    buffers_ = std::exchange(other.buffers_, {});
+  }
+  return *this;
+}
+
+ArgumentBuffers::~ArgumentBuffers() { release(); }
+
+void ArgumentBuffers::release() {
+  for (const GuardedBuffer& buffer : buffers_) munmap(buffer.mapping, buffer.mapping_bytes);
+  buffers_.clear();
+}
+
+Result<ArgumentBuffers> ArgumentBuffers::create(const std::vector<ArgSpec>& specs) {
+  ArgumentBuffers result;
+  const std::size_t page = page_size();
+  for (std::size_t arg = 0; arg < specs.size(); ++arg) {
+    const ArgSpec& spec = specs[arg];
+    if (!spec.is_buffer) continue;
+    const std::size_t element = element_size(spec.type);
+    const std::size_t bytes = spec.count * element;
+    const std::size_t data_pages = (bytes + page - 1) / page * page;
+    const std::size_t total = data_pages + 2 * page;
+    void* mapping = mmap(nullptr, total, PROT_NONE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    auto fail = [&](const std::string& why) {
+      return Result<ArgumentBuffers>::fail("--arg " + std::to_string(arg + 1) + " (" +
+                                           spec.type_text() + "): " + why);
+    };
+    if (mapping == MAP_FAILED) return fail(std::string("cannot allocate: ") + std::strerror(errno));
+    GuardedBuffer buffer;
+    buffer.arg = arg;
+    buffer.type = spec.type;
+    buffer.count = spec.count;
+    buffer.mapping = static_cast<std::byte*>(mapping);
+    buffer.mapping_bytes = total;
+    buffer.data = buffer.mapping + page + data_pages - bytes;
+    result.buffers_.push_back(buffer);
+    if (data_pages > 0 &&
+        mprotect(buffer.mapping + page, data_pages, PROT_READ | PROT_WRITE) != 0) {
+      return fail(std::string("cannot allocate: ") + std::strerror(errno));
+    }
+    switch (spec.init) {
+      case BufferInit::zeros:
+        break;  // fresh anonymous pages are zero
+      case BufferInit::iota:
+        for (std::uint64_t i = 0; i < spec.count; ++i) {
+          const std::uint64_t bits = iota_bits(spec.type, i);
+          std::memcpy(buffer.data + i * element, &bits, element);  // little-endian host
+        }
+        break;
+      case BufferInit::list:
+        for (std::uint64_t i = 0; i < spec.count; ++i) {
+          std::memcpy(buffer.data + i * element, &spec.list[i], element);
+        }
+        break;
+      case BufferInit::file:
+        if (std::string error = fill_from_file(buffer, spec); !error.empty()) return fail(error);
+        break;
+    }
+  }
+  return Result<ArgumentBuffers>::ok(std::move(result));
+}
+
+const GuardedBuffer* ArgumentBuffers::for_arg(std::size_t arg) const {
+  for (const GuardedBuffer& buffer : buffers_) {
+    if (buffer.arg == arg) return &buffer;
+  }
+  return nullptr;
+}
+
+BufferHit ArgumentBuffers::locate(std::uintptr_t address) const {
+  for (const GuardedBuffer& buffer : buffers_) {
+    const auto start = reinterpret_cast<std::uintptr_t>(buffer.mapping);
+    const std::uintptr_t end = start + buffer.mapping_bytes;
+    const auto data = reinterpret_cast<std::uintptr_t>(buffer.data);
+    const std::uintptr_t data_end = data + buffer.count * element_size(buffer.type);
+    const std::uintptr_t page = end - data_end;  // the trailing guard page
+    const bool in_leading_guard = address >= start && address < start + page;
+    const bool in_trailing_guard = address >= data_end && address < end;
+    if (!in_leading_guard && !in_trailing_guard) continue;
+    const auto offset = static_cast<std::int64_t>(address) - static_cast<std::int64_t>(data);
+    const auto size = static_cast<std::int64_t>(element_size(buffer.type));
+    // Round toward minus infinity so that the byte before the buffer is element -1.
+    const std::int64_t element = offset >= 0 ? offset / size : -((-offset + size - 1) / size);
+    return {&buffer, element};
+  }
+  return {};
+}
+
+}  // namespace warpsim::runner

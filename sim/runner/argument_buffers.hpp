@@ -1,0 +1,55 @@
+// The kernel's buffer arguments, each in its own shared mapping (the child process writes, the
+// parent reads the results back) and placed so that its last byte abuts a PROT_NONE guard page:
+// a lane that reads or writes just past the end faults, and the fault address names the buffer
+// and element. A guard page before each buffer catches larger underflows.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "warpsim/runner.hpp"
+
+namespace warpsim::runner {
+
+struct GuardedBuffer {
+  std::size_t arg = 0;  // zero-based parameter index
+  ElementType type = ElementType::i32;
+  std::uint64_t count = 0;
+  std::byte* data = nullptr;  // data + count * element size is the trailing guard page
+  std::byte* mapping = nullptr;
+  std::size_t mapping_bytes = 0;
+};
+
+// Where a faulting address lies relative to the buffers.
+struct BufferHit {
+  const GuardedBuffer* buffer = nullptr;  // nullptr: in none of their guard pages
+  std::int64_t element = 0;               // index of the element the address falls in
+};
+
+class ArgumentBuffers {
+ public:
+  ArgumentBuffers() = default;
+  ArgumentBuffers(const ArgumentBuffers&) = delete;
+  ArgumentBuffers& operator=(const ArgumentBuffers&) = delete;
+  ArgumentBuffers(ArgumentBuffers&& other) noexcept;
+  ArgumentBuffers& operator=(ArgumentBuffers&& other) noexcept;
+  ~ArgumentBuffers();
+
+  // Maps and fills a buffer for every buffer spec (zeros, iota, file, list). The error names the
+  // --arg (1-based, as the user counts them) and what is wrong, e.g. a file of the wrong size.
+  static Result<ArgumentBuffers> create(const std::vector<ArgSpec>& specs);
+
+  const std::vector<GuardedBuffer>& buffers() const { return buffers_; }
+  // The buffer of parameter `arg`, or nullptr when that argument is a scalar.
+  const GuardedBuffer* for_arg(std::size_t arg) const;
+  // Async-signal-safe: no allocation, no locks.
+  BufferHit locate(std::uintptr_t address) const;
+
+ private:
+  void release();
+  std::vector<GuardedBuffer> buffers_;
+};
+
+}  // namespace warpsim::runner

@@ -1,0 +1,156 @@
+#include "child_protocol.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace warpsim::runner {
+namespace {
+
+struct FrameHeader {
+  std::uint32_t tag;
+  std::uint32_t reserved;
+  std::uint64_t bytes;
+};
+
+bool write_all(int fd, const void* data, std::size_t bytes) {
+  const auto* p = static_cast<const char*>(data);
+  while (bytes > 0) {
+    const ssize_t n = write(fd, p, bytes);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    p += n;
+    bytes -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+class Writer {
+ public:
+  template <class T>
+  void put(T value) {
+    out_.append(reinterpret_cast<const char*>(&value), sizeof value);
+  }
+  void put(std::string_view text) {
+    put<std::uint64_t>(text.size());
+    out_.append(text);
+  }
+  std::string take() { return std::move(out_); }
+
+ private:
+  std::string out_;
+};
+
+class Reader {
+ public:
+  explicit Reader(std::string_view bytes) : in_(bytes) {}
+  template <class T>
+  T get() {
+    T value{};
+    if (in_.size() < sizeof value) {
+      ok_ = false;
+      return value;
+    }
+    std::memcpy(&value, in_.data(), sizeof value);
+    in_.remove_prefix(sizeof value);
+    return value;
+  }
+  std::string text() {
+    const auto size = get<std::uint64_t>();
+    if (!ok_ || in_.size() < size) {
+      ok_ = false;
+      return {};
+    }
+    std::string out(in_.substr(0, size));
+    in_.remove_prefix(size);
+    return out;
+  }
+  bool ok() const { return ok_; }
+
+ private:
+  std::string_view in_;
+  bool ok_ = true;
+};
+
+}  // namespace
+
+bool write_frame(int fd, FrameTag tag, const void* payload, std::size_t bytes) {
+  const FrameHeader header{static_cast<std::uint32_t>(tag), 0, bytes};
+  return write_all(fd, &header, sizeof header) && write_all(fd, payload, bytes);
+}
+
+std::vector<Frame> parse_frames(std::string_view bytes) {
+  std::vector<Frame> frames;
+  while (bytes.size() >= sizeof(FrameHeader)) {
+    FrameHeader header{};
+    std::memcpy(&header, bytes.data(), sizeof header);
+    if (bytes.size() - sizeof header < header.bytes) break;
+    frames.push_back({static_cast<FrameTag>(header.tag),
+                      std::string(bytes.substr(sizeof header, header.bytes))});
+    bytes.remove_prefix(sizeof header + header.bytes);
+  }
+  return frames;
+}
+
+std::string encode(const RunSummary& summary) {
+  Writer out;
+  out.put(static_cast<std::uint8_t>(summary.status));
+  out.put(std::string_view(summary.message));
+  out.put(summary.steps);
+  out.put<std::uint64_t>(summary.files.size());
+  for (const std::string& file : summary.files) out.put(std::string_view(file));
+  out.put<std::uint64_t>(summary.diagnostics.size());
+  for (const Diagnostic& d : summary.diagnostics) {
+    out.put(static_cast<std::uint8_t>(d.kind));
+    out.put(std::string_view(d.message));
+    out.put(d.lanes);
+    out.put(d.block);
+    out.put(d.warp);
+    out.put(d.step);
+    out.put(d.where.file);
+    out.put(d.where.line);
+  }
+  out.put<std::uint64_t>(summary.printf_records.size());
+  for (const PrintfRecord& record : summary.printf_records) {
+    out.put(record.block);
+    out.put(record.thread);
+    out.put(std::string_view(record.text));
+  }
+  return out.take();
+}
+
+std::optional<RunSummary> decode_summary(std::string_view bytes) {
+  Reader in(bytes);
+  RunSummary summary;
+  summary.status = static_cast<LaunchStatus>(in.get<std::uint8_t>());
+  summary.message = in.text();
+  summary.steps = in.get<std::uint64_t>();
+  const auto files = in.get<std::uint64_t>();
+  for (std::uint64_t i = 0; i < files && in.ok(); ++i) summary.files.push_back(in.text());
+  const auto diagnostics = in.get<std::uint64_t>();
+  for (std::uint64_t i = 0; i < diagnostics && in.ok(); ++i) {
+    Diagnostic d;
+    d.kind = static_cast<DiagnosticKind>(in.get<std::uint8_t>());
+    d.message = in.text();
+    d.lanes = in.get<LaneMask>();
+    d.block = in.get<std::uint64_t>();
+    d.warp = in.get<std::uint32_t>();
+    d.step = in.get<std::int64_t>();
+    d.where.file = in.get<std::uint32_t>();
+    d.where.line = in.get<std::uint32_t>();
+    summary.diagnostics.push_back(std::move(d));
+  }
+  const auto records = in.get<std::uint64_t>();
+  for (std::uint64_t i = 0; i < records && in.ok(); ++i) {
+    PrintfRecord record;
+    record.block = in.get<std::uint64_t>();
+    record.thread = in.get<std::uint32_t>();
+    record.text = in.text();
+    summary.printf_records.push_back(std::move(record));
+  }
+  if (!in.ok()) return std::nullopt;
+  return summary;
+}
+
+}  // namespace warpsim::runner

@@ -1,0 +1,70 @@
+// What the child process that runs a kernel sends back to the parent through a pipe: framed
+// messages (tag, length, bytes). Buffers need no message: they live in shared mappings.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "warpsim/launch.hpp"
+#include "warpsim/trace.hpp"
+
+namespace warpsim::runner {
+
+enum class FrameTag : std::uint32_t {
+  summary = 1,     // an encoded RunSummary: the launch finished (completed, deadlock, budget)
+  trace_json = 2,  // write_trace_json's text, when --trace asked for it
+  bad_input = 3,   // one line: the kernel's parameters do not take the --arg list, ...
+  stopped = 4,     // a StopReport: a signal stopped the kernel (crash, or the time limit)
+};
+
+struct Frame {
+  FrameTag tag{};
+  std::string payload;
+};
+
+// Writes one frame (retrying short writes). Async-signal-safe when payload is plain memory.
+bool write_frame(int fd, FrameTag tag, const void* payload, std::size_t bytes);
+// The complete frames in `bytes`; a truncated last frame is dropped.
+std::vector<Frame> parse_frames(std::string_view bytes);
+
+// The outcome of a launch that returned.
+struct RunSummary {
+  LaunchStatus status = LaunchStatus::completed;
+  std::string message;
+  std::uint64_t steps = 0;
+  std::vector<std::string> files;
+  std::vector<Diagnostic> diagnostics;
+  std::vector<PrintfRecord> printf_records;
+};
+
+std::string encode(const RunSummary& summary);
+std::optional<RunSummary> decode_summary(std::string_view bytes);
+
+// Written from a signal handler, so plain data only.
+struct StopReport {
+  std::int32_t signal = 0;  // SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT; SIGUSR1: time limit
+  std::int32_t code = 0;    // si_code
+  std::uint64_t fault_address = 0;
+  std::uint64_t stack_pointer = 0;
+  std::uint64_t pc = 0;
+  std::int32_t write_access = -1;  // SIGSEGV: 1 a write, 0 a read, -1 unknown
+  std::int32_t have_lane = 0;      // whether a lane was running (then the coordinates below)
+  std::uint64_t block = 0;         // linear block index
+  std::uint32_t block_idx[3] = {};
+  std::uint32_t thread = 0;  // linear thread index within the block
+  std::uint32_t warp = 0;
+  std::uint32_t lane = 0;
+  char last_file[512] = {};  // the lane's last warp-level call or barrier, when known
+  std::uint32_t last_line = 0;
+  std::int64_t buffer_arg = -1;  // the fault address lies in this buffer's guard page
+  std::int64_t element = 0;      // ... at this element index
+  std::uint32_t frame_count = 0;
+  // Offsets into the kernel's shared object of the faulting pc (exact) and the return addresses
+  // (minus one, so they fall inside the call) that lie in it, innermost first.
+  std::uint64_t frames[32] = {};
+};
+
+}  // namespace warpsim::runner

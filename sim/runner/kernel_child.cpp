@@ -1,0 +1,269 @@
+#include "kernel_child.hpp"
+
+#include <dlfcn.h>
+#include <execinfo.h>
+#include <link.h>
+#include <sys/resource.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <iterator>
+#include <sstream>
+#include <stdexcept>
+
+#include "child_protocol.hpp"
+
+namespace warpsim::runner {
+namespace {
+
+// What the signal handler reads: set once before the launch, never freed (the process ends).
+struct CrashContext {
+  int result_fd = -1;
+  const ArgumentBuffers* buffers = nullptr;
+  std::uintptr_t kernel_begin = 0;  // the kernel object's loaded segments
+  std::uintptr_t kernel_end = 0;
+  std::uintptr_t kernel_bias = 0;  // load address: object offset = address - bias
+};
+CrashContext g_crash;
+
+constexpr int kFaultSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, kTimeLimitSignal};
+constexpr int kExitStopped = 3;
+constexpr int kExitReported = 4;
+
+bool in_kernel(std::uintptr_t address) {
+  return address >= g_crash.kernel_begin && address < g_crash.kernel_end;
+}
+
+std::uintptr_t program_counter(const void* context) {
+  const auto* uc = static_cast<const ucontext_t*>(context);
+#if defined(__x86_64__)
+  return static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
+#elif defined(__aarch64__)
+  return static_cast<std::uintptr_t>(uc->uc_mcontext.pc);
+#else
+  (void)uc;
+  return 0;
+#endif
+}
+
+std::uintptr_t stack_pointer(const void* context) {
+  const auto* uc = static_cast<const ucontext_t*>(context);
+#if defined(__x86_64__)
+  return static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RSP]);
+#elif defined(__aarch64__)
+  return static_cast<std::uintptr_t>(uc->uc_mcontext.sp);
+#else
+  (void)uc;
+  return 0;
+#endif
+}
+
+// Whether a SIGSEGV was a write (x86-64 page-fault error code bit 1); -1 when unknown.
+int write_access(const void* context) {
+#if defined(__x86_64__)
+  const auto* uc = static_cast<const ucontext_t*>(context);
+  return (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0 ? 1 : 0;
+#else
+  (void)context;
+  return -1;
+#endif
+}
+
+void on_stop_signal(int signal, siginfo_t* info, void* context) {
+  static StopReport report;  // static: the alternate stack is small and this is 1 KiB
+  report = StopReport{};
+  report.signal = signal;
+  report.code = info->si_code;
+  const bool has_address =
+      signal == SIGSEGV || signal == SIGBUS || signal == SIGFPE || signal == SIGILL;
+  report.fault_address = has_address ? reinterpret_cast<std::uintptr_t>(info->si_addr) : 0;
+  report.pc = program_counter(context);
+  report.stack_pointer = stack_pointer(context);
+  if (signal == SIGSEGV) report.write_access = write_access(context);
+
+  const LanePosition position = current_lane_position();
+  report.have_lane = position.running ? 1 : 0;
+  report.block = position.block;
+  report.block_idx[0] = position.block_idx.x;
+  report.block_idx[1] = position.block_idx.y;
+  report.block_idx[2] = position.block_idx.z;
+  report.thread = position.thread;
+  report.warp = position.warp;
+  report.lane = position.lane;
+  report.last_line = position.last_line;
+  for (std::size_t i = 0; position.last_file != nullptr && position.last_file[i] != '\0' &&
+                          i + 1 < sizeof report.last_file;
+       ++i) {
+    report.last_file[i] = position.last_file[i];
+  }
+
+  if (has_address && g_crash.buffers != nullptr) {
+    const BufferHit hit = g_crash.buffers->locate(report.fault_address);
+    if (hit.buffer != nullptr) {
+      report.buffer_arg = static_cast<std::int64_t>(hit.buffer->arg);
+      report.element = hit.element;
+    }
+  }
+  if (in_kernel(report.pc)) report.frames[report.frame_count++] = report.pc - g_crash.kernel_bias;
+  // First what is certain; the unwinder below may itself fault on a smashed stack.
+  write_frame(g_crash.result_fd, FrameTag::stopped, &report, sizeof report);
+
+  void* addresses[64];
+  const int depth = backtrace(addresses, 64);
+  for (int i = 0; i < depth && report.frame_count < std::size(report.frames); ++i) {
+    const auto address = reinterpret_cast<std::uintptr_t>(addresses[i]);
+    if (address == report.pc || !in_kernel(address)) continue;
+    report.frames[report.frame_count++] = address - 1 - g_crash.kernel_bias;
+  }
+  write_frame(g_crash.result_fd, FrameTag::stopped, &report, sizeof report);
+  _exit(kExitStopped);
+}
+
+void install_stop_handlers() {
+  static char alternate_stack[256 * 1024];
+  stack_t stack{};
+  stack.ss_sp = alternate_stack;
+  stack.ss_size = sizeof alternate_stack;
+  sigaltstack(&stack, nullptr);
+
+  struct sigaction action {};
+  action.sa_sigaction = &on_stop_signal;
+  action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+  sigemptyset(&action.sa_mask);
+  for (const int signal : kFaultSignals) sigaddset(&action.sa_mask, signal);
+  for (const int signal : kFaultSignals) sigaction(signal, &action, nullptr);
+
+  // backtrace() loads the unwinder on first use; do that now, not inside the handler.
+  void* warm[4];
+  backtrace(warm, 4);
+}
+
+[[noreturn]] void fail_input(int fd, const std::string& message) {
+  write_frame(fd, FrameTag::bad_input, message.data(), message.size());
+  _exit(kExitReported);
+}
+
+// The address range and load bias of the object that holds `symbol`.
+void record_kernel_range(const void* symbol) {
+  Dl_info info{};
+  if (dladdr(symbol, &info) == 0) return;
+  struct Search {
+    std::uintptr_t base;
+    CrashContext* out;
+  } search{reinterpret_cast<std::uintptr_t>(info.dli_fbase), &g_crash};
+  dl_iterate_phdr(
+      [](dl_phdr_info* object, std::size_t, void* data) {
+        auto* s = static_cast<Search*>(data);
+        std::uintptr_t begin = UINTPTR_MAX, end = 0;
+        for (int i = 0; i < object->dlpi_phnum; ++i) {
+          const auto& header = object->dlpi_phdr[i];
+          if (header.p_type != PT_LOAD) continue;
+          const std::uintptr_t start = object->dlpi_addr + header.p_vaddr;
+          begin = std::min(begin, start);
+          end = std::max(end, start + header.p_memsz);
+        }
+        if (s->base < begin || s->base >= end) return 0;
+        s->out->kernel_begin = begin;
+        s->out->kernel_end = end;
+        s->out->kernel_bias = object->dlpi_addr;
+        return 1;
+      },
+      &search);
+}
+
+// The size of the runtime's dynamic shared buffer, from its symbol table entry.
+std::size_t dynamic_shared_capacity() {
+  void* symbol = dlsym(RTLD_DEFAULT, kDynamicSharedSymbol);
+  if (symbol == nullptr) return 0;
+  Dl_info info{};
+  void* entry = nullptr;
+  if (dladdr1(symbol, &info, &entry, RTLD_DL_SYMENT) == 0 || entry == nullptr) return 0;
+  return static_cast<const ElfW(Sym)*>(entry)->st_size;
+}
+
+const KernelDescriptor& load_kernel(const ChildJob& job) {
+  void* handle = dlopen(job.shared_object.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr)
+    fail_input(job.result_fd, std::string("cannot load the kernel: ") + dlerror());
+  void* entry = dlsym(handle, kKernelEntrySymbol);
+  if (entry == nullptr) fail_input(job.result_fd, "the compiled kernel has no entry point");
+  record_kernel_range(entry);
+  using Entry = const KernelDescriptor* (*)();
+  const KernelDescriptor* descriptor = reinterpret_cast<Entry>(entry)();
+  if (descriptor == nullptr || descriptor->abi_version != kKernelAbiVersion) {
+    fail_input(job.result_fd, "the compiled kernel was built against another warpsim version");
+  }
+  return *descriptor;
+}
+
+// The trace JSON first (when asked for), then the summary: the parent takes a summary as the
+// sign that everything before it arrived.
+void send_results(const ChildJob& job, LaunchResult& result) {
+  if (job.want_trace) {
+    std::ostringstream json;
+    write_trace_json(json, result.trace);
+    const std::string text = json.str();
+    write_frame(job.result_fd, FrameTag::trace_json, text.data(), text.size());
+  }
+  RunSummary summary;
+  summary.status = result.status;
+  summary.message = std::move(result.message);
+  summary.steps = result.steps;
+  summary.files = std::move(result.trace.files);
+  summary.diagnostics = std::move(result.trace.diagnostics);
+  summary.printf_records = std::move(result.trace.printf_records);
+  const std::string bytes = encode(summary);
+  write_frame(job.result_fd, FrameTag::summary, bytes.data(), bytes.size());
+}
+
+}  // namespace
+
+void run_child(const ChildJob& job) {
+  // Nothing the kernel prints may reach the parent's stdout (it may be JSON), and a crash must
+  // not leave a core file in the user's directory.
+  dup2(STDERR_FILENO, STDOUT_FILENO);
+  const rlimit no_core{0, 0};
+  setrlimit(RLIMIT_CORE, &no_core);
+  g_crash.result_fd = job.result_fd;
+  g_crash.buffers = job.buffers;
+  install_stop_handlers();
+
+  const KernelDescriptor& kernel = load_kernel(job);
+  if (std::string problem = check_args_against_kernel(*job.specs, kernel); !problem.empty()) {
+    fail_input(job.result_fd, problem);
+  }
+  const std::size_t capacity = dynamic_shared_capacity();
+  if (capacity != 0 && job.options.dynamic_shared_bytes > capacity) {
+    fail_input(job.result_fd, "--shared " + std::to_string(job.options.dynamic_shared_bytes) +
+                                  " is more than the simulator's " + std::to_string(capacity) +
+                                  " bytes of dynamic shared memory");
+  }
+
+  // args[i] points at parameter i's value: the buffer's address for pointers, else the bits.
+  std::vector<void*> pointers(kernel.param_count, nullptr);
+  std::vector<std::uint64_t> scalars(kernel.param_count, 0);
+  std::vector<void*> args(kernel.param_count, nullptr);
+  for (std::uint32_t i = 0; i < kernel.param_count; ++i) {
+    if (const GuardedBuffer* buffer = job.buffers->for_arg(i)) {
+      pointers[i] = buffer->data;
+      args[i] = &pointers[i];
+    } else {
+      scalars[i] = (*job.specs)[i].scalar_bits;
+      args[i] = &scalars[i];
+    }
+  }
+  LaunchResult result;
+  try {
+    result = launch(job.options, [&] { kernel.invoke(args.data()); });
+  } catch (const std::invalid_argument& error) {
+    fail_input(job.result_fd, error.what());
+  }
+  std::fflush(nullptr);
+  send_results(job, result);
+  _exit(0);
+}
+
+}  // namespace warpsim::runner

@@ -1,0 +1,32 @@
+// The child process side of `warpsim run`: load the compiled kernel, check the arguments against
+// its parameters, launch it, and report through a pipe (child_protocol.hpp). A crash or the
+// parent's time-limit signal is caught on an alternate stack and reported as a StopReport
+// naming the lane, the fault address, the buffer it hit and the kernel frames.
+#pragma once
+
+#include <csignal>
+#include <string>
+#include <vector>
+
+#include "argument_buffers.hpp"
+#include "warpsim/launch.hpp"
+#include "warpsim/runner.hpp"
+
+namespace warpsim::runner {
+
+// Sent by the parent when the wall-clock limit passes: the child reports where it is and exits.
+inline constexpr int kTimeLimitSignal = SIGUSR1;
+
+struct ChildJob {
+  std::string shared_object;
+  const std::vector<ArgSpec>* specs = nullptr;
+  const ArgumentBuffers* buffers = nullptr;
+  LaunchOptions options;
+  bool want_trace = false;
+  int result_fd = -1;
+};
+
+// Never returns: ends the process with _exit.
+[[noreturn]] void run_child(const ChildJob& job);
+
+}  // namespace warpsim::runner

@@ -1,0 +1,315 @@
+#include "kernel_compiler.hpp"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "content_hash.hpp"
+#include "subprocess.hpp"
+
+namespace warpsim::runner {
+namespace fs = std::filesystem;
+namespace {
+
+// Flags that shape the object code; part of the cache key. C++20: the shim uses <bit>.
+// DWARF 4: with DWARF 5 line tables, binutils 2.40's addr2line names the compiled file (in the
+// cache) instead of the user's file from `#line` for some addresses.
+const std::vector<std::string>& codegen_flags() {
+  static const std::vector<std::string> flags{
+      "-std=c++20", "-O1", "-g",  "-gdwarf-4", "-fPIC",
+      "-shared",    "-x",  "c++", "-include",  "warpsim/cuda_shim.hpp"};
+  return flags;
+}
+
+std::vector<std::string> split_words(const std::string& text) {
+  std::vector<std::string> words;
+  std::istringstream in(text);
+  for (std::string word; in >> word;) words.push_back(word);
+  return words;
+}
+
+std::string env_or_empty(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr ? value : "";
+}
+
+bool is_file(const std::string& path) {
+  struct stat info {};
+  return stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode);
+}
+
+Result<std::string> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Result<std::string>::fail(path + ": " + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return Result<std::string>::ok(text.str());
+}
+
+// Writes `contents` to `path` through a temporary name in the same directory, so a reader sees
+// the old file or the whole new one.
+bool write_file_atomically(const std::string& path, std::string_view contents) {
+  const std::string temporary = path + ".tmp." + std::to_string(getpid());
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
+    if (!out.flush()) {
+      std::remove(temporary.c_str());
+      return false;
+    }
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    std::remove(temporary.c_str());
+    return false;
+  }
+  return true;
+}
+
+Result<std::string> choose_cache_dir() {
+  std::string dir = env_or_empty("WARPSIM_CACHE_DIR");
+  if (dir.empty()) {
+    const std::string xdg = env_or_empty("XDG_CACHE_HOME");
+    const std::string home = env_or_empty("HOME");
+    if (!xdg.empty()) {
+      dir = xdg + "/warpsim";
+    } else if (!home.empty()) {
+      dir = home + "/.cache/warpsim";
+    } else {
+      dir = "/tmp/warpsim-cache-" + std::to_string(getuid());
+    }
+  }
+  std::error_code error;
+  fs::create_directories(dir + "/kernels", error);
+  if (error) {
+    return Result<std::string>::fail("cannot create the kernel cache " + dir + ": " +
+                                     error.message() + " (set WARPSIM_CACHE_DIR)");
+  }
+  return Result<std::string>::ok(dir);
+}
+
+// Where libwarpsim (this code) was loaded from.
+std::string this_library() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&find_toolchain), &info) == 0 || info.dli_fname == nullptr) {
+    return {};
+  }
+  std::error_code error;
+  const fs::path path = fs::canonical(info.dli_fname, error);
+  return error ? std::string(info.dli_fname) : path.string();
+}
+
+// An installed layout (lib/libwarpsim.so beside include/warpsim/shim) wins over the build tree
+// this library was compiled in, so that a relocated installation finds its own headers.
+bool locate_headers(const std::string& library, Toolchain& toolchain) {
+  const fs::path prefix = fs::path(library).parent_path().parent_path();
+  const std::string installed_include = (prefix / "include").string();
+  const std::string installed_shim = (prefix / "include/warpsim/shim").string();
+  if (is_file(installed_shim + "/warpsim/cuda_shim.hpp")) {
+    toolchain.shim_dir = installed_shim;
+    toolchain.include_dir = installed_include;
+    return true;
+  }
+#if defined(WARPSIM_RUNNER_SHIM_DIR) && defined(WARPSIM_RUNNER_INCLUDE_DIR)
+  if (is_file(std::string(WARPSIM_RUNNER_SHIM_DIR) + "/warpsim/cuda_shim.hpp")) {
+    toolchain.shim_dir = WARPSIM_RUNNER_SHIM_DIR;
+    toolchain.include_dir = WARPSIM_RUNNER_INCLUDE_DIR;
+    return true;
+  }
+#endif
+  return false;
+}
+
+// The compiler's `--version` first line, remembered per executable (path, size, mtime) so that
+// a cached run starts no process at all.
+Result<std::string> compiler_version(const Toolchain& toolchain) {
+  struct stat info {};
+  stat(toolchain.compiler_path.c_str(), &info);
+  const std::string identity = ContentHash()
+                                   .add(toolchain.compiler_path)
+                                   .add(std::to_string(info.st_size))
+                                   .add(std::to_string(info.st_mtim.tv_sec))
+                                   .add(std::to_string(info.st_mtim.tv_nsec))
+                                   .hex();
+  const std::string memo = toolchain.cache_dir + "/compiler-" + identity + ".txt";
+  if (auto known = read_file(memo); known && !known->empty()) return known;
+
+  std::vector<std::string> argv = toolchain.compiler;
+  argv.push_back("--version");
+  const ProcessOutput run = run_process(argv);
+  if (!run.started || run.exit_code != 0) {
+    return Result<std::string>::fail("cannot run the C++ compiler '" + toolchain.compiler[0] +
+                                     "' (set WARPSIM_CXX): " + run.output);
+  }
+  std::string version = run.output.substr(0, run.output.find('\n'));
+  write_file_atomically(memo, version);
+  return Result<std::string>::ok(version);
+}
+
+// Every file under the shim and include directories, in path order.
+std::string header_digest(const Toolchain& toolchain) {
+  std::vector<fs::path> files;
+  for (const std::string& dir : {toolchain.shim_dir, toolchain.include_dir}) {
+    std::error_code error;
+    for (auto it = fs::recursive_directory_iterator(dir, error);
+         !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
+      if (it->is_regular_file()) files.push_back(it->path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  ContentHash hash;
+  for (const fs::path& file : files) {
+    hash.add(file.string());
+    if (auto contents = read_file(file.string())) hash.add(*contents);
+  }
+  return hash.hex();
+}
+
+// ---- dependency manifest: every header the compile read, with size and mtime
+
+std::string stat_line(const std::string& path) {
+  struct stat info {};
+  if (stat(path.c_str(), &info) != 0) return {};
+  return std::to_string(info.st_size) + " " + std::to_string(info.st_mtim.tv_sec) + "." +
+         std::to_string(info.st_mtim.tv_nsec) + " " + path;
+}
+
+// The prerequisites of a make rule as the compiler's -MD writes it.
+std::vector<std::string> parse_make_dependencies(const std::string& text) {
+  std::vector<std::string> paths;
+  std::string current;
+  auto flush = [&] {
+    if (!current.empty()) paths.push_back(std::exchange(current, {}));
+  };
+  const std::size_t colon = text.find(": ");
+  for (std::size_t i = colon == std::string::npos ? text.size() : colon + 2; i < text.size(); ++i) {
+    const char c = text[i];
+    const char next = i + 1 < text.size() ? text[i + 1] : '\0';
+    if (c == '\\' && next == '\n') {
+      flush();
+      ++i;
+    } else if ((c == '\\' && next == ' ') || (c == '$' && next == '$')) {
+      current += next;
+      ++i;
+    } else if (c == ' ' || c == '\t' || c == '\n') {
+      flush();
+    } else {
+      current += c;
+    }
+  }
+  flush();
+  return paths;
+}
+
+std::string dependency_manifest(const std::string& make_rule, const std::string& source) {
+  std::string manifest;
+  for (const std::string& path : parse_make_dependencies(make_rule)) {
+    if (path == source) continue;
+    const std::string line = stat_line(path);
+    if (!line.empty()) manifest += line + "\n";
+  }
+  return manifest;
+}
+
+bool dependencies_unchanged(const std::string& manifest_path) {
+  std::ifstream in(manifest_path);
+  if (!in) return false;
+  for (std::string line; std::getline(in, line);) {
+    const std::size_t path_start = line.find(' ', line.find(' ') + 1);
+    if (path_start == std::string::npos) return false;
+    if (stat_line(line.substr(path_start + 1)) != line) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Result<Toolchain> find_toolchain() {
+  Toolchain toolchain;
+  toolchain.compiler = split_words(env_or_empty("WARPSIM_CXX"));
+  if (toolchain.compiler.empty()) toolchain.compiler = {"c++"};
+  toolchain.compiler_path = find_program(toolchain.compiler[0]);
+  if (toolchain.compiler_path.empty()) {
+    return Result<Toolchain>::fail("cannot find the C++ compiler '" + toolchain.compiler[0] +
+                                   "' (install g++ or set WARPSIM_CXX)");
+  }
+  toolchain.library = this_library();
+  if (toolchain.library.empty()) {
+    return Result<Toolchain>::fail("cannot tell where libwarpsim was loaded from");
+  }
+  if (!locate_headers(toolchain.library, toolchain)) {
+    return Result<Toolchain>::fail(
+        "cannot find the CUDA shim headers (warpsim/cuda_shim.hpp) "
+        "beside " +
+        toolchain.library);
+  }
+  auto cache = choose_cache_dir();
+  if (!cache) return Result<Toolchain>::fail(cache.error);
+  toolchain.cache_dir = *cache;
+  return Result<Toolchain>::ok(std::move(toolchain));
+}
+
+Result<CompiledKernel> compile_kernel(const Toolchain& toolchain,
+                                      const std::string& prepared_source,
+                                      const std::string& user_dir, bool color_diagnostics) {
+  auto version = compiler_version(toolchain);
+  if (!version) return Result<CompiledKernel>::fail(version.error);
+
+  ContentHash key;
+  key.add(prepared_source).add(toolchain.compiler_path).add(*version);
+  for (const std::string& word : toolchain.compiler) key.add(word);
+  for (const std::string& flag : codegen_flags()) key.add(flag);
+  key.add(toolchain.library).add(user_dir).add(header_digest(toolchain));
+  const std::string stem = toolchain.cache_dir + "/kernels/" + key.hex();
+  const std::string object = stem + ".so";
+  const std::string manifest = stem + ".deps";
+  const std::string source = stem + ".cu";
+
+  if (is_file(object) && dependencies_unchanged(manifest)) {
+    return Result<CompiledKernel>::ok({object, true});
+  }
+
+  if (!write_file_atomically(source, prepared_source)) {
+    return Result<CompiledKernel>::fail("cannot write " + source + ": " + std::strerror(errno));
+  }
+  const std::string suffix = ".tmp." + std::to_string(getpid());
+  const std::string temporary_object = object + suffix;
+  const std::string make_rule = stem + ".d" + suffix;
+  std::vector<std::string> argv = toolchain.compiler;
+  argv.insert(argv.end(), codegen_flags().begin(), codegen_flags().end());
+  const std::string library_dir = fs::path(toolchain.library).parent_path().string();
+  for (const std::string& arg :
+       {"-I" + toolchain.shim_dir, "-I" + toolchain.include_dir, "-I" + user_dir,
+        std::string("-MD"), std::string("-MF"), make_rule, std::string("-o"), temporary_object,
+        source, std::string("-x"), std::string("none"), toolchain.library,
+        "-Wl,-rpath," + library_dir, std::string("-Wl,--no-undefined")}) {
+    argv.push_back(arg);
+  }
+  if (color_diagnostics) argv.push_back("-fdiagnostics-color=always");
+
+  const ProcessOutput run = run_process(argv);
+  auto rule = read_file(make_rule);
+  std::remove(make_rule.c_str());
+  if (!run.started || run.exit_code != 0) {
+    std::remove(temporary_object.c_str());
+    std::remove(source.c_str());
+    return Result<CompiledKernel>::fail(run.output.empty() ? "the compiler failed" : run.output);
+  }
+  if (!rule || !write_file_atomically(manifest, dependency_manifest(*rule, source)) ||
+      std::rename(temporary_object.c_str(), object.c_str()) != 0) {
+    std::remove(temporary_object.c_str());
+    return Result<CompiledKernel>::fail("cannot store the compiled kernel in " +
+                                        toolchain.cache_dir + ": " + std::strerror(errno));
+  }
+  return Result<CompiledKernel>::ok({object, false});
+}
+
+}  // namespace warpsim::runner

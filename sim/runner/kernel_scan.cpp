@@ -1,0 +1,226 @@
+// Finding the __global__ functions of a kernel file and resolving --kernel against them.
+#include <algorithm>
+#include <string>
+
+#include "source_tokens.hpp"
+#include "warpsim/runner.hpp"
+
+namespace warpsim::runner {
+namespace {
+
+using Kind = Token::Kind;
+
+bool is(const Token& token, std::string_view text) { return token.text == text; }
+
+// Words that take a parenthesised argument before a kernel's name.
+bool is_attribute_word(std::string_view word) {
+  return word == "__launch_bounds__" || word == "__attribute__" || word == "__declspec" ||
+         word == "alignas" || word == "__align__" || word == "decltype" || word == "__noinline__" ||
+         word == "__cluster_dims__" || word == "__maxnreg__";
+}
+
+// Index just past the bracket group opening at `open` ("(" or "[" or "<").
+std::size_t skip_group(const std::vector<Token>& tokens, std::size_t open) {
+  const std::string_view opener = tokens[open].text;
+  const std::string_view closer = opener == "(" ? ")" : opener == "[" ? "]" : ">";
+  int depth = 0;
+  for (std::size_t k = open; k < tokens.size(); ++k) {
+    if (tokens[k].text == opener) ++depth;
+    if (tokens[k].text == closer && --depth == 0) return k + 1;
+  }
+  return tokens.size();
+}
+
+// `a::b::c` ending at token `last` (an identifier), walking back over `::`.
+std::string qualified_name_ending_at(const std::vector<Token>& tokens, std::size_t last) {
+  std::string name(tokens[last].text);
+  std::size_t k = last;
+  while (k >= 2 && is(tokens[k - 1], "::") && tokens[k - 2].kind == Kind::identifier) {
+    name = std::string(tokens[k - 2].text) + "::" + name;
+    k -= 2;
+  }
+  return name;
+}
+
+struct Scope {
+  bool is_namespace = false;
+  std::string name;  // "" for anonymous namespaces and other braces
+};
+
+struct FoundKernel {
+  std::string name;  // as written at the declaration (may be qualified)
+  bool is_template_id = false;
+};
+
+// The function name after `__global__` at index `at`, or an empty name when none is found.
+FoundKernel kernel_name_after(const std::vector<Token>& tokens, std::size_t at) {
+  for (std::size_t k = at + 1; k < tokens.size(); ++k) {
+    const Token& token = tokens[k];
+    if (is(token, ";") || is(token, "{") || is(token, "}")) break;
+    if (token.kind == Kind::identifier && is_attribute_word(token.text) && k + 1 < tokens.size() &&
+        is(tokens[k + 1], "(")) {
+      k = skip_group(tokens, k + 1) - 1;
+      continue;
+    }
+    if (is(token, "[") && k + 1 < tokens.size() && is(tokens[k + 1], "[")) {
+      k = skip_group(tokens, k) - 1;
+      continue;
+    }
+    if (!is(token, "(") || k == 0) continue;
+    const Token& before = tokens[k - 1];
+    if (before.kind == Kind::identifier) return {qualified_name_ending_at(tokens, k - 1), false};
+    if (is(before, ">")) {  // explicit specialization: name<args>(
+      int depth = 0;
+      for (std::size_t j = k - 1; j > at; --j) {
+        if (is(tokens[j], ">")) ++depth;
+        if (is(tokens[j], "<") && --depth == 0) {
+          if (tokens[j - 1].kind == Kind::identifier) {
+            return {qualified_name_ending_at(tokens, j - 1), true};
+          }
+          break;
+        }
+      }
+    }
+    break;
+  }
+  return {};
+}
+
+std::string join_namespaces(const std::vector<Scope>& scopes) {
+  std::string out;
+  for (const Scope& scope : scopes) {
+    if (!scope.is_namespace || scope.name.empty()) continue;
+    if (!out.empty()) out += "::";
+    out += scope.name;
+  }
+  return out;
+}
+
+std::string display_name(const KernelInfo& kernel) {
+  return kernel.is_template ? kernel.name + "<...>" : kernel.name;
+}
+
+std::string list_for_message(const std::vector<KernelInfo>& kernels) {
+  std::string out;
+  for (const KernelInfo& kernel : kernels) {
+    if (!out.empty()) out += ", ";
+    out += display_name(kernel);
+  }
+  return out.empty() ? "(none)" : out;
+}
+
+bool name_matches(std::string_view kernel_name, std::string_view requested) {
+  if (kernel_name == requested) return true;
+  return kernel_name.size() > requested.size() + 2 &&
+         kernel_name.substr(kernel_name.size() - requested.size()) == requested &&
+         kernel_name.substr(kernel_name.size() - requested.size() - 2, 2) == "::";
+}
+
+std::string trim_spaces(std::string_view text) {
+  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+  return std::string(text);
+}
+
+}  // namespace
+
+std::vector<KernelInfo> scan_kernels(std::string_view source) {
+  const std::string stripped = strip_for_scan(source);
+  const std::vector<Token> tokens = tokenize(stripped);
+  std::vector<KernelInfo> kernels;
+  std::vector<Scope> scopes;
+  std::size_t declaration_start = 0;  // first token after the last ; { or }
+
+  for (std::size_t k = 0; k < tokens.size(); ++k) {
+    const Token& token = tokens[k];
+    if (is(token, "namespace")) {
+      std::string name;
+      std::size_t j = k + 1;
+      while (j < tokens.size() && (tokens[j].kind == Kind::identifier || is(tokens[j], "::"))) {
+        name += tokens[j].text;
+        ++j;
+      }
+      if (j < tokens.size() && is(tokens[j], "{")) {
+        scopes.push_back({true, name});
+        k = j;
+        declaration_start = k + 1;
+      }
+      continue;
+    }
+    if (is(token, "{")) {
+      scopes.push_back({false, {}});
+      declaration_start = k + 1;
+    } else if (is(token, "}")) {
+      if (!scopes.empty()) scopes.pop_back();
+      declaration_start = k + 1;
+    } else if (is(token, ";")) {
+      declaration_start = k + 1;
+    } else if (is(token, "__global__")) {
+      FoundKernel found = kernel_name_after(tokens, k);
+      if (found.name.empty()) continue;
+      bool is_template = found.is_template_id;
+      for (std::size_t j = declaration_start; j < k; ++j) {
+        if (is(tokens[j], "template")) is_template = true;
+      }
+      std::string name = found.name;
+      if (name.substr(0, 2) == "::") name = name.substr(2);
+      const std::string prefix = join_namespaces(scopes);
+      if (!prefix.empty()) name = prefix + "::" + name;
+      const bool known = std::any_of(kernels.begin(), kernels.end(),
+                                     [&](const KernelInfo& kernel) { return kernel.name == name; });
+      if (!known) kernels.push_back({name, is_template, token.line});
+    }
+  }
+  return kernels;
+}
+
+Result<KernelChoice> resolve_kernel(const std::vector<KernelInfo>& kernels,
+                                    std::string_view requested,
+                                    std::string_view file_for_messages) {
+  const std::string request = trim_spaces(requested);
+  std::string base = request.substr(0, request.find('<'));
+  std::string template_args = request.substr(base.size());
+  base = trim_spaces(base);
+  if (base.substr(0, 2) == "::") base = base.substr(2);
+  const bool instantiation = !template_args.empty();
+  const std::string listing =
+      "kernels in " + std::string(file_for_messages) + ": " + list_for_message(kernels);
+  if (base.empty() || (instantiation && template_args.back() != '>')) {
+    return Result<KernelChoice>::fail("--kernel '" + request + "' is not a kernel name; " +
+                                      listing);
+  }
+
+  std::vector<const KernelInfo*> matches;
+  for (const KernelInfo& kernel : kernels) {
+    if (name_matches(kernel.name, base)) matches.push_back(&kernel);
+  }
+  // An exact name wins over suffix matches (`k` over `ns::k`).
+  const auto exact = std::find_if(matches.begin(), matches.end(),
+                                  [&](const KernelInfo* kernel) { return kernel->name == base; });
+  if (exact != matches.end()) matches = {*exact};
+
+  if (matches.empty()) {
+    return Result<KernelChoice>::fail("unknown kernel '" + request + "'; " + listing);
+  }
+  if (matches.size() > 1) {
+    std::string names;
+    for (const KernelInfo* kernel : matches) names += (names.empty() ? "" : ", ") + kernel->name;
+    return Result<KernelChoice>::fail("kernel '" + request + "' is ambiguous in " +
+                                      std::string(file_for_messages) + ": " + names +
+                                      "; name it with its namespace");
+  }
+  const KernelInfo& kernel = *matches.front();
+  if (kernel.is_template && !instantiation) {
+    return Result<KernelChoice>::fail("kernel '" + kernel.name +
+                                      "' is a template; name an instantiation, e.g. --kernel '" +
+                                      kernel.name + "<256>'");
+  }
+  if (!kernel.is_template && instantiation) {
+    return Result<KernelChoice>::fail("kernel '" + kernel.name + "' is not a template; drop the " +
+                                      template_args);
+  }
+  return Result<KernelChoice>::ok(
+      {"::" + kernel.name + template_args, kernel.name + template_args});
+}
+
+}  // namespace warpsim::runner

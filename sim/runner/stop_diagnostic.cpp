@@ -1,0 +1,142 @@
+#include "stop_diagnostic.hpp"
+
+#include <csignal>
+#include <cstdio>
+#include <sstream>
+#include <vector>
+
+#include "kernel_child.hpp"
+#include "subprocess.hpp"
+
+namespace warpsim::runner {
+namespace {
+
+struct SourceLocation {
+  std::string file;
+  std::uint32_t line = 0;
+};
+
+// The innermost frame in the user's file (else any known file) of the kernel object's offsets,
+// through addr2line.
+SourceLocation locate_frames(const std::string& shared_object, const StopReport& report,
+                             const std::string& user_file) {
+  if (report.frame_count == 0 || find_program("addr2line").empty()) return {};
+  std::vector<std::string> argv{"addr2line", "-e", shared_object, "-i"};
+  for (std::uint32_t i = 0; i < report.frame_count; ++i) {
+    std::ostringstream hex;
+    hex << "0x" << std::hex << report.frames[i];
+    argv.push_back(hex.str());
+  }
+  const ProcessOutput run = run_process(argv);
+  if (!run.started || run.exit_code != 0) return {};
+  SourceLocation fallback;
+  std::istringstream lines(run.output);
+  for (std::string line; std::getline(lines, line);) {
+    line = line.substr(0, line.find(" (discriminator"));
+    const std::size_t colon = line.rfind(':');
+    if (colon == std::string::npos || line.compare(0, 2, "??") == 0) continue;
+    SourceLocation here{line.substr(0, colon), 0};
+    try {
+      here.line = static_cast<std::uint32_t>(std::stoul(line.substr(colon + 1)));
+    } catch (const std::exception&) {
+      continue;
+    }
+    if (here.line == 0) continue;
+    if (here.file == user_file) return here;
+    if (fallback.file.empty()) fallback = here;
+  }
+  return fallback;
+}
+
+std::string signal_description(const StopReport& report, std::size_t stack_bytes) {
+  const std::uint64_t address = report.fault_address;
+  const std::uint64_t distance = address > report.stack_pointer ? address - report.stack_pointer
+                                                                : report.stack_pointer - address;
+  char hex[32];
+  std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(address));
+  switch (report.signal) {
+    case SIGSEGV:
+      if (address < 4096) {
+        return std::string(report.write_access == 1 ? "write through" : "access through") +
+               " a null pointer (address " + hex + ")";
+      }
+      if (distance < 64 * 1024) {
+        return "stack overflow: the lane used more than its " + std::to_string(stack_bytes / 1024) +
+               " KiB stack (deep recursion or large local arrays?)";
+      }
+      return std::string("invalid memory ") +
+             (report.write_access == 1   ? "write"
+              : report.write_access == 0 ? "read"
+                                         : "access") +
+             " at address " + hex;
+    case SIGBUS:
+      return std::string("bus error (misaligned or unmapped access) at address ") + hex;
+    case SIGFPE:
+      return "arithmetic fault (integer division by zero?)";
+    case SIGILL:
+      return "illegal instruction (__trap(), or a function that ends without return?)";
+    case SIGABRT:
+      return "the kernel aborted (a failed assert()?)";
+    default:
+      return "signal " + std::to_string(report.signal);
+  }
+}
+
+std::string lane_text(const StopReport& report, Dim3 block_idx) {
+  std::ostringstream text;
+  text << "block (" << block_idx.x << "," << block_idx.y << "," << block_idx.z << ") warp "
+       << report.warp << " lane " << report.lane;
+  return text.str();
+}
+
+}  // namespace
+
+ReportDiagnostic stop_diagnostic(const StopReport& report, const StopContext& context) {
+  ReportDiagnostic d;
+  const Dim3 block_idx{report.block_idx[0], report.block_idx[1], report.block_idx[2]};
+  d.has_position = report.have_lane != 0;
+  d.block_idx = block_idx;
+  d.warp = report.warp;
+  d.lanes = d.has_position ? lane_bit(static_cast<int>(report.lane)) : 0;
+  SourceLocation where = locate_frames(context.shared_object, report, context.user_file);
+  if (where.line == 0 && report.last_line != 0) {
+    where = {report.last_file, report.last_line};  // the lane's last warp-level call
+  }
+  d.file = where.file;
+  d.line = where.line;
+  const std::string who = d.has_position ? lane_text(report, block_idx) : "the simulator";
+  const std::string at =
+      where.line != 0 ? " at " + where.file + ":" + std::to_string(where.line) : std::string();
+
+  if (report.signal == kTimeLimitSignal) {
+    std::ostringstream limit;
+    limit << context.timeout_seconds;
+    d.kind = "timeout";
+    d.message = "kernel did not finish within " + limit.str() +
+                " s (a lane loops forever without a warp-level call?); last running: " + who + at;
+    return d;
+  }
+  const GuardedBuffer* hit =
+      report.buffer_arg >= 0 && context.buffers != nullptr
+          ? context.buffers->for_arg(static_cast<std::size_t>(report.buffer_arg))
+          : nullptr;
+  if (hit != nullptr) {
+    d.kind = to_string(DiagnosticKind::out_of_bounds);
+    const char* access = report.write_access == 1   ? "write"
+                         : report.write_access == 0 ? "read"
+                                                    : "access";
+    d.message = std::string("out-of-bounds ") + access + " of parameter " +
+                std::to_string(hit->arg) + " (" + std::string(to_string(hit->type)) + "[" +
+                std::to_string(hit->count) + "]) at element " + std::to_string(report.element) +
+                (hit->count > 0 ? " (valid: 0.." + std::to_string(hit->count - 1) + ")"
+                                : " (the buffer is empty)") +
+                " by " + who + at;
+    return d;
+  }
+  d.kind = to_string(DiagnosticKind::kernel_fault);
+  d.message =
+      "kernel crashed: " + signal_description(report, context.stack_bytes) + " in " + who + at;
+  return d;
+}
+
+}  // namespace warpsim::runner

@@ -1,0 +1,26 @@
+// What a StopReport (a crash or the time limit, caught in the child) means for the user: one
+// diagnostic naming the lane, the source line (addr2line on the kernel object's frames, else the
+// lane's last warp-level call) and, for a fault in a guard page, the buffer and element.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "argument_buffers.hpp"
+#include "child_protocol.hpp"
+#include "run_report.hpp"
+
+namespace warpsim::runner {
+
+struct StopContext {
+  double timeout_seconds = 0;
+  std::size_t stack_bytes = 0;  // per-lane fiber stack, for stack overflow messages
+  const ArgumentBuffers* buffers = nullptr;
+  std::string shared_object;  // the compiled kernel, for addr2line
+  std::string user_file;      // absolute path, as `#line` named it
+};
+
+// kind "timeout", "out_of_bounds" or "kernel_fault".
+ReportDiagnostic stop_diagnostic(const StopReport& report, const StopContext& context);
+
+}  // namespace warpsim::runner

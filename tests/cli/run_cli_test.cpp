@@ -1,0 +1,456 @@
+// End to end: the built `warpsim` binary on small kernel files (tests/runner/kernels/), checking
+// exit statuses (run.md) and the JSON it prints.
+#include <doctest/doctest.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+extern char** environ;
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+const std::string kKernels = std::string(WARPSIM_SOURCE_DIR) + "/tests/runner/kernels/";
+
+// A scratch directory for this test process (the kernel cache, files tests write), removed at
+// exit.
+class ScratchDir {
+ public:
+  ScratchDir() {
+    std::string pattern = (fs::temp_directory_path() / "warpsim-cli-test-XXXXXX").string();
+    if (mkdtemp(pattern.data()) != nullptr) path_ = pattern;
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  ~ScratchDir() {
+    std::error_code ignored;
+    if (!path_.empty()) fs::remove_all(path_, ignored);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+const fs::path& scratch() {
+  static const ScratchDir dir;
+  REQUIRE_FALSE(dir.path().empty());
+  return dir.path();
+}
+
+struct Outcome {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+  double seconds = 0;
+};
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Runs the warpsim binary with `args` and the extra environment `env` ("NAME=value").
+Outcome warpsim(const std::vector<std::string>& args, const std::vector<std::string>& env = {}) {
+  const fs::path out_file = scratch() / "stdout.txt";
+  const fs::path err_file = scratch() / "stderr.txt";
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0644);
+  posix_spawn_file_actions_addopen(&actions, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0644);
+  std::vector<std::string> argv_text{WARPSIM_CLI_PATH};
+  argv_text.insert(argv_text.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& arg : argv_text) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+
+  std::vector<std::string> env_text{"WARPSIM_CACHE_DIR=" + (scratch() / "cache").string()};
+  for (char** e = environ; *e != nullptr; ++e) {
+    if (std::string(*e).rfind("WARPSIM_", 0) != 0) env_text.push_back(*e);
+  }
+  env_text.insert(env_text.end(), env.begin(), env.end());
+  std::vector<char*> envp;
+  for (std::string& entry : env_text) envp.push_back(entry.data());
+  envp.push_back(nullptr);
+
+  const auto start = std::chrono::steady_clock::now();
+  pid_t pid = -1;
+  const int error = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  REQUIRE(error == 0);
+  int status = 0;
+  REQUIRE(waitpid(pid, &status, 0) == pid);
+  Outcome outcome;
+  outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  outcome.out = read_text(out_file);
+  outcome.err = read_text(err_file);
+  return outcome;
+}
+
+json parse_json(const Outcome& outcome) {
+  INFO("stdout: " << outcome.out);
+  INFO("stderr: " << outcome.err);
+  json object;
+  REQUIRE_NOTHROW(object = json::parse(outcome.out));
+  return object;
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("a butterfly reduction runs: every lane holds the sum, five steps, no diagnostics") {
+  const Outcome run =
+      warpsim({"run", kKernels + "butterfly_reduce.cu", "--kernel", "butterfly_reduce", "--grid",
+               "1", "--block", "32", "--arg", "f32[32]:iota", "--arg", "f32[32]:zeros", "--arg",
+               "i32:32", "--json"});
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  const json result = parse_json(run);
+  CHECK(result["kernel"] == "butterfly_reduce");
+  CHECK(result["steps"] == 5);
+  CHECK(result["diagnostics"].empty());
+  REQUIRE(result["buffers"].size() == 2);
+  CHECK(result["buffers"][0]["arg"] == 0);
+  CHECK(result["buffers"][0]["type"] == "f32");
+  CHECK(result["buffers"][0]["values"][31] == 31);
+  CHECK(result["buffers"][1]["arg"] == 1);
+  REQUIRE(result["buffers"][1]["values"].size() == 32);
+  for (const json& value : result["buffers"][1]["values"]) CHECK(value == 496);
+}
+
+TEST_CASE("the readable report shows the shape, buffers and step count") {
+  const Outcome run = warpsim({"run", kKernels + "butterfly_reduce.cu", "--kernel",
+                               "butterfly_reduce", "--grid", "1", "--block", "32", "--arg",
+                               "f32[32]:iota", "--arg", "f32[32]:zeros", "--arg", "i32:32"});
+  REQUIRE(run.exit_code == 0);
+  CHECK(contains(run.out, "grid 1, block 32"));
+  CHECK(contains(run.out, "5 warp-level steps"));
+  CHECK(contains(run.out, "arg 1  f32[32]  [496, 496"));
+  CHECK(contains(run.out, "diagnostics: none"));
+}
+
+TEST_CASE("a second run with the same inputs does not start the compiler") {
+  const fs::path log = scratch() / "compiler-calls.log";
+  const fs::path wrapper = scratch() / "logging-c++";
+  {
+    std::ofstream script(wrapper);
+    script << "#!/bin/sh\necho \"$@\" >> '" << log.string() << "'\nexec c++ \"$@\"\n";
+  }
+  fs::permissions(wrapper, fs::perms::owner_all);
+  const std::vector<std::string> args{"run",      kKernels + "butterfly_reduce.cu",
+                                      "--kernel", "butterfly_reduce",
+                                      "--grid",   "2",
+                                      "--block",  "32",
+                                      "--arg",    "f32[64]:iota",
+                                      "--arg",    "f32[64]:zeros",
+                                      "--arg",    "i32:64",
+                                      "--json"};
+  const std::vector<std::string> env{"WARPSIM_CXX=" + wrapper.string(),
+                                     "WARPSIM_CACHE_DIR=" + (scratch() / "cache-logged").string()};
+  const Outcome first = warpsim(args, env);
+  REQUIRE_MESSAGE(first.exit_code == 0, first.err);
+  const std::string calls = read_text(log);
+  CHECK(contains(calls, "-shared"));
+  const Outcome second = warpsim(args, env);
+  REQUIRE(second.exit_code == 0);
+  CHECK(read_text(log) == calls);
+  CHECK(second.out == first.out);
+  MESSAGE("cold run " << first.seconds << " s, cached run " << second.seconds << " s");
+}
+
+TEST_CASE("a compile error shows the compiler's message with the user's file and line") {
+  const Outcome run = warpsim({"run", kKernels + "compile_error.cu", "--kernel", "broken", "--grid",
+                               "1", "--block", "32", "--arg", "f32[32]:zeros", "--json"});
+  CHECK(run.exit_code == 2);
+  CHECK(run.out.empty());
+  CHECK(contains(run.err, "compile_error.cu:5:"));
+  CHECK(contains(run.err, "undeclared_value"));
+  CHECK(contains(run.err, "did not compile"));
+}
+
+TEST_CASE("a null-pointer store is a kernel_fault naming the lane and the line") {
+  const Outcome run = warpsim({"run", kKernels + "null_pointer.cu", "--kernel", "null_store",
+                               "--grid", "1", "--block", "32", "--arg", "i32[32]:zeros", "--json"});
+  CHECK(run.exit_code == 1);
+  const json result = parse_json(run);
+  REQUIRE(result["diagnostics"].size() == 1);
+  const json& d = result["diagnostics"][0];
+  CHECK(d["kind"] == "kernel_fault");
+  CHECK(d["lanes"] == "0x00000008");
+  CHECK(d["line"] == 7);
+  CHECK(contains(d["file"].get<std::string>(), "null_pointer.cu"));
+  CHECK(d["block"] == json::array({0, 0, 0}));
+  CHECK(d["warp"] == 0);
+  CHECK(contains(d["message"].get<std::string>(), "null pointer"));
+  CHECK(contains(run.err, "lane 3"));
+}
+
+TEST_CASE("a write one past the end is out_of_bounds naming the buffer and element") {
+  const Outcome run = warpsim({"run", kKernels + "out_of_bounds.cu", "--kernel", "shifted_store",
+                               "--grid", "1", "--block", "32", "--arg", "f32[32]:zeros", "--json"});
+  CHECK(run.exit_code == 1);
+  const json result = parse_json(run);
+  REQUIRE(result["diagnostics"].size() == 1);
+  const json& d = result["diagnostics"][0];
+  CHECK(d["kind"] == "out_of_bounds");
+  CHECK(d["lanes"] == "0x80000000");
+  CHECK(d["line"] == 4);
+  const std::string message = d["message"];
+  CHECK(contains(message, "parameter 0 (f32[32])"));
+  CHECK(contains(message, "element 32"));
+  CHECK(contains(message, "write"));
+  // The lanes before the faulting one had stored their values.
+  CHECK(result["buffers"][0]["values"][31] == 30);
+}
+
+TEST_CASE("a lane that spins forever is stopped at --timeout with where it was") {
+  const Outcome run =
+      warpsim({"run", kKernels + "infinite_loop.cu", "--kernel", "spin", "--grid", "1", "--block",
+               "32", "--arg", "i32[1]:zeros", "--timeout", "2", "--json"});
+  CHECK(run.exit_code == 1);
+  CHECK(run.seconds < 12);
+  const json result = parse_json(run);
+  REQUIRE(result["diagnostics"].size() == 1);
+  const json& d = result["diagnostics"][0];
+  CHECK(d["kind"] == "timeout");
+  CHECK(d["lanes"] == "0x00000001");
+  CHECK(d["line"] == 5);
+  INFO("message: " << d["message"].get<std::string>());
+  CHECK(contains(d["message"].get<std::string>(),
+                 "did not finish within 2 s (a lane loops forever without a warp-level call?); "
+                 "last running: block (0,0,0) warp 0 lane 0"));
+}
+
+TEST_CASE("a stack overflow is reported at the user's line, not the compiled copy's") {
+  // Regression: with DWARF 5 line tables addr2line named the cached .cu for function entries.
+  const Outcome run = warpsim({"run", kKernels + "stack_overflow.cu", "--kernel", "recurse",
+                               "--grid", "1", "--block", "32", "--arg", "i32[32]:zeros", "--json"});
+  CHECK(run.exit_code == 1);
+  const json result = parse_json(run);
+  REQUIRE(result["diagnostics"].size() == 1);
+  const json& d = result["diagnostics"][0];
+  CHECK(d["kind"] == "kernel_fault");
+  CHECK(contains(d["message"].get<std::string>(), "stack overflow"));
+  CHECK(d["file"] == kKernels + "stack_overflow.cu");
+  CHECK(d["line"].get<int>() >= 2);
+  CHECK(d["line"].get<int>() <= 5);
+}
+
+TEST_CASE("a runaway kernel stops at --max-steps with exit status 1") {
+  const Outcome run =
+      warpsim({"run", kKernels + "butterfly_reduce.cu", "--kernel", "butterfly_reduce", "--grid",
+               "1", "--block", "32", "--arg", "f32[32]:iota", "--arg", "f32[32]:zeros", "--arg",
+               "i32:32", "--max-steps", "2", "--json"});
+  CHECK(run.exit_code == 1);
+  const json result = parse_json(run);
+  CHECK(result["status"] == "step_budget_exceeded");
+  REQUIRE(result["diagnostics"].size() == 1);
+  CHECK(result["diagnostics"][0]["kind"] == "step_budget_exceeded");
+  CHECK(contains(run.err, "step budget"));
+}
+
+TEST_CASE("a deadlock stops the run with exit status 1 and a deadlock diagnostic") {
+  const fs::path trace = scratch() / "deadlock-trace.json";
+  const Outcome run =
+      warpsim({"run", kKernels + "deadlock.cu", "--kernel", "stuck", "--grid", "1", "--block", "32",
+               "--arg", "i32[32]:zeros", "--json", "--trace", trace.string()});
+  CHECK(run.exit_code == 1);
+  const json result = parse_json(run);
+  CHECK(result["status"] == "deadlock");
+  const json& diagnostics = result["diagnostics"];
+  CHECK(std::any_of(diagnostics.begin(), diagnostics.end(),
+                    [](const json& d) { return d["kind"] == "deadlock" && d["line"] == 5; }));
+  CHECK(contains(run.err, "deadlock"));
+  json trace_json;
+  CHECK_NOTHROW(trace_json = json::parse(read_text(trace)));
+}
+
+TEST_CASE("templates, namespaces, dynamic shared memory and printf work in kernel files") {
+  const fs::path trace = scratch() / "features-trace.json";
+  const Outcome run = warpsim({"run", kKernels + "features.cu", "--kernel", "block_sum<64>",
+                               "--grid", "2", "--block", "64", "--arg", "i32[128]:iota", "--arg",
+                               "i32[2]:zeros", "--json", "--trace", trace.string()});
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  const json result = parse_json(run);
+  CHECK(result["kernel"] == "demo::block_sum<64>");
+  CHECK(result["buffers"][1]["values"] == json::array({2016, 6112}));
+  REQUIRE(result["printf"].size() == 2);
+  CHECK(result["printf"][1]["text"] == "block 1: sum 6112\n");
+  CHECK(result["printf"][1]["block"] == json::array({1, 0, 0}));
+  const json trace_json = json::parse(read_text(trace));
+  CHECK_FALSE(trace_json.empty());
+
+  const Outcome scale =
+      warpsim({"run", kKernels + "features.cu", "--kernel", "scale", "--grid", "1", "--block", "32",
+               "--arg", "f32[5]:1,2,3,4.5,-0", "--arg", "f32:0.1", "--arg", "u32:5", "--json"});
+  REQUIRE(scale.exit_code == 0);
+  CHECK(parse_json(scale)["buffers"][0]["values"] ==
+        json::array({0.100000001, 0.200000003, 0.300000012, 0.450000018, -0.0}));
+}
+
+TEST_CASE("bad input exits 2 with a message naming what is wrong") {
+  const std::string file = kKernels + "butterfly_reduce.cu";
+  struct Row {
+    std::vector<std::string> args;
+    std::string message_part;
+  };
+  const std::vector<Row> rows = {
+      {{"run", file, "--kernel", "nope", "--grid", "1", "--block", "32"},
+       "unknown kernel 'nope'; kernels in " + file + ": butterfly_reduce"},
+      {{"run", file, "--kernel", "butterfly_reduce", "--grid", "1", "--block", "32", "--arg",
+        "f32[32]:iota"},
+       "takes 3 parameters but 1 --arg was given"},
+      {{"run", file, "--kernel", "butterfly_reduce", "--grid", "1", "--block", "32", "--arg",
+        "f32[32]:iota", "--arg", "i32[32]:zeros", "--arg", "i32:1"},
+       "parameter 1 of 'butterfly_reduce' (--arg 2): the parameter has type 'float*' but the "
+       "argument is i32[32]"},
+      {{"run", file, "--kernel", "butterfly_reduce", "--grid", "1", "--block", "32", "--arg",
+        "f32[32]:iota", "--arg", "f32[32]:zeros", "--arg", "f32:1"},
+       "parameter 2 of 'butterfly_reduce' (--arg 3): the parameter has type 'int' but the "
+       "argument is f32"},
+      {{"run", file, "--kernel", "butterfly_reduce", "--grid", "1", "--block", "32", "--arg",
+        "f32[32]:iota", "--arg", "f32[32]:zeros", "--arg", "i32:1", "--shared", "100000000"},
+       "--shared 100000000 is more than"},
+      {{"run", file, "--kernel", "butterfly_reduce", "--grid", "1", "--block", "32", "--arg",
+        "f32[4]:file:/nonexistent/in.bin"},
+       "--arg 1 (f32[4]): cannot read /nonexistent/in.bin: No such file or directory"},
+      {{"run", "/nonexistent/k.cu", "--kernel", "k", "--grid", "1", "--block", "32"},
+       "cannot read /nonexistent/k.cu: No such file or directory"},
+      {{"run", file, "--kernel", "butterfly_reduce", "--grid", "0", "--block", "32"},
+       "--grid: '0' has a zero extent"},
+      {{"run", file, "--kernel", "butterfly_reduce", "--grid", "1", "--block", "2048"},
+       "a block holds at most 1024"},
+      {{"run", file, "--kernel", "butterfly_reduce", "--grid", "1", "--block", "32", "--arg",
+        "f32[4]:1,2"},
+       "--arg 1 'f32[4]:1,2': the list has 2 values; the buffer has 4 elements"},
+      {{"run", file, "--grid", "1", "--block", "32"}, "--kernel NAME is required"},
+      {{"run", file, "--kernel", "k", "--block", "32"}, "--grid is required"},
+      {{"run", file, "--kernel", "k", "--grid", "1", "--block", "32", "--frobnicate"},
+       "unknown option '--frobnicate'"},
+      {{"run", file, "--kernel", "k", "--grid", "1", "--block", "32", "--policy", "random"},
+       "use maximal or interleaved"},
+      {{"frobnicate"}, "unknown command 'frobnicate'"},
+      {{"--frobnicate"}, "unknown option '--frobnicate'"},
+      {{}, "no command given"},
+      {{"vectors", "frobnicate"}, "unknown subcommand 'frobnicate'"},
+  };
+  for (const Row& row : rows) {
+    std::string command;
+    for (const std::string& arg : row.args) command += arg + " ";
+    CAPTURE(command);
+    const Outcome run = warpsim(row.args);
+    CHECK(run.exit_code == 2);
+    CHECK_MESSAGE(contains(run.err, row.message_part), run.err);
+  }
+}
+
+TEST_CASE("buffers load from raw little-endian files of exactly COUNT elements") {
+  const fs::path input = scratch() / "input.bin";
+  {
+    std::ofstream out(input, std::ios::binary);
+    for (int i = 0; i < 32; ++i) {
+      const float value = 0.5f * static_cast<float>(i);
+      out.write(reinterpret_cast<const char*>(&value), sizeof value);
+    }
+  }
+  const std::string file = kKernels + "butterfly_reduce.cu";
+  const Outcome run = warpsim({"run", file, "--kernel", "butterfly_reduce", "--grid", "1",
+                               "--block", "32", "--arg", "f32[32]:file:" + input.string(), "--arg",
+                               "f32[32]:zeros", "--arg", "i32:32", "--json"});
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  CHECK(parse_json(run)["buffers"][1]["values"][0] == 248);
+
+  const Outcome wrong_size =
+      warpsim({"run", file, "--kernel", "butterfly_reduce", "--grid", "1", "--block", "32", "--arg",
+               "f32[33]:file:" + input.string(), "--arg", "f32[32]:zeros", "--arg", "i32:32"});
+  CHECK(wrong_size.exit_code == 2);
+  CHECK(contains(wrong_size.err, "has 128 bytes; f32[33] needs exactly 132"));
+}
+
+TEST_CASE("a header beside the kernel file is found, and editing it recompiles") {
+  const fs::path dir = scratch() / "user-project";
+  fs::create_directories(dir);
+  {
+    std::ofstream(dir / "helper.cuh") << "__device__ int offset() { return 1; }\n";
+    std::ofstream(dir / "uses_helper.cu")
+        << "#include \"helper.cuh\"\n"
+           "__global__ void add_offset(int* out) { out[threadIdx.x] = offset(); }\n";
+  }
+  const std::vector<std::string> args{"run",      (dir / "uses_helper.cu").string(),
+                                      "--kernel", "add_offset",
+                                      "--grid",   "1",
+                                      "--block",  "4",
+                                      "--arg",    "i32[4]:zeros",
+                                      "--json"};
+  const Outcome first = warpsim(args);
+  REQUIRE_MESSAGE(first.exit_code == 0, first.err);
+  CHECK(parse_json(first)["buffers"][0]["values"] == json::array({1, 1, 1, 1}));
+
+  std::ofstream(dir / "helper.cuh") << "__device__ int offset() { return 2; }\n";
+  const Outcome second = warpsim(args);
+  REQUIRE(second.exit_code == 0);
+  CHECK(parse_json(second)["buffers"][0]["values"] == json::array({2, 2, 2, 2}));
+
+  // Nothing was written beside the user's files.
+  std::vector<std::string> entries;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    entries.push_back(entry.path().filename().string());
+  }
+  std::sort(entries.begin(), entries.end());
+  CHECK(entries == std::vector<std::string>{"helper.cuh", "uses_helper.cu"});
+}
+
+TEST_CASE("vectors check reaches the checker and reports unreadable files") {
+  const Outcome missing = warpsim({"vectors", "check", "/nonexistent/vectors.jsonl"});
+  CHECK(missing.exit_code == 2);
+  CHECK(contains(missing.out, "vectors: 0 cases"));
+  CHECK(contains(missing.err, "/nonexistent/vectors.jsonl"));
+  CHECK(warpsim({"vectors", "check"}).exit_code == 2);
+  CHECK(warpsim({"vectors"}).exit_code == 2);
+}
+
+TEST_CASE("--gpu without a usable GPU says so in one line and exits 3") {
+  const Outcome run =
+      warpsim({"run", kKernels + "butterfly_reduce.cu", "--kernel", "butterfly_reduce", "--grid",
+               "1", "--block", "32", "--arg", "f32[32]:iota", "--arg", "f32[32]:zeros", "--arg",
+               "i32:32", "--gpu"});
+  CHECK(run.exit_code == 3);
+  CHECK(std::count(run.err.begin(), run.err.end(), '\n') == 1);
+  CHECK(contains(run.err, "--gpu"));
+}
+
+TEST_CASE("--list-kernels, --help and --version answer and exit 0") {
+  const Outcome list = warpsim({"run", kKernels + "features.cu", "--list-kernels"});
+  CHECK(list.exit_code == 0);
+  CHECK(contains(list.out, "demo::block_sum<...>"));
+  CHECK(contains(list.out, "scale"));
+  CHECK_FALSE(contains(list.out, "not_a_kernel"));
+  CHECK(warpsim({"--help"}).exit_code == 0);
+  CHECK(warpsim({"help", "run"}).exit_code == 0);
+  const Outcome version = warpsim({"--version"});
+  CHECK(version.exit_code == 0);
+  CHECK(contains(version.out, "warpsim "));
+}

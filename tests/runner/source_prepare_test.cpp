@@ -1,0 +1,200 @@
+// Scanning kernel files for __global__ functions, resolving --kernel, and preparing the source.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "warpsim/runner.hpp"
+
+using namespace warpsim::runner;
+
+namespace {
+
+std::size_t count_lines(const std::string& text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+std::string line_of(const std::string& text, std::size_t line) {  // 1-based
+  std::size_t start = 0;
+  for (std::size_t i = 1; i < line; ++i) start = text.find('\n', start) + 1;
+  return text.substr(start, text.find('\n', start) - start);
+}
+
+std::vector<std::string> names(const std::vector<KernelInfo>& kernels) {
+  std::vector<std::string> out;
+  for (const KernelInfo& kernel : kernels) out.push_back(kernel.name);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("scan_kernels finds __global__ functions with their namespaces and lines") {
+  const std::string source = R"cu(#include <cstdio>
+#define KERNEL_NAME(x) x // __global__ void in_a_macro_comment() {}
+#define DECLARE __global__ void hidden_in_macro(int*)
+// __global__ void commented_out(int* x);
+/* __global__ void
+   also_commented(int* x); */
+const char* text = "__global__ void in_a_string(int*)";
+__global__ void plain(int* x) { x[0] = '}'; }
+namespace outer {
+__global__ void __launch_bounds__(256, 2) bounded(float* y) {}
+namespace inner { __global__ void deep(int) {} }
+namespace {
+__global__ void hidden(int) {}
+}
+}  // namespace outer
+namespace a::b {
+static __global__ void nested(int) {}
+}
+template <typename T, int N = 4>
+__global__ void templated(T* data) {}
+template <> __global__ void templated<int, 4>(int* data) {}
+extern "C" __global__ void c_linkage(int* x) {}
+__global__ void plain(int* x);
+struct S { int f() { return 0; } };
+inline namespace v1 { __global__ void versioned() {} }
+)cu";
+  const auto kernels = scan_kernels(source);
+  CHECK(names(kernels) == std::vector<std::string>{"plain", "outer::bounded", "outer::inner::deep",
+                                                   "outer::hidden", "a::b::nested", "templated",
+                                                   "c_linkage", "v1::versioned"});
+  REQUIRE(kernels.size() == 8);
+  CHECK(kernels[0].line == 8);
+  CHECK_FALSE(kernels[0].is_template);
+  CHECK(kernels[1].line == 10);
+  CHECK(kernels[5].is_template);
+  CHECK(kernels[5].line == 20);
+}
+
+TEST_CASE("resolve_kernel accepts plain, qualified and instantiated names") {
+  const std::vector<KernelInfo> kernels{
+      {"reduce", false, 1},  {"ns::scan", false, 2}, {"a::dup", false, 3}, {"b::dup", false, 4},
+      {"ns::sort", true, 5}, {"dup2", false, 6},     {"x::dup2", false, 7}};
+  struct Row {
+    const char* requested;
+    const char* expression;
+    const char* name;
+  };
+  const Row ok[] = {
+      {"reduce", "::reduce", "reduce"},
+      {"::reduce", "::reduce", "reduce"},
+      {"scan", "::ns::scan", "ns::scan"},
+      {"ns::scan", "::ns::scan", "ns::scan"},
+      {"a::dup", "::a::dup", "a::dup"},
+      {"sort<256>", "::ns::sort<256>", "ns::sort<256>"},
+      {"ns::sort<float, 4>", "::ns::sort<float, 4>", "ns::sort<float, 4>"},
+      {"dup2", "::dup2", "dup2"},  // the exact name wins over a namespaced one
+  };
+  for (const Row& row : ok) {
+    const std::string requested = row.requested;
+    CAPTURE(requested);
+    auto choice = resolve_kernel(kernels, row.requested, "k.cu");
+    REQUIRE_MESSAGE(choice, choice.error);
+    CHECK(choice->expression == row.expression);
+    CHECK(choice->name == row.name);
+  }
+
+  struct Bad {
+    const char* requested;
+    const char* message_part;
+  };
+  const Bad bad[] = {
+      {"foo",
+       "unknown kernel 'foo'; kernels in k.cu: reduce, ns::scan, a::dup, b::dup, "
+       "ns::sort<...>, dup2, x::dup2"},
+      {"dup", "kernel 'dup' is ambiguous in k.cu: a::dup, b::dup"},
+      {"sort", "is a template; name an instantiation, e.g. --kernel 'ns::sort<256>'"},
+      {"reduce<4>", "is not a template"},
+      {"sort<4", "is not a kernel name"},
+      {"", "is not a kernel name"},
+      {"can", "unknown kernel"},  // a suffix must be a whole name
+  };
+  for (const Bad& row : bad) {
+    const std::string requested = row.requested;
+    CAPTURE(requested);
+    auto choice = resolve_kernel(kernels, row.requested, "k.cu");
+    CHECK_FALSE(choice);
+    CHECK_MESSAGE(choice.error.find(row.message_part) != std::string::npos, choice.error);
+  }
+}
+
+TEST_CASE("extern __shared__ declarations become references to the runtime's buffer") {
+  struct Row {
+    const char* source;
+    const char* expected;
+  };
+  const Row rows[] = {
+      {"extern __shared__ float s[];",
+       "float (&s)[] = *reinterpret_cast<float (*)[]>(warpsim_runner_dynamic_shared_);"},
+      {"  extern   __shared__   int   partial [ ] ;  // tail",
+       "  int (&partial)[] = *reinterpret_cast<int (*)[]>(warpsim_runner_dynamic_shared_);"
+       "  // tail"},
+      {"extern __shared__ __align__(16) unsigned char smem[];",
+       "unsigned char (&smem)[] = *reinterpret_cast<unsigned char (*)[]>"
+       "(warpsim_runner_dynamic_shared_);"},
+      {"extern __shared__ alignas(8) double d[];",
+       "double (&d)[] = *reinterpret_cast<double (*)[]>(warpsim_runner_dynamic_shared_);"},
+      {"__shared__ extern volatile T buf[];",
+       "volatile T (&buf)[] = *reinterpret_cast<volatile T (*)[]>"
+       "(warpsim_runner_dynamic_shared_);"},
+      {"extern __shared__ char raw[] __attribute__((aligned(16)));",
+       "char (&raw)[] = *reinterpret_cast<char (*)[]>(warpsim_runner_dynamic_shared_);"},
+      {"extern __shared__ Pair<int, float> pairs[];",
+       "Pair < int , float > (&pairs)[] = *reinterpret_cast<Pair < int , float > (*)[]>"
+       "(warpsim_runner_dynamic_shared_);"},
+      // Left alone: static shared arrays, comments, strings, other externs.
+      {"__shared__ float tile[32][33];", "__shared__ float tile[32][33];"},
+      {"// extern __shared__ float s[];", "// extern __shared__ float s[];"},
+      {"const char* t = \"extern __shared__ float s[];\";",
+       "const char* t = \"extern __shared__ float s[];\";"},
+      {"extern int counter;", "extern int counter;"},
+  };
+  for (const Row& row : rows) {
+    const std::string source = row.source;
+    CAPTURE(source);
+    CHECK(rewrite_extern_shared(row.source) == row.expected);
+  }
+}
+
+TEST_CASE("the rewrite keeps every line where it was") {
+  const std::string source =
+      "__global__ void k(float* out) {\n"
+      "  extern __shared__\n"
+      "      __align__(16)\n"
+      "      float s[];  /* spans\n"
+      "  lines */\n"
+      "  s[threadIdx.x] = 1.0f;\n"
+      "  extern __shared__ int t[]; out[0] = t[0];\n"
+      "}\n";
+  const std::string rewritten = rewrite_extern_shared(source);
+  CHECK(count_lines(rewritten) == count_lines(source));
+  CHECK(line_of(rewritten, 2).find("float (&s)[]") != std::string::npos);
+  CHECK(line_of(rewritten, 3).empty());
+  CHECK(line_of(rewritten, 4) == "  /* spans");
+  CHECK(line_of(rewritten, 5) == "  lines */");
+  CHECK(line_of(rewritten, 6) == "  s[threadIdx.x] = 1.0f;");
+  CHECK(line_of(rewritten, 7).find("int (&t)[]") != std::string::npos);
+  CHECK(line_of(rewritten, 7).find("out[0] = t[0];") != std::string::npos);
+  CHECK(line_of(rewritten, 8) == "}");
+}
+
+TEST_CASE("prepare_source puts the user's lines under #line and registers the kernel after") {
+  const std::string user = "__global__ void k(int* x) { x[0] = __LINE__; }\n// last line";
+  const std::string prepared =
+      prepare_source(user, "/home/me/my \"kernels\"/k.cu", {"::ns::k<2>", "ns::k<2>"});
+  const std::size_t line_directive =
+      prepared.find("#line 1 \"/home/me/my \\\"kernels\\\"/k.cu\"\n");
+  REQUIRE(line_directive != std::string::npos);
+  const std::size_t user_start = prepared.find('\n', line_directive) + 1;
+  CHECK(prepared.compare(user_start, user.size(), user) == 0);
+  const std::size_t generated = prepared.find("#line 1 \"<warpsim-generated>\"");
+  REQUIRE(generated != std::string::npos);
+  CHECK(generated > user_start + user.size());
+  CHECK(prepared.find("kernel_registry.hpp") < line_directive);
+  CHECK(prepared.find("warpsim::kernel_descriptor< &::ns::k<2> >::value(\"ns::k<2>\")") !=
+        std::string::npos);
+  CHECK(prepared.find(std::string("extern \"C\"")) > generated);
+  CHECK(prepared.find(kKernelEntrySymbol) != std::string::npos);
+  CHECK(prepared.find("__asm__(\"warpsim_dynamic_shared\")") < line_directive);
+}
