@@ -1,0 +1,4 @@
+// <cooperative_groups/scan.h> for kernel files compiled against the host shim.
+#pragma once
+
+#include "warpsim/cooperative_groups_reduce_scan.hpp"
