@@ -15,6 +15,7 @@ inline constexpr int kExitNoGpu = 3;
 
 int run_command(const Args& args);
 int vectors_command(const Args& args);
+int walkthrough_command(const Args& args);
 
 // GPU hooks (gpu_hooks.cpp): real in builds with warpsim::gpu (WARPSIM_HAVE_GPU), a one-line
 // refusal with kExitNoGpu otherwise.

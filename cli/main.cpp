@@ -15,6 +15,8 @@ void print_help() {
       "commands:\n"
       "  run FILE.cu --kernel NAME --grid G --block B [--arg SPEC]... [--json] [--trace OUT.json]\n"
       "                        run a kernel file in the simulator (warpsim help run)\n"
+      "  walkthrough [LESSON]  step through a lesson's trace in the terminal (default: the\n"
+      "                        butterfly reduction)\n"
       "  vectors check FILE... check the simulator against GPU-recorded test vectors\n"
       "  vectors record ...    record test vectors on this machine's GPU (GPU builds only)\n"
       "  help [COMMAND]        this text, or a command's\n"
@@ -53,6 +55,7 @@ int main(int argc, char** argv) {
   }
   if (command == "run") return warpsim::cli::run_command(rest);
   if (command == "vectors") return warpsim::cli::vectors_command(rest);
+  if (command == "walkthrough") return warpsim::cli::walkthrough_command(rest);
   if (command.rfind("-", 0) == 0) return usage_error("unknown option '" + command + "'");
   return usage_error("unknown command '" + command + "'");
 }

@@ -454,3 +454,20 @@ TEST_CASE("--list-kernels, --help and --version answer and exit 0") {
   CHECK(version.exit_code == 0);
   CHECK(contains(version.out, "warpsim "));
 }
+
+TEST_CASE("the walkthrough of the default lesson prints every step and the warp's sum") {
+  const Outcome run = warpsim({"walkthrough"});
+  INFO("stderr: " << run.err);
+  REQUIRE(run.exit_code == 0);
+  CHECK(contains(run.out, "The butterfly reduction"));
+  CHECK(contains(run.out, "step 1 of 5 · __shfl_xor_sync · mask 0xffffffff · laneMask 16"));
+  CHECK(contains(run.out, "step 5 of 5 · __shfl_xor_sync · mask 0xffffffff · laneMask 1"));
+  CHECK(contains(run.out, "  from |  16  17  18  19  20  21  22  23"));
+  CHECK(contains(run.out, "[496,496,496"));
+}
+
+TEST_CASE("the walkthrough refuses a folder without a lesson") {
+  const Outcome run = warpsim({"walkthrough", "/nonexistent-lesson"});
+  CHECK(run.exit_code == 2);
+  CHECK(contains(run.err, "no lesson at /nonexistent-lesson"));
+}

@@ -98,4 +98,8 @@ std::string format_value(std::uint64_t bits, ValueType type);
 // Deterministic JSON form (hex strings for bits, stable key order). Used by --trace and tests.
 void write_trace_json(std::ostream& out, const Trace& trace);
 
+// Reads what write_trace_json wrote. On malformed input returns false and says why in `error`
+// (the file is external input: a user may hand over a truncated or edited trace).
+bool read_trace_json(std::istream& in, Trace& trace, std::string& error);
+
 }  // namespace warpsim
