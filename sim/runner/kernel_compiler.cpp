@@ -20,12 +20,12 @@ namespace warpsim::runner {
 namespace fs = std::filesystem;
 namespace {
 
-// Flags that shape the object code; part of the cache key. C++20: the shim uses <bit>.
+// Flags that shape the object code; part of the cache key. C++17, as nvcc and NVRTC default to.
 // DWARF 4: with DWARF 5 line tables, binutils 2.40's addr2line names the compiled file (in the
 // cache) instead of the user's file from `#line` for some addresses.
 const std::vector<std::string>& codegen_flags() {
   static const std::vector<std::string> flags{
-      "-std=c++20", "-O1", "-g",  "-gdwarf-4", "-fPIC",
+      "-std=c++17", "-O1", "-g",  "-gdwarf-4", "-fPIC",
       "-shared",    "-x",  "c++", "-include",  "warpsim/cuda_shim.hpp"};
   return flags;
 }

@@ -1,25 +1,27 @@
 // Host versions of CUDA's integer bit intrinsics, as the CUDA shim calls them (__popc ->
 // warpsim::popc, ...). Plain per-lane functions: no step, no trace. Same signatures as CUDA's.
+// C++17 (kernel files compile as C++17, as nvcc and NVRTC default to), hence the builtins.
 #pragma once
 
-#include <bit>
 #include <cstdint>
 
 namespace warpsim {
 
 // Number of set bits. popc(0xf0) == 4.
-constexpr int popc(unsigned int x) { return std::popcount(x); }
-constexpr int popcll(unsigned long long x) { return std::popcount(x); }
+constexpr int popc(unsigned int x) { return __builtin_popcount(x); }
+constexpr int popcll(unsigned long long x) { return __builtin_popcountll(x); }
 
 // 1 + index of the lowest set bit, 0 when x == 0. ffs(0x8) == 4, ffs(INT_MIN) == 32.
-constexpr int ffs(int x) { return x == 0 ? 0 : std::countr_zero(static_cast<unsigned int>(x)) + 1; }
+constexpr int ffs(int x) { return x == 0 ? 0 : __builtin_ctz(static_cast<unsigned int>(x)) + 1; }
 constexpr int ffsll(long long x) {
-  return x == 0 ? 0 : std::countr_zero(static_cast<unsigned long long>(x)) + 1;
+  return x == 0 ? 0 : __builtin_ctzll(static_cast<unsigned long long>(x)) + 1;
 }
 
 // Number of zero bits above the highest set bit; 32 (64) when x == 0. clz(1) == 31, clz(-1) == 0.
-constexpr int clz(int x) { return std::countl_zero(static_cast<unsigned int>(x)); }
-constexpr int clzll(long long x) { return std::countl_zero(static_cast<unsigned long long>(x)); }
+constexpr int clz(int x) { return x == 0 ? 32 : __builtin_clz(static_cast<unsigned int>(x)); }
+constexpr int clzll(long long x) {
+  return x == 0 ? 64 : __builtin_clzll(static_cast<unsigned long long>(x));
+}
 
 // Bit i of the result is bit 31 - i (63 - i) of x. brev(1) == 0x80000000.
 constexpr unsigned int brev(unsigned int x) {

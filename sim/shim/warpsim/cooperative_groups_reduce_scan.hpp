@@ -22,6 +22,10 @@
 
 #include "warpsim/cooperative_groups.hpp"
 
+// std::remove_cvref_t is C++20; kernel files compile as C++17.
+template <class T>
+using cg_remove_cvref_t = std::remove_cv_t<std::remove_reference_t<T>>;
+
 namespace cooperative_groups {
 
 // The function objects CUDA's reduce/scan accelerate. less/greater return the min/max.
@@ -167,7 +171,7 @@ template <class GroupT, class V, class Fn>
 auto reduce(const GroupT& group, V&& value, Fn&& op, Site site = Site::here())
     -> decltype(op(value, value)) {
   ::warpsim::shim::cg::check_group<GroupT>();
-  return ::warpsim::shim::cg::reduce(group, std::remove_cvref_t<V>(value), op, site);
+  return ::warpsim::shim::cg::reduce(group, cg_remove_cvref_t<V>(value), op, site);
 }
 
 // Rank r receives op over the values of ranks 0..r.
@@ -176,11 +180,11 @@ template <class GroupT, class V, class Fn>
 auto inclusive_scan(const GroupT& group, V&& value, Fn&& op, Site site = Site::here())
     -> decltype(op(value, value)) {
   ::warpsim::shim::cg::check_group<GroupT>();
-  return ::warpsim::shim::cg::inclusive_scan(group, std::remove_cvref_t<V>(value), op, site);
+  return ::warpsim::shim::cg::inclusive_scan(group, cg_remove_cvref_t<V>(value), op, site);
 }
 template <class GroupT, class V>
-std::remove_cvref_t<V> inclusive_scan(const GroupT& group, V&& value, Site site = Site::here()) {
-  plus<std::remove_cvref_t<V>> op;
+cg_remove_cvref_t<V> inclusive_scan(const GroupT& group, V&& value, Site site = Site::here()) {
+  plus<cg_remove_cvref_t<V>> op;
   return inclusive_scan(group, std::forward<V>(value), op, site);
 }
 
@@ -190,10 +194,10 @@ template <class GroupT, class V, class Fn>
 auto exclusive_scan(const GroupT& group, V&& value, Fn&& op, Site site = Site::here())
     -> decltype(op(value, value)) {
   ::warpsim::shim::cg::check_group<GroupT>();
-  using T = std::remove_cvref_t<V>;
+  using T = cg_remove_cvref_t<V>;
   const T own = value;
   const T inclusive = ::warpsim::shim::cg::inclusive_scan(group, own, op, site);
-  if constexpr (std::is_integral_v<T> && std::is_same_v<std::remove_cvref_t<Fn>, plus<T>>) {
+  if constexpr (std::is_integral_v<T> && std::is_same_v<cg_remove_cvref_t<Fn>, plus<T>>) {
     return static_cast<T>(inclusive - own);
   } else {
     const T lower = group.shfl_up(inclusive, 1, site);
@@ -202,8 +206,8 @@ auto exclusive_scan(const GroupT& group, V&& value, Fn&& op, Site site = Site::h
   }
 }
 template <class GroupT, class V>
-std::remove_cvref_t<V> exclusive_scan(const GroupT& group, V&& value, Site site = Site::here()) {
-  plus<std::remove_cvref_t<V>> op;
+cg_remove_cvref_t<V> exclusive_scan(const GroupT& group, V&& value, Site site = Site::here()) {
+  plus<cg_remove_cvref_t<V>> op;
   return exclusive_scan(group, std::forward<V>(value), op, site);
 }
 
