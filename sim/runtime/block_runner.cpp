@@ -683,3 +683,16 @@ std::string BlockRunner::site_text(SourceLine where) const {
 }
 
 }  // namespace warpsim::runtime
+
+namespace warpsim::device {
+
+// Defined here, beside BlockRunner::warp_op, so that the whole per-lane path inlines into the
+// one function kernel code calls.
+std::uint64_t warp_op(Op op, ValueType type, LaneMask mask, std::uint64_t value, std::int32_t arg,
+                      std::int32_t width, CallSite site, bool* pred) {
+  runtime::BlockRunner* runner = runtime::BlockRunner::current();
+  if (runner == nullptr) [[unlikely]] runner = &runtime::runner_or_abort("a warp intrinsic");
+  return runner->warp_op(op, type, mask, value, arg, width, site, pred);
+}
+
+}  // namespace warpsim::device

@@ -71,6 +71,10 @@ struct BlockOutcome {
 
 LanePosition position_snapshot() noexcept;
 
+class BlockRunner;
+// The running launch's block runner; aborts with a message naming `what` outside a launch.
+BlockRunner& runner_or_abort(const char* what);
+
 class BlockRunner {
  public:
   BlockRunner(const LaunchOptions& options, const std::function<void()>& thread_body, Trace& trace,

@@ -12,14 +12,10 @@ extern "C" {
 alignas(16) unsigned char warpsim_dynamic_shared[256 * 1024];
 }
 
-namespace warpsim::device {
+namespace warpsim::runtime {
 
-thread_local const LaneEnv* current_env __attribute__((tls_model("initial-exec"))) = nullptr;
-
-namespace {
-
-runtime::BlockRunner& runner(const char* what) {
-  runtime::BlockRunner* r = runtime::BlockRunner::current();
+BlockRunner& runner_or_abort(const char* what) {
+  BlockRunner* r = BlockRunner::current();
   if (r == nullptr) {
     std::fprintf(stderr, "warpsim: %s called outside warpsim::launch (kernel code must run "
                          "through launch())\n", what);
@@ -28,15 +24,16 @@ runtime::BlockRunner& runner(const char* what) {
   return *r;
 }
 
-}  // namespace
+}  // namespace warpsim::runtime
 
-std::uint64_t warp_op(Op op, ValueType type, LaneMask mask, std::uint64_t value, std::int32_t arg,
-                      std::int32_t width, CallSite site, bool* pred) {
-  return runner("a warp intrinsic").warp_op(op, type, mask, value, arg, width, site, pred);
-}
+namespace warpsim::device {
+
+using runtime::runner_or_abort;
+
+thread_local const LaneEnv* current_env __attribute__((tls_model("initial-exec"))) = nullptr;
 
 int block_barrier(Op op, int predicate, CallSite site) {
-  return runner("__syncthreads").block_barrier(op, predicate, site);
+  return runner_or_abort("__syncthreads").block_barrier(op, predicate, site);
 }
 
 int vprintf(const char* format, va_list args) {
@@ -49,7 +46,7 @@ int vprintf(const char* format, va_list args) {
   if (length < 0) return length;
   std::string text(static_cast<std::size_t>(length), '\0');
   std::vsnprintf(text.data(), text.size() + 1, format, args);
-  runner("printf").lane_printf(std::move(text));
+  runner_or_abort("printf").lane_printf(std::move(text));
   return length;
 }
 
