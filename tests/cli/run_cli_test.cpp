@@ -1,6 +1,8 @@
 // End to end: the built `warpsim` binary on small kernel files (tests/runner/kernels/), checking
 // exit statuses (run.md) and the JSON it prints.
 #include <doctest/doctest.h>
+
+#include "support/run_warpsim.hpp"
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -51,59 +53,14 @@ const fs::path& scratch() {
   return dir.path();
 }
 
-struct Outcome {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-  double seconds = 0;
-};
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using Outcome = warpsim::test::ProcessOutcome;
+using warpsim::test::read_text;
 
 // Runs the warpsim binary with `args` and the extra environment `env` ("NAME=value").
-Outcome warpsim(const std::vector<std::string>& args, const std::vector<std::string>& env = {}) {
-  const fs::path out_file = scratch() / "stdout.txt";
-  const fs::path err_file = scratch() / "stderr.txt";
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                   0644);
-  posix_spawn_file_actions_addopen(&actions, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                   0644);
-  std::vector<std::string> argv_text{WARPSIM_CLI_PATH};
-  argv_text.insert(argv_text.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (std::string& arg : argv_text) argv.push_back(arg.data());
-  argv.push_back(nullptr);
-
-  std::vector<std::string> env_text{"WARPSIM_CACHE_DIR=" + (scratch() / "cache").string()};
-  for (char** e = environ; *e != nullptr; ++e) {
-    if (std::string(*e).rfind("WARPSIM_", 0) != 0) env_text.push_back(*e);
-  }
-  env_text.insert(env_text.end(), env.begin(), env.end());
-  std::vector<char*> envp;
-  for (std::string& entry : env_text) envp.push_back(entry.data());
-  envp.push_back(nullptr);
-
-  const auto start = std::chrono::steady_clock::now();
-  pid_t pid = -1;
-  const int error = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  REQUIRE(error == 0);
-  int status = 0;
-  REQUIRE(waitpid(pid, &status, 0) == pid);
-  Outcome outcome;
-  outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  outcome.out = read_text(out_file);
-  outcome.err = read_text(err_file);
-  return outcome;
+Outcome run_cli(const std::vector<std::string>& args, const std::vector<std::string>& env = {}) {
+  std::vector<std::string> argv{WARPSIM_CLI_PATH};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return warpsim::test::run_process(argv, scratch(), env);
 }
 
 json parse_json(const Outcome& outcome) {
@@ -122,7 +79,7 @@ bool contains(const std::string& text, const std::string& part) {
 
 TEST_CASE("a butterfly reduction runs: every lane holds the sum, five steps, no diagnostics") {
   const Outcome run =
-      warpsim({"run", kKernels + "butterfly_reduce.cu", "--kernel", "butterfly_reduce", "--grid",
+      run_cli({"run", kKernels + "butterfly_reduce.cu", "--kernel", "butterfly_reduce", "--grid",
                "1", "--block", "32", "--arg", "f32[32]:iota", "--arg", "f32[32]:zeros", "--arg",
                "i32:32", "--json"});
   INFO(run.err);
@@ -141,7 +98,7 @@ TEST_CASE("a butterfly reduction runs: every lane holds the sum, five steps, no 
 }
 
 TEST_CASE("the readable report shows the shape, buffers and step count") {
-  const Outcome run = warpsim({"run", kKernels + "butterfly_reduce.cu", "--kernel",
+  const Outcome run = run_cli({"run", kKernels + "butterfly_reduce.cu", "--kernel",
                                "butterfly_reduce", "--grid", "1", "--block", "32", "--arg",
                                "f32[32]:iota", "--arg", "f32[32]:zeros", "--arg", "i32:32"});
   REQUIRE(run.exit_code == 0);
@@ -169,11 +126,11 @@ TEST_CASE("a second run with the same inputs does not start the compiler") {
                                       "--json"};
   const std::vector<std::string> env{"WARPSIM_CXX=" + wrapper.string(),
                                      "WARPSIM_CACHE_DIR=" + (scratch() / "cache-logged").string()};
-  const Outcome first = warpsim(args, env);
+  const Outcome first = run_cli(args, env);
   REQUIRE_MESSAGE(first.exit_code == 0, first.err);
   const std::string calls = read_text(log);
   CHECK(contains(calls, "-shared"));
-  const Outcome second = warpsim(args, env);
+  const Outcome second = run_cli(args, env);
   REQUIRE(second.exit_code == 0);
   CHECK(read_text(log) == calls);
   CHECK(second.out == first.out);
@@ -181,7 +138,7 @@ TEST_CASE("a second run with the same inputs does not start the compiler") {
 }
 
 TEST_CASE("a compile error shows the compiler's message with the user's file and line") {
-  const Outcome run = warpsim({"run", kKernels + "compile_error.cu", "--kernel", "broken", "--grid",
+  const Outcome run = run_cli({"run", kKernels + "compile_error.cu", "--kernel", "broken", "--grid",
                                "1", "--block", "32", "--arg", "f32[32]:zeros", "--json"});
   CHECK(run.exit_code == 2);
   CHECK(run.out.empty());
@@ -191,7 +148,7 @@ TEST_CASE("a compile error shows the compiler's message with the user's file and
 }
 
 TEST_CASE("a null-pointer store is a kernel_fault naming the lane and the line") {
-  const Outcome run = warpsim({"run", kKernels + "null_pointer.cu", "--kernel", "null_store",
+  const Outcome run = run_cli({"run", kKernels + "null_pointer.cu", "--kernel", "null_store",
                                "--grid", "1", "--block", "32", "--arg", "i32[32]:zeros", "--json"});
   CHECK(run.exit_code == 1);
   const json result = parse_json(run);
@@ -208,7 +165,7 @@ TEST_CASE("a null-pointer store is a kernel_fault naming the lane and the line")
 }
 
 TEST_CASE("a write one past the end is out_of_bounds naming the buffer and element") {
-  const Outcome run = warpsim({"run", kKernels + "out_of_bounds.cu", "--kernel", "shifted_store",
+  const Outcome run = run_cli({"run", kKernels + "out_of_bounds.cu", "--kernel", "shifted_store",
                                "--grid", "1", "--block", "32", "--arg", "f32[32]:zeros", "--json"});
   CHECK(run.exit_code == 1);
   const json result = parse_json(run);
@@ -227,7 +184,7 @@ TEST_CASE("a write one past the end is out_of_bounds naming the buffer and eleme
 
 TEST_CASE("a lane that spins forever is stopped at --timeout with where it was") {
   const Outcome run =
-      warpsim({"run", kKernels + "infinite_loop.cu", "--kernel", "spin", "--grid", "1", "--block",
+      run_cli({"run", kKernels + "infinite_loop.cu", "--kernel", "spin", "--grid", "1", "--block",
                "32", "--arg", "i32[1]:zeros", "--timeout", "2", "--json"});
   CHECK(run.exit_code == 1);
   CHECK(run.seconds < 12);
@@ -245,7 +202,7 @@ TEST_CASE("a lane that spins forever is stopped at --timeout with where it was")
 
 TEST_CASE("a stack overflow is reported at the user's line, not the compiled copy's") {
   // Regression: with DWARF 5 line tables addr2line named the cached .cu for function entries.
-  const Outcome run = warpsim({"run", kKernels + "stack_overflow.cu", "--kernel", "recurse",
+  const Outcome run = run_cli({"run", kKernels + "stack_overflow.cu", "--kernel", "recurse",
                                "--grid", "1", "--block", "32", "--arg", "i32[32]:zeros", "--json"});
   CHECK(run.exit_code == 1);
   const json result = parse_json(run);
@@ -260,7 +217,7 @@ TEST_CASE("a stack overflow is reported at the user's line, not the compiled cop
 
 TEST_CASE("a runaway kernel stops at --max-steps with exit status 1") {
   const Outcome run =
-      warpsim({"run", kKernels + "butterfly_reduce.cu", "--kernel", "butterfly_reduce", "--grid",
+      run_cli({"run", kKernels + "butterfly_reduce.cu", "--kernel", "butterfly_reduce", "--grid",
                "1", "--block", "32", "--arg", "f32[32]:iota", "--arg", "f32[32]:zeros", "--arg",
                "i32:32", "--max-steps", "2", "--json"});
   CHECK(run.exit_code == 1);
@@ -274,7 +231,7 @@ TEST_CASE("a runaway kernel stops at --max-steps with exit status 1") {
 TEST_CASE("a deadlock stops the run with exit status 1 and a deadlock diagnostic") {
   const fs::path trace = scratch() / "deadlock-trace.json";
   const Outcome run =
-      warpsim({"run", kKernels + "deadlock.cu", "--kernel", "stuck", "--grid", "1", "--block", "32",
+      run_cli({"run", kKernels + "deadlock.cu", "--kernel", "stuck", "--grid", "1", "--block", "32",
                "--arg", "i32[32]:zeros", "--json", "--trace", trace.string()});
   CHECK(run.exit_code == 1);
   const json result = parse_json(run);
@@ -289,7 +246,7 @@ TEST_CASE("a deadlock stops the run with exit status 1 and a deadlock diagnostic
 
 TEST_CASE("templates, namespaces, dynamic shared memory and printf work in kernel files") {
   const fs::path trace = scratch() / "features-trace.json";
-  const Outcome run = warpsim({"run", kKernels + "features.cu", "--kernel", "block_sum<64>",
+  const Outcome run = run_cli({"run", kKernels + "features.cu", "--kernel", "block_sum<64>",
                                "--grid", "2", "--block", "64", "--arg", "i32[128]:iota", "--arg",
                                "i32[2]:zeros", "--json", "--trace", trace.string()});
   INFO(run.err);
@@ -304,7 +261,7 @@ TEST_CASE("templates, namespaces, dynamic shared memory and printf work in kerne
   CHECK_FALSE(trace_json.empty());
 
   const Outcome scale =
-      warpsim({"run", kKernels + "features.cu", "--kernel", "scale", "--grid", "1", "--block", "32",
+      run_cli({"run", kKernels + "features.cu", "--kernel", "scale", "--grid", "1", "--block", "32",
                "--arg", "f32[5]:1,2,3,4.5,-0", "--arg", "f32:0.1", "--arg", "u32:5", "--json"});
   REQUIRE(scale.exit_code == 0);
   CHECK(parse_json(scale)["buffers"][0]["values"] ==
@@ -361,7 +318,7 @@ TEST_CASE("bad input exits 2 with a message naming what is wrong") {
     std::string command;
     for (const std::string& arg : row.args) command += arg + " ";
     CAPTURE(command);
-    const Outcome run = warpsim(row.args);
+    const Outcome run = run_cli(row.args);
     CHECK(run.exit_code == 2);
     CHECK_MESSAGE(contains(run.err, row.message_part), run.err);
   }
@@ -377,14 +334,14 @@ TEST_CASE("buffers load from raw little-endian files of exactly COUNT elements")
     }
   }
   const std::string file = kKernels + "butterfly_reduce.cu";
-  const Outcome run = warpsim({"run", file, "--kernel", "butterfly_reduce", "--grid", "1",
+  const Outcome run = run_cli({"run", file, "--kernel", "butterfly_reduce", "--grid", "1",
                                "--block", "32", "--arg", "f32[32]:file:" + input.string(), "--arg",
                                "f32[32]:zeros", "--arg", "i32:32", "--json"});
   REQUIRE_MESSAGE(run.exit_code == 0, run.err);
   CHECK(parse_json(run)["buffers"][1]["values"][0] == 248);
 
   const Outcome wrong_size =
-      warpsim({"run", file, "--kernel", "butterfly_reduce", "--grid", "1", "--block", "32", "--arg",
+      run_cli({"run", file, "--kernel", "butterfly_reduce", "--grid", "1", "--block", "32", "--arg",
                "f32[33]:file:" + input.string(), "--arg", "f32[32]:zeros", "--arg", "i32:32"});
   CHECK(wrong_size.exit_code == 2);
   CHECK(contains(wrong_size.err, "has 128 bytes; f32[33] needs exactly 132"));
@@ -405,12 +362,12 @@ TEST_CASE("a header beside the kernel file is found, and editing it recompiles")
                                       "--block",  "4",
                                       "--arg",    "i32[4]:zeros",
                                       "--json"};
-  const Outcome first = warpsim(args);
+  const Outcome first = run_cli(args);
   REQUIRE_MESSAGE(first.exit_code == 0, first.err);
   CHECK(parse_json(first)["buffers"][0]["values"] == json::array({1, 1, 1, 1}));
 
   std::ofstream(dir / "helper.cuh") << "__device__ int offset() { return 2; }\n";
-  const Outcome second = warpsim(args);
+  const Outcome second = run_cli(args);
   REQUIRE(second.exit_code == 0);
   CHECK(parse_json(second)["buffers"][0]["values"] == json::array({2, 2, 2, 2}));
 
@@ -424,17 +381,17 @@ TEST_CASE("a header beside the kernel file is found, and editing it recompiles")
 }
 
 TEST_CASE("vectors check reaches the checker and reports unreadable files") {
-  const Outcome missing = warpsim({"vectors", "check", "/nonexistent/vectors.jsonl"});
+  const Outcome missing = run_cli({"vectors", "check", "/nonexistent/vectors.jsonl"});
   CHECK(missing.exit_code == 2);
   CHECK(contains(missing.out, "vectors: 0 cases"));
   CHECK(contains(missing.err, "/nonexistent/vectors.jsonl"));
-  CHECK(warpsim({"vectors", "check"}).exit_code == 2);
-  CHECK(warpsim({"vectors"}).exit_code == 2);
+  CHECK(run_cli({"vectors", "check"}).exit_code == 2);
+  CHECK(run_cli({"vectors"}).exit_code == 2);
 }
 
 TEST_CASE("--gpu without a usable GPU says so in one line and exits 3") {
   const Outcome run =
-      warpsim({"run", kKernels + "butterfly_reduce.cu", "--kernel", "butterfly_reduce", "--grid",
+      run_cli({"run", kKernels + "butterfly_reduce.cu", "--kernel", "butterfly_reduce", "--grid",
                "1", "--block", "32", "--arg", "f32[32]:iota", "--arg", "f32[32]:zeros", "--arg",
                "i32:32", "--gpu"});
   CHECK(run.exit_code == 3);
@@ -443,20 +400,20 @@ TEST_CASE("--gpu without a usable GPU says so in one line and exits 3") {
 }
 
 TEST_CASE("--list-kernels, --help and --version answer and exit 0") {
-  const Outcome list = warpsim({"run", kKernels + "features.cu", "--list-kernels"});
+  const Outcome list = run_cli({"run", kKernels + "features.cu", "--list-kernels"});
   CHECK(list.exit_code == 0);
   CHECK(contains(list.out, "demo::block_sum<...>"));
   CHECK(contains(list.out, "scale"));
   CHECK_FALSE(contains(list.out, "not_a_kernel"));
-  CHECK(warpsim({"--help"}).exit_code == 0);
-  CHECK(warpsim({"help", "run"}).exit_code == 0);
-  const Outcome version = warpsim({"--version"});
+  CHECK(run_cli({"--help"}).exit_code == 0);
+  CHECK(run_cli({"help", "run"}).exit_code == 0);
+  const Outcome version = run_cli({"--version"});
   CHECK(version.exit_code == 0);
   CHECK(contains(version.out, "warpsim "));
 }
 
 TEST_CASE("the walkthrough of the default lesson prints every step and the warp's sum") {
-  const Outcome run = warpsim({"walkthrough"});
+  const Outcome run = run_cli({"walkthrough"});
   INFO("stderr: " << run.err);
   REQUIRE(run.exit_code == 0);
   CHECK(contains(run.out, "The butterfly reduction"));
@@ -467,7 +424,7 @@ TEST_CASE("the walkthrough of the default lesson prints every step and the warp'
 }
 
 TEST_CASE("the walkthrough refuses a folder without a lesson") {
-  const Outcome run = warpsim({"walkthrough", "/nonexistent-lesson"});
+  const Outcome run = run_cli({"walkthrough", "/nonexistent-lesson"});
   CHECK(run.exit_code == 2);
   CHECK(contains(run.err, "no lesson at /nonexistent-lesson"));
 }

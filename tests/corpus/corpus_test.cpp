@@ -5,6 +5,8 @@
 //   2. the GPU outputs recorded by record_gpu.sh (tests/corpus/gpu/<name>.json), bit for bit
 //      or within the manifest's tolerance, when such recordings exist.
 #include <doctest/doctest.h>
+
+#include "support/run_warpsim.hpp"
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -28,7 +30,6 @@
 
 #include "cpu_reference.hpp"
 
-extern char** environ;
 
 namespace fs = std::filesystem;
 using corpus::ElemType;
@@ -64,12 +65,7 @@ struct Entry {
   bool gpu = true;
 };
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using warpsim::test::read_text;
 
 std::vector<Entry> load_manifest() {
   const json manifest = json::parse(read_text(kCorpusDir / "corpus.json"));
@@ -220,40 +216,12 @@ RunOutcome run_warpsim(const Entry& e) {
   argv_text.insert(argv_text.end(), e.options.begin(), e.options.end());
   argv_text.push_back("--json");
 
-  const fs::path scratch = fs::path(CORPUS_BINARY_DIR) / "run";
-  fs::create_directories(scratch);
-  const fs::path out_file = scratch / "stdout.json";
-  const fs::path err_file = scratch / "stderr.txt";
-
-  std::vector<std::string> env_text{"WARPSIM_CACHE_DIR=" + std::string(CORPUS_BINARY_DIR) +
-                                    "/kernel-cache"};
-  for (char** v = environ; *v != nullptr; ++v) {
-    if (std::string(*v).rfind("WARPSIM_CACHE_DIR=", 0) != 0) env_text.push_back(*v);
-  }
-  std::vector<char*> argv, envp;
-  for (std::string& a : argv_text) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  for (std::string& v : env_text) envp.push_back(v.data());
-  envp.push_back(nullptr);
-
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                   0644);
-  posix_spawn_file_actions_addopen(&actions, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                   0644);
-  pid_t pid = -1;
-  const int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  REQUIRE_MESSAGE(spawned == 0, "cannot start " << WARPSIM_EXE << ": " << std::strerror(spawned));
-  int status = 0;
-  waitpid(pid, &status, 0);
-
+  const warpsim::test::ProcessOutcome run =
+      warpsim::test::run_process(argv_text, fs::path(CORPUS_BINARY_DIR) / "run");
   RunOutcome r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = read_text(out_file);
-  r.err = read_text(err_file);
+  r.exit_code = run.exit_code;
+  r.out = run.out;
+  r.err = run.err;
   r.report = json::parse(r.out, nullptr, /*allow_exceptions=*/false);
   if (r.report.is_discarded()) r.report = nullptr;
   return r;

@@ -1,8 +1,8 @@
 // End to end: kernel files that include <cooperative_groups.h> through the built `warpsim` binary,
 // which compiles them against the shim in a child process.
 #include <doctest/doctest.h>
-#include <stdio.h>
-#include <stdlib.h>
+
+#include "support/run_warpsim.hpp"
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -16,35 +16,20 @@ namespace {
 const std::string kKernel =
     std::string(WARPSIM_SOURCE_DIR) + "/tests/shim/kernels/cg_tile_reduce.cu";
 
-struct Outcome {
-  int exit_code = -1;
-  std::string out;
-};
-
-// Runs `warpsim run ARGS --json` with a kernel cache of its own; stdout only.
-Outcome warpsim_run(const std::string& args) {
-  std::string dir = (fs::temp_directory_path() / "warpsim-cg-test-XXXXXX").string();
-  REQUIRE(mkdtemp(dir.data()) != nullptr);
-  const std::string command = "WARPSIM_CACHE_DIR='" + dir + "' '" WARPSIM_CLI_PATH "' run '" +
-                              kKernel + "' " + args + " --json 2>/dev/null";
-  Outcome outcome;
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buffer[4096];
-  for (std::size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;)
-    outcome.out.append(buffer, n);
-  const int status = pclose(pipe);
-  outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::error_code ignored;
-  fs::remove_all(dir, ignored);
-  return outcome;
+// Runs `warpsim run ARGS... --json` with a kernel cache of its own.
+warpsim::test::ProcessOutcome warpsim_run(std::vector<std::string> args) {
+  std::vector<std::string> argv{WARPSIM_CLI_PATH, "run", kKernel};
+  argv.insert(argv.end(), args.begin(), args.end());
+  argv.push_back("--json");
+  return warpsim::test::run_process(argv, fs::temp_directory_path() / "warpsim-cg-cli-test");
 }
 
 }  // namespace
 
 TEST_CASE("warpsim run compiles a kernel file that includes <cooperative_groups.h>") {
-  const Outcome run = warpsim_run(
-      "--kernel tile_reduce --grid 1 --block 32 --arg 'i32[32]:iota' --arg 'i32[32]:zeros'");
+  const auto run = warpsim_run(
+      {"--kernel", "tile_reduce", "--grid", "1", "--block", "32", "--arg", "i32[32]:iota", "--arg",
+       "i32[32]:zeros"});
   INFO(run.out);
   REQUIRE(run.exit_code == 0);
   const json result = json::parse(run.out);
@@ -55,8 +40,8 @@ TEST_CASE("warpsim run compiles a kernel file that includes <cooperative_groups.
 }
 
 TEST_CASE("warpsim run reports a grid barrier across blocks at the kernel's line") {
-  const Outcome run =
-      warpsim_run("--kernel grid_barrier --grid 2 --block 32 --arg 'i32[64]:zeros'");
+  const auto run =
+      warpsim_run({"--kernel", "grid_barrier", "--grid", "2", "--block", "32", "--arg", "i32[64]:zeros"});
   INFO(run.out);
   CHECK(run.exit_code != 0);
   const json result = json::parse(run.out);
