@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include "support/launch_helpers.hpp"
+
 #include <numeric>
 #include <vector>
 
@@ -13,19 +15,10 @@ using warpsim::LaunchStatus;
 
 namespace {
 
-LaunchOptions shape(unsigned grid, unsigned block) {
-  LaunchOptions o;
-  o.grid = {grid};
-  o.block = {block};
-  return o;
-}
+using warpsim::test::has_diagnostic;
+using warpsim::test::shape;
 
-bool has_diagnostic(const warpsim::Trace& trace, DiagnosticKind kind) {
-  for (const auto& d : trace.diagnostics) {
-    if (d.kind == kind) return true;
-  }
-  return false;
-}
+
 
 }  // namespace
 

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include "support/launch_helpers.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cstdint>
@@ -21,12 +23,9 @@ using warpsim::TraceStep;
 
 namespace {
 
-LaunchOptions shape(unsigned grid, unsigned block) {
-  LaunchOptions o;
-  o.grid = {grid};
-  o.block = {block};
-  return o;
-}
+using warpsim::test::has_diagnostic;
+using warpsim::test::shape;
+
 
 // Line of the "// @marker" comment in cg_kernels.cuh, so call-site checks survive edits.
 unsigned line_of(const std::string& marker) {
@@ -57,12 +56,6 @@ std::vector<const TraceStep*> steps_of(const LaunchResult& r, Op op) {
   return found;
 }
 
-bool has_diagnostic(const warpsim::Trace& trace, DiagnosticKind kind) {
-  for (const auto& d : trace.diagnostics) {
-    if (d.kind == kind) return true;
-  }
-  return false;
-}
 
 }  // namespace
 
