@@ -107,17 +107,24 @@ std::string this_library() {
   return error ? std::string(info.dli_fname) : path.string();
 }
 
-// An installed layout (lib/libwarpsim.so beside include/warpsim/shim) wins over the build tree
-// this library was compiled in, so that a relocated installation finds its own headers.
+// An installed layout wins over the build tree this library was compiled in, so that a relocated
+// installation finds its own headers. The install rules (sim/CMakeLists.txt) say where the
+// headers lie relative to the library's folder: ../include and ../include/warpsim/shim for
+// lib/libwarpsim.so under GNUInstallDirs' defaults.
 bool locate_headers(const std::string& library, Toolchain& toolchain) {
-  const fs::path prefix = fs::path(library).parent_path().parent_path();
-  const std::string installed_include = (prefix / "include").string();
-  const std::string installed_shim = (prefix / "include/warpsim/shim").string();
-  if (is_file(installed_shim + "/warpsim/cuda_shim.hpp")) {
-    toolchain.shim_dir = installed_shim;
-    toolchain.include_dir = installed_include;
+#if defined(WARPSIM_RUNNER_INSTALLED_INCLUDE_DIR) && defined(WARPSIM_RUNNER_INSTALLED_SHIM_DIR)
+  const fs::path library_dir = fs::path(library).parent_path();
+  const fs::path installed_include =
+      (library_dir / WARPSIM_RUNNER_INSTALLED_INCLUDE_DIR).lexically_normal();
+  const fs::path installed_shim =
+      (library_dir / WARPSIM_RUNNER_INSTALLED_SHIM_DIR).lexically_normal();
+  if (is_file((installed_shim / "warpsim/cuda_shim.hpp").string()) &&
+      is_file((installed_include / "warpsim/launch.hpp").string())) {
+    toolchain.shim_dir = installed_shim.string();
+    toolchain.include_dir = installed_include.string();
     return true;
   }
+#endif
 #if defined(WARPSIM_RUNNER_SHIM_DIR) && defined(WARPSIM_RUNNER_INCLUDE_DIR)
   if (is_file(std::string(WARPSIM_RUNNER_SHIM_DIR) + "/warpsim/cuda_shim.hpp")) {
     toolchain.shim_dir = WARPSIM_RUNNER_SHIM_DIR;
@@ -154,10 +161,11 @@ Result<std::string> compiler_version(const Toolchain& toolchain) {
   return Result<std::string>::ok(version);
 }
 
-// Every file under the shim and include directories, in path order.
+// Every file of the shim and of warpsim's own headers, in path order. Only include/warpsim: an
+// installation's include folder may be /usr/local/include, shared with everything else.
 std::string header_digest(const Toolchain& toolchain) {
   std::vector<fs::path> files;
-  for (const std::string& dir : {toolchain.shim_dir, toolchain.include_dir}) {
+  for (const std::string& dir : {toolchain.shim_dir, toolchain.include_dir + "/warpsim"}) {
     std::error_code error;
     for (auto it = fs::recursive_directory_iterator(dir, error);
          !error && it != fs::recursive_directory_iterator(); it.increment(error)) {

@@ -1,13 +1,18 @@
-// `warpsim run`: read, resolve, compile (cached), run in a child process, report.
+// `warpsim run` and its C++ face: read, resolve, compile (cached), run in a child process, then
+// report (the command) or return values (run_kernel_file(KernelFileRequest)).
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cassert>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <ostream>
+#include <sstream>
+#include <stdexcept>
 
 #include "argument_buffers.hpp"
 #include "child_process.hpp"
@@ -39,20 +44,33 @@ Result<std::string> read_source(const std::string& path) {
   return Result<std::string>::ok(std::move(text));
 }
 
-LaunchOptions launch_options_for(const RunOptions& options) {
+LaunchOptions launch_options_for(const KernelFileRequest& request, bool record_steps) {
   LaunchOptions launch;
-  launch.grid = options.grid;
-  launch.block = options.block;
-  launch.dynamic_shared_bytes = options.shared_bytes;
-  launch.policy = options.policy;
-  launch.seed = options.seed;
-  launch.max_steps = options.max_steps;
-  launch.record_steps = !options.trace_path.empty();
+  launch.grid = request.grid;
+  launch.block = request.block;
+  launch.dynamic_shared_bytes = request.shared_bytes;
+  launch.policy = request.policy;
+  launch.seed = request.seed;
+  launch.max_steps = request.max_steps;
+  launch.record_steps = record_steps;
   return launch;
 }
 
+RunStatus run_status(LaunchStatus status) {
+  switch (status) {
+    case LaunchStatus::completed:
+      return RunStatus::completed;
+    case LaunchStatus::deadlock:
+      return RunStatus::deadlock;
+    case LaunchStatus::step_budget_exceeded:
+      return RunStatus::step_budget_exceeded;
+    case LaunchStatus::kernel_exception:
+      return RunStatus::kernel_exception;
+  }
+  return RunStatus::crashed;
+}
+
 void add_summary(RunReport& report, const RunSummary& summary) {
-  report.status = std::string(to_string(summary.status));
   report.message = summary.message;
   report.steps = summary.steps;
   for (const Diagnostic& diagnostic : summary.diagnostics) {
@@ -87,8 +105,8 @@ void add_summary(RunReport& report, const RunSummary& summary) {
   }
 }
 
-// Fills the report from what the child sent; returns the exit status.
-int add_outcome(RunReport& report, const ChildOutcome& outcome, const StopContext& context) {
+// Fills the report from what the child sent; returns how the run ended.
+RunStatus add_outcome(RunReport& report, const ChildOutcome& outcome, const StopContext& context) {
   const Frame* summary_frame = nullptr;
   const Frame* stop_frame = nullptr;  // the last (most complete) one
   for (const Frame& frame : outcome.frames) {
@@ -100,18 +118,16 @@ int add_outcome(RunReport& report, const ChildOutcome& outcome, const StopContex
   if (summary_frame != nullptr) {
     if (const std::optional<RunSummary> summary = decode_summary(summary_frame->payload)) {
       add_summary(report, *summary);
-      return summary->status == LaunchStatus::completed ? kExitRan : kExitKernelFailed;
+      return run_status(summary->status);
     }
   }
   if (stop_frame != nullptr) {
     StopReport stop;
     std::memcpy(&stop, stop_frame->payload.data(), sizeof stop);
     report.diagnostics.push_back(stop_diagnostic(stop, context));
-    report.status = stop.signal == kTimeLimitSignal ? "timeout" : "crashed";
     report.message = report.diagnostics.back().message;
-    return kExitKernelFailed;
+    return stop.signal == kTimeLimitSignal ? RunStatus::timeout : RunStatus::crashed;
   }
-  report.status = "crashed";
   report.message = outcome.timed_out ? "the kernel did not finish within the time limit and "
                                        "could not say where it was"
                                      : describe_wait_status(outcome.wait_status);
@@ -123,7 +139,7 @@ int add_outcome(RunReport& report, const ChildOutcome& outcome, const StopContex
                                 0,
                                 {},
                                 0});
-  return kExitKernelFailed;
+  return RunStatus::crashed;
 }
 
 bool trace_destination_writable(const std::string& path) {
@@ -131,7 +147,133 @@ bool trace_destination_writable(const std::string& path) {
   return access(parent.c_str(), W_OK) == 0;
 }
 
+// One run of a kernel file before anyone shows it: what `warpsim run` and the C++ API share.
+struct KernelRun {
+  RunStatus status = RunStatus::bad_input;
+  std::string error;            // bad_input: one line
+  std::string compiler_output;  // a failed compile: the compiler's output (and a hint), whole lines
+  RunReport report;             // what ran, less `buffers`: the caller points it into `buffers`
+  ArgumentBuffers buffers;      // the arguments, as the kernel left them
+  std::optional<std::string> trace_json;  // when asked for and the launch returned
+};
+
+// Reads, resolves, compiles (cached) and runs `request` in a child process, into `run`.
+void run_request(const KernelFileRequest& request, bool want_trace, bool color_diagnostics,
+                 KernelRun& run) {
+  auto bad_input = [&](std::string message) {
+    run.status = RunStatus::bad_input;
+    run.error = std::move(message);
+  };
+  auto source = read_source(request.file);
+  if (!source) return bad_input(source.error);
+  const auto kernel = resolve_kernel(scan_kernels(*source), request.kernel, request.file);
+  if (!kernel) return bad_input(kernel.error);
+  run.report.kernel = kernel->name;
+  if (std::string problem = check_launch_shape(request.grid, request.block); !problem.empty()) {
+    return bad_input(problem);
+  }
+  auto buffers = ArgumentBuffers::create(request.args);
+  if (!buffers) return bad_input(buffers.error);
+  run.buffers = std::move(*buffers);
+
+  auto toolchain = find_toolchain();
+  if (!toolchain) return bad_input(toolchain.error);
+  const fs::path absolute = fs::absolute(request.file).lexically_normal();
+  const std::string prepared = prepare_source(*source, absolute.string(), *kernel);
+  auto compiled =
+      compile_kernel(*toolchain, prepared, absolute.parent_path().string(), color_diagnostics);
+  if (!compiled) {
+    run.compiler_output = compiled.error;
+    if (!compiled.error.empty() && compiled.error.back() != '\n') run.compiler_output += "\n";
+    if (compiled.error.find("<warpsim-generated>") != std::string::npos) {
+      run.compiler_output += "warpsim run: the error is in warpsim's launch code for '" +
+                             kernel->name +
+                             "': is the kernel overloaded, or is a parameter of a type --arg "
+                             "cannot give?\n";
+    }
+    return bad_input(request.file + " did not compile");
+  }
+
+  const LaunchOptions launch = launch_options_for(request, want_trace);
+  const ChildOutcome outcome =
+      run_in_child({compiled->shared_object, &request.args, &run.buffers, launch, want_trace, -1},
+                   request.timeout_seconds);
+  if (!outcome.started) return bad_input(outcome.failure);
+  for (const Frame& frame : outcome.frames) {
+    if (frame.tag == FrameTag::bad_input) return bad_input(frame.payload);
+  }
+
+  run.report.file = request.file;
+  run.report.grid = request.grid;
+  run.report.block = request.block;
+  const StopContext context{request.timeout_seconds, launch.stack_bytes, &run.buffers,
+                            compiled->shared_object, absolute.string()};
+  run.status = add_outcome(run.report, outcome, context);
+  run.report.status = std::string(to_string(run.status));
+  for (const Frame& frame : outcome.frames) {
+    if (frame.tag == FrameTag::trace_json) run.trace_json = frame.payload;
+  }
+}
+
+// A crash's diagnostic in the trace's terms (a timeout has none: the status says it).
+void add_crash_diagnostics(const RunReport& report, Trace& trace) {
+  for (const ReportDiagnostic& d : report.diagnostics) {
+    for (const DiagnosticKind kind :
+         {DiagnosticKind::out_of_bounds, DiagnosticKind::kernel_fault}) {
+      if (d.kind != to_string(kind)) continue;
+      Diagnostic diagnostic;
+      diagnostic.kind = kind;
+      diagnostic.message = d.message;
+      diagnostic.lanes = d.lanes;
+      diagnostic.block =
+          d.block_idx.x + std::uint64_t{trace.grid.x} *
+                              (d.block_idx.y + std::uint64_t{trace.grid.y} * d.block_idx.z);
+      diagnostic.warp = d.warp;
+      if (!d.file.empty()) diagnostic.where = {trace.file_index(d.file), d.line};
+      trace.diagnostics.push_back(std::move(diagnostic));
+    }
+  }
+}
+
 }  // namespace
+
+std::string_view to_string(RunStatus status) {
+  switch (status) {
+    case RunStatus::completed:
+      return "completed";
+    case RunStatus::deadlock:
+      return "deadlock";
+    case RunStatus::step_budget_exceeded:
+      return "step_budget_exceeded";
+    case RunStatus::kernel_exception:
+      return "kernel_exception";
+    case RunStatus::crashed:
+      return "crashed";
+    case RunStatus::timeout:
+      return "timeout";
+    case RunStatus::bad_input:
+      return "bad_input";
+  }
+  return "?";
+}
+
+int exit_status(RunStatus status) {
+  if (status == RunStatus::completed) return kExitRan;
+  return status == RunStatus::bad_input ? kExitBadInput : kExitKernelFailed;
+}
+
+const OutputBuffer& KernelFileResult::buffer_of(std::size_t arg, ElementType type) const {
+  for (const OutputBuffer& buffer : buffers) {
+    if (buffer.arg != arg) continue;
+    if (buffer.type == type) return buffer;
+    throw std::invalid_argument("parameter " + std::to_string(arg) + " of '" + kernel + "' holds " +
+                                std::string(to_string(buffer.type)) + ", not " +
+                                std::string(to_string(type)));
+  }
+  throw std::invalid_argument("parameter " + std::to_string(arg) + " of '" + kernel +
+                              "' is not a buffer" +
+                              (status == RunStatus::bad_input ? " (the run never started)" : ""));
+}
 
 int list_kernels(const std::string& file, std::ostream& out, std::ostream& err) {
   auto source = read_source(file);
@@ -145,76 +287,68 @@ int list_kernels(const std::string& file, std::ostream& out, std::ostream& err) 
   return kExitRan;
 }
 
+KernelFileResult run_kernel_file(const KernelFileRequest& request) {
+  KernelRun run;
+  run_request(request, /*want_trace=*/true, /*color_diagnostics=*/false, run);
+  KernelFileResult result;
+  result.status = run.status;
+  result.kernel = run.report.kernel;
+  if (run.status == RunStatus::bad_input) {
+    result.message = run.error;
+    if (!run.compiler_output.empty()) result.message += "\n" + run.compiler_output;
+    return result;
+  }
+  result.message = run.report.message;
+  result.steps = run.report.steps;
+  for (const GuardedBuffer& buffer : run.buffers.buffers()) {
+    const std::byte* data = buffer.data;
+    result.buffers.push_back(
+        {buffer.arg, buffer.type, {data, data + buffer.count * element_size(buffer.type)}});
+  }
+  if (run.trace_json) {
+    std::istringstream in(*run.trace_json);
+    std::string error;
+    [[maybe_unused]] const bool read = read_trace_json(in, result.trace, error);
+    assert(read && "the child's trace JSON reads back");
+  } else {
+    result.trace.grid = request.grid;
+    result.trace.block = request.block;
+    add_crash_diagnostics(run.report, result.trace);
+  }
+  return result;
+}
+
 int run_kernel_file(const RunOptions& options, std::ostream& out, std::ostream& err) {
   auto bad_input = [&](const std::string& message) {
     err << "warpsim run: " << message << "\n";
     return kExitBadInput;
   };
-  auto source = read_source(options.file);
-  if (!source) return bad_input(source.error);
-  const auto kernel = resolve_kernel(scan_kernels(*source), options.kernel, options.file);
-  if (!kernel) return bad_input(kernel.error);
-  if (std::string problem = check_launch_shape(options.grid, options.block); !problem.empty()) {
-    return bad_input(problem);
-  }
-  if (!options.trace_path.empty() && !trace_destination_writable(options.trace_path)) {
+  const bool want_trace = !options.trace_path.empty();
+  if (want_trace && !trace_destination_writable(options.trace_path)) {
     return bad_input("cannot write --trace " + options.trace_path + ": " + std::strerror(errno));
   }
-  auto buffers = ArgumentBuffers::create(options.args);
-  if (!buffers) return bad_input(buffers.error);
-
-  auto toolchain = find_toolchain();
-  if (!toolchain) return bad_input(toolchain.error);
-  const fs::path absolute = fs::absolute(options.file).lexically_normal();
-  const std::string prepared = prepare_source(*source, absolute.string(), *kernel);
-  auto compiled = compile_kernel(*toolchain, prepared, absolute.parent_path().string(),
-                                 isatty(STDERR_FILENO) != 0);
-  if (!compiled) {
-    err << compiled.error;
-    if (!compiled.error.empty() && compiled.error.back() != '\n') err << "\n";
-    if (compiled.error.find("<warpsim-generated>") != std::string::npos) {
-      err << "warpsim run: the error is in warpsim's launch code for '" << kernel->name
-          << "': is the kernel overloaded, or is a parameter of a type --arg cannot give?\n";
-    }
-    return bad_input(options.file + " did not compile");
+  KernelRun run;
+  run_request(options, want_trace, isatty(STDERR_FILENO) != 0, run);
+  if (run.status == RunStatus::bad_input) {
+    err << run.compiler_output;
+    return bad_input(run.error);
   }
-
-  const LaunchOptions launch = launch_options_for(options);
-  const ChildOutcome outcome = run_in_child(
-      {compiled->shared_object, &options.args, &*buffers, launch, !options.trace_path.empty(), -1},
-      options.timeout_seconds);
-  if (!outcome.started) return bad_input(outcome.failure);
-  for (const Frame& frame : outcome.frames) {
-    if (frame.tag == FrameTag::bad_input) return bad_input(frame.payload);
-  }
-
-  RunReport report;
-  report.kernel = kernel->name;
-  report.file = options.file;
-  report.grid = options.grid;
-  report.block = options.block;
-  for (const GuardedBuffer& buffer : buffers->buffers()) report.buffers.push_back(&buffer);
-  const StopContext context{options.timeout_seconds, launch.stack_bytes, &*buffers,
-                            compiled->shared_object, absolute.string()};
-  const int status = add_outcome(report, outcome, context);
-
+  for (const GuardedBuffer& buffer : run.buffers.buffers()) run.report.buffers.push_back(&buffer);
+  const int status = exit_status(run.status);
   if (options.json) {
-    write_report_json(out, report);
-    if (status != kExitRan) err << "warpsim run: " << report.message << "\n";
+    write_report_json(out, run.report);
+    if (status != kExitRan) err << "warpsim run: " << run.report.message << "\n";
   } else {
-    write_report_text(out, report);
+    write_report_text(out, run.report);
   }
-  if (!options.trace_path.empty()) {
-    const auto trace = std::find_if(outcome.frames.begin(), outcome.frames.end(),
-                                    [](const Frame& f) { return f.tag == FrameTag::trace_json; });
-    if (trace == outcome.frames.end()) {
+  if (want_trace) {
+    if (!run.trace_json) {
       err << "warpsim run: no trace written: the launch did not return\n";
     } else if (std::ofstream file(options.trace_path, std::ios::binary | std::ios::trunc);
-               !(file << trace->payload).flush()) {
+               !(file << *run.trace_json).flush()) {
       return bad_input("cannot write " + options.trace_path + ": " + std::strerror(errno));
     }
   }
   return status;
 }
-
 }  // namespace warpsim::runner

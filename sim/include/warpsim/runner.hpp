@@ -4,16 +4,20 @@
 //   auto spec = warpsim::runner::parse_arg_spec("f32[32]:iota");   // one --arg
 //   auto kernels = warpsim::runner::scan_kernels(source_text);      // the __global__ functions
 //   int status = warpsim::runner::run_kernel_file(options, std::cout, std::cerr);
+//   auto result = warpsim::runner::run_kernel_file(request);         // the same, as values
 //
-// Everything here but run_kernel_file is a pure function over text and values.
+// Everything here but run_kernel_file is a pure function over text and values
+// (warpsim/kernel_file.hpp has the short spelling of arguments for tests).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <iosfwd>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -127,13 +131,12 @@ std::string prepare_source(std::string_view user_source, std::string_view absolu
 // ---------------------------------------------------------------------------------------------
 // Running
 
-struct RunOptions {
-  std::string file;    // the kernel file as the user named it
-  std::string kernel;  // --kernel, as given
+// One run of a kernel file: what `warpsim run` takes, less how to show the outcome.
+struct KernelFileRequest {
+  std::string file;    // the kernel file (relative to the working directory, or absolute)
+  std::string kernel;  // as --kernel takes it: "reduce", "ns::reduce", "reduce<256>"
   Dim3 grid{}, block{};
   std::vector<ArgSpec> args;  // one per kernel parameter, in order
-  bool json = false;
-  std::string trace_path;  // --trace; empty for none
   ConvergencePolicy policy = ConvergencePolicy::maximal;
   std::uint64_t seed = 1;
   std::uint64_t max_steps = LaunchOptions{}.max_steps;
@@ -141,17 +144,94 @@ struct RunOptions {
   std::size_t shared_bytes = 48 * 1024;
 };
 
+// `warpsim run`'s flags: the request, and how to report on it.
+struct RunOptions : KernelFileRequest {
+  bool json = false;
+  std::string trace_path;  // --trace; empty for none
+};
+
 // Exit statuses of `warpsim run` (run.md).
 inline constexpr int kExitRan = 0;
 inline constexpr int kExitKernelFailed = 1;
 inline constexpr int kExitBadInput = 2;
 
+// How a run of a kernel file ended: as the launch ended (the first four, as in LaunchStatus), or
+// stopped from outside the launch.
+enum class RunStatus : std::uint8_t {
+  completed,  // every lane returned (diagnostics may be present)
+  deadlock,
+  step_budget_exceeded,
+  kernel_exception,
+  crashed,    // a signal stopped the kernel's process (bad pointer, out of bounds, ...)
+  timeout,    // the wall-clock limit passed
+  bad_input,  // it never ran: unreadable file, unknown kernel, wrong arguments, compile error
+};
+std::string_view to_string(RunStatus status);
+// kExitRan for completed, kExitBadInput for bad_input, kExitKernelFailed for the rest.
+int exit_status(RunStatus status);
+
+// The ElementType that holds a T: f32 for float, i32 for int, u64 for std::uint64_t, ...
+template <class T>
+constexpr ElementType element_type_of() {
+  static_assert(
+      std::is_same_v<T, float> || std::is_same_v<T, double> ||
+          (std::is_integral_v<T> && !std::is_same_v<T, bool> && (sizeof(T) == 4 || sizeof(T) == 8)),
+      "kernel file arguments are 32- or 64-bit integers, float or double");
+  if constexpr (std::is_floating_point_v<T>) {
+    return sizeof(T) == 4 ? ElementType::f32 : ElementType::f64;
+  } else if constexpr (std::is_signed_v<T>) {
+    return sizeof(T) == 4 ? ElementType::i32 : ElementType::i64;
+  } else {
+    return sizeof(T) == 4 ? ElementType::u32 : ElementType::u64;
+  }
+}
+
+// A buffer argument after the launch.
+struct OutputBuffer {
+  std::size_t arg = 0;  // zero-based parameter index
+  ElementType type = ElementType::i32;
+  std::vector<std::byte> bytes;  // the elements as the kernel left them
+};
+
+struct KernelFileResult {
+  RunStatus status = RunStatus::bad_input;
+  std::string kernel;       // as resolved: "ns::reduce<256>"
+  std::string message;      // empty when completed; else why the run stopped or never started (a
+                            // compile error ends with the compiler's own output)
+  std::uint64_t steps = 0;  // warp-level operations simulated
+  std::vector<OutputBuffer> buffers;  // every buffer argument, in parameter order
+  // The launch's trace: steps, diagnostics and printf, as warpsim::launch returns it. A launch
+  // that never returned (crashed, timeout) has no steps; its out_of_bounds or kernel_fault
+  // diagnostic is there all the same.
+  Trace trace;
+
+  // As `warpsim run` would exit: kExitRan, kExitKernelFailed or kExitBadInput.
+  int exit_status() const { return runner::exit_status(status); }
+
+  // Parameter `arg`'s buffer as T's (float for f32, int for i32, ...). Throws
+  // std::invalid_argument when that parameter is no buffer or holds another element type.
+  template <class T>
+  std::vector<T> buffer(std::size_t arg) const {
+    const OutputBuffer& found = buffer_of(arg, element_type_of<T>());
+    std::vector<T> values(found.bytes.size() / sizeof(T));
+    if (!values.empty()) std::memcpy(values.data(), found.bytes.data(), values.size() * sizeof(T));
+    return values;
+  }
+  // Parameter `arg`'s buffer, which must hold `type`; throws as buffer<T> does.
+  const OutputBuffer& buffer_of(std::size_t arg, ElementType type) const;
+};
+
 // Prints the kernels of `file` (one per line, templates as `name<...>`); kExitBadInput when the
 // file cannot be read.
 int list_kernels(const std::string& file, std::ostream& out, std::ostream& err);
 
-// Compiles (or finds in the cache) the kernel file, runs it in a child process and reports on
-// `out` (JSON with options.json) and `err` (errors). Returns one of the exit statuses above.
+// Compiles (or finds in the cache) the kernel file and runs it in a child process, as
+// `warpsim run` does; prints nothing. Outside failures (files, compiler) come back as bad_input
+// with their message, misbehaving kernels as their status and diagnostics: it does not throw.
+KernelFileResult run_kernel_file(const KernelFileRequest& request);
+
+// `warpsim run`: runs the request as above and reports on `out` (JSON with options.json) and
+// `err` (errors). Returns one of the exit statuses above.
 int run_kernel_file(const RunOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace warpsim::runner
