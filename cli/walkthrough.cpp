@@ -1,15 +1,15 @@
 // `warpsim walkthrough [LESSON_DIR]`: a lesson's kernel, run through the same path as
-// `warpsim run`, then its trace shown step by step in the terminal with the lesson's narrative.
+// `warpsim run` (runner::run_kernel_file), then its trace shown step by step in the terminal with the lesson's narrative.
 // Interactive on a terminal (Enter: next, b: back, q: quit); prints every step otherwise.
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstring>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 
 #include "commands.hpp"
@@ -22,10 +22,18 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-fs::path default_lesson() {
-  if (const char* dir = std::getenv("WARPSIM_LESSONS_DIR")) return fs::path(dir) / "01-butterfly-reduction";
-  return fs::path(WARPSIM_LESSONS_DIR) / "01-butterfly-reduction";
+// The lessons folder: $WARPSIM_LESSONS_DIR, else the installed one beside the executable
+// (<prefix>/share/warpsim/lessons), else the source tree's.
+fs::path lessons_dir() {
+  if (const char* dir = std::getenv("WARPSIM_LESSONS_DIR")) return dir;
+  std::error_code error;
+  const fs::path installed =
+      fs::read_symlink("/proc/self/exe", error).parent_path().parent_path() / "share/warpsim/lessons";
+  if (!error && fs::is_directory(installed)) return installed;
+  return WARPSIM_LESSONS_DIR;
 }
+
+fs::path default_lesson() { return lessons_dir() / "01-butterfly-reduction"; }
 
 void print_lines(const json& lines) {
   for (const json& line : lines) std::cout << line.get<std::string>() << '\n';
@@ -33,7 +41,7 @@ void print_lines(const json& lines) {
 
 struct Lesson {
   json text;
-  runner::RunOptions run;
+  runner::KernelFileRequest run;
 };
 
 int load_lesson(const fs::path& dir, Lesson& lesson) {
@@ -45,7 +53,7 @@ int load_lesson(const fs::path& dir, Lesson& lesson) {
   }
   try {
     lesson.text = json::parse(file);
-    runner::RunOptions& r = lesson.run;
+    runner::KernelFileRequest& r = lesson.run;
     r.file = (dir / "kernel.cu").string();
     r.kernel = lesson.text.at("kernel").get<std::string>();
     const auto grid = runner::parse_dim3(lesson.text.at("grid").get<std::string>());
@@ -65,33 +73,17 @@ int load_lesson(const fs::path& dir, Lesson& lesson) {
   return 0;
 }
 
-// Runs the lesson's kernel; fills the trace and the run's JSON report.
-int simulate(Lesson& lesson, Trace& trace, json& report) {
-  char trace_path[] = "/tmp/warpsim-walkthrough-XXXXXX";
-  const int fd = mkstemp(trace_path);
-  if (fd < 0) {
-    std::perror("warpsim walkthrough: temporary trace file");
-    return 1;
+// "[496, 496, ...]": a buffer's elements as the lesson's reader reads them.
+std::string buffer_text(const runner::OutputBuffer& buffer) {
+  const ValueType type = value_type_from_string(runner::to_string(buffer.type)).value_or(ValueType::none);
+  const std::size_t size = runner::element_size(buffer.type);
+  std::string text = "[";
+  for (std::size_t at = 0; at + size <= buffer.bytes.size(); at += size) {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, buffer.bytes.data() + at, size);
+    text += (at > 0 ? ", " : "") + format_value(bits, type);
   }
-  close(fd);
-  lesson.run.trace_path = trace_path;
-  lesson.run.json = true;
-  std::ostringstream out, err;
-  const int status = runner::run_kernel_file(lesson.run, out, err);
-  std::ifstream in(trace_path);
-  std::string error;
-  const bool read = in && read_trace_json(in, trace, error);
-  std::remove(trace_path);
-  if (status != 0) {
-    std::cerr << err.str();
-    return status;
-  }
-  if (!read) {
-    std::fprintf(stderr, "warpsim walkthrough: %s\n", error.c_str());
-    return 1;
-  }
-  report = json::parse(out.str(), nullptr, false);
-  return 0;
+  return text + "]";
 }
 
 }  // namespace
@@ -104,9 +96,12 @@ int walkthrough_command(const Args& args) {
   const fs::path dir = args.empty() ? default_lesson() : fs::path(args[0]);
   Lesson lesson;
   if (const int status = load_lesson(dir, lesson); status != 0) return status;
-  Trace trace;
-  json report;
-  if (const int status = simulate(lesson, trace, report); status != 0) return status;
+  const runner::KernelFileResult result = runner::run_kernel_file(lesson.run);
+  if (result.status != runner::RunStatus::completed) {
+    std::fprintf(stderr, "warpsim walkthrough: %s\n", result.message.c_str());
+    return result.exit_status();
+  }
+  const Trace& trace = result.trace;
 
   const bool interactive = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
   const TextStyle style{interactive};
@@ -135,10 +130,8 @@ int walkthrough_command(const Args& args) {
     }
   }
   print_lines(lesson.text.value("outro", json::array()));
-  if (report.is_object()) {
-    for (const json& buffer : report.value("buffers", json::array())) {
-      std::cout << "\narg " << buffer.value("arg", 0) << " after the kernel: " << buffer.at("values").dump() << '\n';
-    }
+  for (const runner::OutputBuffer& buffer : result.buffers) {
+    std::cout << "\narg " << buffer.arg << " after the kernel: " << buffer_text(buffer) << '\n';
   }
   if (!trace.diagnostics.empty()) {
     std::cout << "\ndiagnostics:\n";

@@ -37,3 +37,6 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/warpsimConfigVersion.cmak
   COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/warpsimConfig.cmake ${PROJECT_BINARY_DIR}/warpsimConfigVersion.cmake
   DESTINATION ${WARPSIM_INSTALL_CMAKE_DIR})
+
+# Lessons, for `warpsim walkthrough` (found relative to the executable: ../share/warpsim/lessons).
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/lessons/ DESTINATION ${CMAKE_INSTALL_DATADIR}/warpsim/lessons)

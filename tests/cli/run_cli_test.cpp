@@ -420,7 +420,7 @@ TEST_CASE("the walkthrough of the default lesson prints every step and the warp'
   CHECK(contains(run.out, "step 1 of 5 · __shfl_xor_sync · mask 0xffffffff · laneMask 16"));
   CHECK(contains(run.out, "step 5 of 5 · __shfl_xor_sync · mask 0xffffffff · laneMask 1"));
   CHECK(contains(run.out, "  from |  16  17  18  19  20  21  22  23"));
-  CHECK(contains(run.out, "[496,496,496"));
+  CHECK(contains(run.out, "arg 1 after the kernel: [496, 496, 496"));
 }
 
 TEST_CASE("the walkthrough refuses a folder without a lesson") {
