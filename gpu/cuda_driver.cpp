@@ -51,6 +51,9 @@ struct DriverApi {
   decltype(&::cuMemcpyHtoD_v2) memcpy_htod = nullptr;
   decltype(&::cuMemcpyDtoH_v2) memcpy_dtoh = nullptr;
   decltype(&::cuLaunchKernel) launch_kernel = nullptr;
+  decltype(&::cuFuncGetAttribute) func_get_attribute = nullptr;
+  decltype(&::cuFuncSetAttribute) func_set_attribute = nullptr;
+  decltype(&::cuFuncGetParamInfo) func_get_param_info = nullptr;  // optional: drivers from CUDA 12.4 on
 };
 
 GpuError no_device(std::string why) {
@@ -127,10 +130,13 @@ Expected<DriverApi> load_driver() {
       {"cuMemcpyHtoD_v2", resolve(library, "cuMemcpyHtoD_v2", api.memcpy_htod)},
       {"cuMemcpyDtoH_v2", resolve(library, "cuMemcpyDtoH_v2", api.memcpy_dtoh)},
       {"cuLaunchKernel", resolve(library, "cuLaunchKernel", api.launch_kernel)},
+      {"cuFuncGetAttribute", resolve(library, "cuFuncGetAttribute", api.func_get_attribute)},
+      {"cuFuncSetAttribute", resolve(library, "cuFuncSetAttribute", api.func_set_attribute)},
   };
   for (const auto& [symbol, found] : symbols) {
     if (!found) return no_device(std::string("libcuda.so.1 has no ") + symbol + " (the NVIDIA driver is too old)");
   }
+  resolve(library, "cuFuncGetParamInfo", api.func_get_param_info);  // absent before CUDA 12.4: checks skipped
 
   const CUresult init = api.init(0);
   if (init != CUDA_SUCCESS) return no_device("cuInit failed: " + describe(api, init));
@@ -447,6 +453,60 @@ Expected<void> Gpu::launch(const Kernel& kernel, const LaunchShape& shape, std::
                             std::to_string(shape.block_z) + ")");
   }
   return {};
+}
+
+Expected<void> Gpu::allow_dynamic_shared(const Kernel& kernel, std::size_t bytes) {
+  if (kernel.module_ == nullptr || kernel.module_->session != session_) {
+    return GpuError{GpuErrorKind::invalid_argument, "kernel was not loaded through this Gpu", {}};
+  }
+  ContextScope scope(*session_);
+  if (auto current = scope.check(); !current) return current;
+  const DriverApi& api = session_->api;
+  const auto function = static_cast<CUfunction>(kernel.function_);
+  int static_bytes = 0, optin_bytes = 0;
+  if (const CUresult r = api.func_get_attribute(&static_bytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function);
+      r != CUDA_SUCCESS) {
+    return driver_error(api, r, "cuFuncGetAttribute(" + kernel.name_ + ", static shared size)");
+  }
+  if (const CUresult r = api.device_get_attribute(&optin_bytes, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+                                                  session_->device);
+      r != CUDA_SUCCESS) {
+    return driver_error(api, r, "cuDeviceGetAttribute(max shared memory per block, opt-in)");
+  }
+  const auto limit = static_cast<std::size_t>(std::max(0, optin_bytes - static_bytes));
+  if (bytes > limit) {
+    return GpuError{GpuErrorKind::invalid_argument,
+                    std::to_string(bytes) + " bytes of dynamic shared memory do not fit " + session_->info.name +
+                        ": the kernel has " + std::to_string(static_bytes) + " bytes of static shared memory and a block may use " +
+                        std::to_string(optin_bytes) + " in all",
+                    {}};
+  }
+  if (const CUresult r = api.func_set_attribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                                static_cast<int>(bytes));
+      r != CUDA_SUCCESS) {
+    return driver_error(api, r, "cuFuncSetAttribute(" + kernel.name_ + ", max dynamic shared " + std::to_string(bytes) + ")");
+  }
+  return {};
+}
+
+Expected<std::optional<std::vector<std::size_t>>> Gpu::parameter_sizes(const Kernel& kernel) {
+  if (kernel.module_ == nullptr || kernel.module_->session != session_) {
+    return GpuError{GpuErrorKind::invalid_argument, "kernel was not loaded through this Gpu", {}};
+  }
+  const DriverApi& api = session_->api;
+  if (api.func_get_param_info == nullptr) return std::optional<std::vector<std::size_t>>{};
+  ContextScope scope(*session_);
+  if (auto current = scope.check(); !current) return current.error();
+  std::vector<std::size_t> sizes;
+  constexpr std::size_t kMostParameters = 4096;  // CUDA allows 32 KiB of parameters
+  for (std::size_t index = 0; index < kMostParameters; ++index) {
+    std::size_t offset = 0, size = 0;
+    const CUresult r = api.func_get_param_info(static_cast<CUfunction>(kernel.function_), index, &offset, &size);
+    if (r == CUDA_ERROR_INVALID_VALUE) break;  // past the last parameter
+    if (r != CUDA_SUCCESS) return driver_error(api, r, "cuFuncGetParamInfo(" + kernel.name_ + ")");
+    sizes.push_back(size);
+  }
+  return std::optional<std::vector<std::size_t>>(std::move(sizes));
 }
 
 Expected<void> Gpu::synchronize(std::chrono::milliseconds timeout) {

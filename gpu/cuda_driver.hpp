@@ -22,8 +22,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "expected.hpp"
 
@@ -123,6 +125,12 @@ class Gpu {
   Expected<void> read_global(const DeviceGlobal& global, std::span<std::byte> bytes);
   // `args` holds one pointer per kernel parameter, pointing at the parameter's value.
   Expected<void> launch(const Kernel& kernel, const LaunchShape& shape, std::span<void*> args);
+  // Lets `kernel` launch with `bytes` of dynamic shared memory (above 48 KiB needs this opt-in);
+  // invalid_argument, naming the limits, when the kernel's static plus `bytes` exceed the device's.
+  Expected<void> allow_dynamic_shared(const Kernel& kernel, std::size_t bytes);
+  // The size in bytes of each of the kernel's parameters, in order (cuFuncGetParamInfo); nullopt
+  // when the driver is older than CUDA 12.4 and cannot say.
+  Expected<std::optional<std::vector<std::size_t>>> parameter_sizes(const Kernel& kernel);
   // Waits for all launched work. Past `timeout` (a deadlocked warp never finishes) the context
   // is abandoned: later calls fail and nothing is freed, since the device is still busy.
   Expected<void> synchronize(std::chrono::milliseconds timeout);

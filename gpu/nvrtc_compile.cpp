@@ -83,13 +83,30 @@ Expected<CompiledProgram> nvrtc_compile(std::string_view source, const std::stri
                     {}};
   }
 
-  const std::string text(source);  // NVRTC wants a NUL-terminated string
+  const std::string text(source);  // NVRTC wants NUL-terminated strings
+  std::vector<std::string> header_texts, header_names;
+  for (const SourceHeader& header : options.headers) {
+    header_names.emplace_back(header.name);
+    header_texts.emplace_back(header.text);
+  }
+  std::vector<const char*> header_text_pointers, header_name_pointers;
+  for (std::size_t i = 0; i < header_texts.size(); ++i) {
+    header_text_pointers.push_back(header_texts[i].c_str());
+    header_name_pointers.push_back(header_names[i].c_str());
+  }
   nvrtcProgram raw = nullptr;
-  if (const nvrtcResult r = nvrtcCreateProgram(&raw, text.c_str(), file_name.c_str(), 0, nullptr, nullptr);
+  if (const nvrtcResult r =
+          nvrtcCreateProgram(&raw, text.c_str(), file_name.c_str(), static_cast<int>(header_texts.size()),
+                             header_text_pointers.data(), header_name_pointers.data());
       r != NVRTC_SUCCESS) {
     return nvrtc_error(r, "nvrtcCreateProgram(" + file_name + ")");
   }
   const ProgramHandle program(raw);
+  for (const std::string& expression : options.name_expressions) {
+    if (const nvrtcResult r = nvrtcAddNameExpression(program.get(), expression.c_str()); r != NVRTC_SUCCESS) {
+      return nvrtc_error(r, "nvrtcAddNameExpression(\"" + expression + "\")");
+    }
+  }
 
   std::vector<std::string> arguments;
   arguments.push_back("--gpu-architecture=" + sm_name(sm));
@@ -130,6 +147,17 @@ Expected<CompiledProgram> nvrtc_compile(std::string_view source, const std::stri
   out.cubin.resize(cubin_size);
   if (const nvrtcResult r = nvrtcGetCUBIN(program.get(), out.cubin.data()); r != NVRTC_SUCCESS) {
     return nvrtc_error(r, "nvrtcGetCUBIN(" + file_name + ")");
+  }
+  for (const std::string& expression : options.name_expressions) {
+    const char* lowered = nullptr;
+    if (const nvrtcResult r = nvrtcGetLoweredName(program.get(), expression.c_str(), &lowered);
+        r != NVRTC_SUCCESS || lowered == nullptr) {
+      return GpuError{GpuErrorKind::compile,
+                      "NVRTC: " + file_name + " has no symbol for \"" + expression + "\"" +
+                          (r != NVRTC_SUCCESS ? std::string(" (") + nvrtcGetErrorString(r) + ")" : std::string()),
+                      {}};
+    }
+    out.lowered_names.emplace_back(expression, lowered);
   }
   return out;
 }

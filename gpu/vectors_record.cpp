@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <system_error>
 #include <utility>
 
 #include "nvrtc_compile.hpp"
@@ -242,7 +243,64 @@ Expected<void> run_pair(Gpu& gpu, const Kernel& kernel, std::span<VectorCase> ca
   return {};
 }
 
+GpuError file_error(const std::filesystem::path& path, const std::string& what) {
+  return GpuError{GpuErrorKind::file, "cannot write " + path.string() + ": " + what, {}};
+}
+
 }  // namespace
+
+::warpsim::VectorCase to_vector_case(const VectorCase& c) {
+  ::warpsim::VectorCase v;
+  v.op = c.op;
+  v.type = c.type;
+  v.mask = c.mask;
+  v.lanes = c.lanes;
+  v.width = c.width;
+  v.value = c.value;
+  v.arg = c.arg;
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    const auto i = static_cast<std::size_t>(lane);
+    if (has_lane(c.expect_defined, lane)) v.expect[i] = c.expect[i];
+    if (c.op == Op::match_all && has_lane(c.lanes, lane)) v.expect_pred[i] = has_lane(c.expect_pred, lane);
+  }
+  return v;
+}
+
+Expected<void> write_recorded_vectors(const std::filesystem::path& path, const ::warpsim::VectorHeader& header,
+                                      std::span<const VectorCase> cases) {
+  if (path.empty() || !path.has_filename()) {
+    return GpuError{GpuErrorKind::invalid_argument, "no output path given for the vector file", {}};
+  }
+  if (header.cases != cases.size()) {
+    return GpuError{GpuErrorKind::invalid_argument,
+                    "vector header says " + std::to_string(header.cases) + " cases but " +
+                        std::to_string(cases.size()) + " are given",
+                    {}};
+  }
+  std::error_code ec;
+  if (path.has_parent_path()) {
+    std::filesystem::create_directories(path.parent_path(), ec);
+    if (ec) return file_error(path, "cannot create its folder: " + ec.message());
+  }
+  // Same folder (rename stays atomic), same ending (".gz" decides compression).
+  const std::filesystem::path partial = path.parent_path() / (".partial-" + path.filename().string());
+  std::string error;
+  ::warpsim::VectorFileWriter writer;
+  bool ok = writer.open(partial.string(), error) && writer.write(header, error);
+  for (std::size_t i = 0; ok && i < cases.size(); ++i) ok = writer.write(to_vector_case(cases[i]), error);
+  ok = writer.close(error) && ok;
+  if (!ok) {
+    std::filesystem::remove(partial, ec);
+    return GpuError{GpuErrorKind::file, error, {}};
+  }
+  std::filesystem::rename(partial, path, ec);
+  if (ec) {
+    const std::string why = ec.message();
+    std::filesystem::remove(partial, ec);
+    return file_error(path, "cannot move the finished file into place: " + why);
+  }
+  return {};
+}
 
 std::string vector_kernel_file_name(Op op, ValueType type) {
   std::string name = "warpsim_vectors_";
@@ -366,7 +424,7 @@ Expected<RecordSummary> record_vectors(const RecordOptions& options) {
   summary.header.runtime = nvrtc_version();
   summary.header.seed = options.seed;
   summary.header.cases = cases.size();
-  if (auto written = write_vector_file(options.out, summary.header, cases); !written) return written.error();
+  if (auto written = write_recorded_vectors(options.out, summary.header, cases); !written) return written.error();
   return summary;
 }
 

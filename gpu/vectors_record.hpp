@@ -27,7 +27,7 @@
 #include "cuda_driver.hpp"
 #include "expected.hpp"
 #include "vector_cases.hpp"
-#include "vector_file.hpp"
+#include "warpsim/vectors.hpp"
 
 namespace warpsim::gpu {
 
@@ -71,10 +71,20 @@ struct RecordOptions {
 
 struct RecordSummary {
   std::filesystem::path out;
-  VectorHeader header;        // as written
+  ::warpsim::VectorHeader header;  // as written
   RunStats stats;
   std::vector<Op> skipped_ops;  // ops of the format the device's architecture lacks
 };
+
+// A recorded case in the vector file's form (warpsim/vectors.hpp): expect null where CUDA leaves
+// the result undefined (outside expect_defined), expect_pred for every calling lane of match_all.
+::warpsim::VectorCase to_vector_case(const VectorCase& c);
+
+// Writes the header and the cases (header.cases must equal cases.size()) with the simulator's
+// vector writer; ".gz" paths are gzip-compressed. The file appears complete or not at all: it is
+// written under a temporary name in the same folder and renamed into place at the end.
+Expected<void> write_recorded_vectors(const std::filesystem::path& path, const ::warpsim::VectorHeader& header,
+                                      std::span<const VectorCase> cases);
 
 // Generates options.cases cases from options.seed for the device's architecture, runs them and
 // writes the vector file. Without a device this fails (GpuErrorKind::no_device) and writes nothing.

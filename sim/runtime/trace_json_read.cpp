@@ -1,5 +1,6 @@
 // Reading the trace's JSON form back (walkthrough, GPU comparison, GUI).
 #include <istream>
+#include <sstream>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -79,6 +80,10 @@ bool read_trace_json(std::istream& in, Trace& trace, std::string& error) {
       error = "not a warpsim trace (no \"format\":\"warpsim-trace\")";
       return false;
     }
+    if (j.value("version", 0) != 1) {
+      error = "unsupported warpsim trace version " + j.value("version", json()).dump();
+      return false;
+    }
     Trace t;
     t.grid = dim3_of(j.at("grid"));
     t.block = dim3_of(j.at("block"));
@@ -108,6 +113,13 @@ bool read_trace_json(std::istream& in, Trace& trace, std::string& error) {
     error = std::string("malformed trace: ") + e.what();
     return false;
   }
+}
+
+std::optional<Trace> read_trace_json(std::string_view text, std::string& error) {
+  std::istringstream in{std::string(text)};
+  Trace trace;
+  if (!read_trace_json(in, trace, error)) return std::nullopt;
+  return trace;
 }
 
 }  // namespace warpsim

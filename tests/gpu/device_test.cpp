@@ -43,9 +43,9 @@ Gpu open_or_fail() {
 std::uint64_t v100(int lane) { return 100 + static_cast<std::uint64_t>(lane); }
 
 // One call: `lanes` call `op` under `mask`; value(lane) and arg(lane) for the calling lanes.
-VectorCase make_case(Op op, ValueType type, LaneMask lanes, LaneMask mask, const std::function<std::uint64_t(int)>& value,
+gpu::VectorCase make_case(Op op, ValueType type, LaneMask lanes, LaneMask mask, const std::function<std::uint64_t(int)>& value,
                      const std::function<std::int32_t(int)>& arg = nullptr, std::int32_t width = 32) {
-  VectorCase c;
+  gpu::VectorCase c;
   c.op = op;
   c.type = type;
   c.lanes = lanes;
@@ -61,7 +61,7 @@ VectorCase make_case(Op op, ValueType type, LaneMask lanes, LaneMask mask, const
 }
 
 // expect[lane] == want(lane) on every calling lane with a defined result.
-void check_expect(const VectorCase& c, const std::function<std::uint64_t(int)>& want, const char* what) {
+void check_expect(const gpu::VectorCase& c, const std::function<std::uint64_t(int)>& want, const char* what) {
   for (int lane = 0; lane < kWarpSize; ++lane) {
     if (!has_lane(c.expect_defined, lane)) continue;
     CAPTURE(what);
@@ -162,7 +162,7 @@ TEST_CASE("spec section 10 edge cases, run through the recorder's kernels") {
   Gpu gpu = open_or_fail();
   const LaneMask F = kFullMask;
   const auto i32 = ValueType::i32, u32 = ValueType::u32, f32 = ValueType::f32, f64 = ValueType::f64;
-  std::vector<VectorCase> cases = {
+  std::vector<gpu::VectorCase> cases = {
       make_case(Op::shfl_idx, i32, F, F, v100, [](int) { return -1; }),                          // 0: #1
       make_case(Op::shfl_idx, i32, F, F, v100, [](int) { return 33; }),                          // 1: #2
       make_case(Op::shfl_idx, i32, F, F, v100, [](int) { return -1; }, 16),                      // 2: #3

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cuda_driver.hpp"
+#include "kernel_launch.hpp"
 #include "nvrtc_compile.hpp"
 #include "vectors_record.hpp"
 
@@ -57,6 +58,17 @@ TEST_CASE("without a device, every GPU entry point says so in one line") {
   REQUIRE_FALSE(summary);
   check_no_device_error(summary.error());
   CHECK_FALSE(std::filesystem::exists(out));
+
+  GpuRunRequest request;  // `run --gpu`: says so before compiling anything
+  request.source = "__global__ void k() {}";
+  request.path = "k.cu";
+  request.kernel_expression = "::k";
+  request.kernel_name = "k";
+  request.grid = request.block = {1, 1, 1};
+  request.trace.enabled = true;
+  auto run = run_on_gpu(request);
+  REQUIRE_FALSE(run);
+  check_no_device_error(run.error());
 }
 
 TEST_CASE("a device ordinal that does not exist is refused") {

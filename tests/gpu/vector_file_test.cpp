@@ -1,4 +1,6 @@
-// Writing vector files (gpu/vector_file.hpp) exactly as ../shared/spec/vectors.md shows them.
+// The recorder's vector files (vectors_record.hpp: to_vector_case, write_recorded_vectors), written
+// by the simulator's writer exactly as ../shared/spec/vectors.md shows them, byte for byte as the
+// recorder always wrote them.
 #include <doctest/doctest.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -10,13 +12,31 @@
 #include <string>
 #include <vector>
 
-#include "vector_file.hpp"
+#include "vectors_record.hpp"
+#include "warpsim/vectors.hpp"
 
-using namespace warpsim;
-using namespace warpsim::gpu;
 using nlohmann::json;
+using warpsim::format_vector_case;
+using warpsim::format_vector_header;
+using warpsim::has_lane;
+using warpsim::kFullMask;
+using warpsim::kWarpSize;
+using warpsim::lane_bit;
+using warpsim::LaneMask;
+using warpsim::Op;
+using warpsim::read_vector_file;
+using warpsim::ValueType;
+using warpsim::VectorHeader;
+namespace gpu = warpsim::gpu;
+using gpu::GpuErrorKind;
+using gpu::to_vector_case;
+using gpu::VectorCase;
+using gpu::write_recorded_vectors;
 
 namespace {
+
+std::string format_case_line(const VectorCase& c) { return format_vector_case(to_vector_case(c)); }
+std::string format_header_line(const VectorHeader& h) { return format_vector_header(h); }
 
 // Reads a file, gzip-compressed or not (gzread passes plain files through).
 std::string read_all(const std::filesystem::path& path) {
@@ -184,34 +204,97 @@ TEST_CASE("vector files: plain and gzip, same input same bytes, nothing left beh
   for (const char* name : {"v.jsonl", "v.jsonl.gz", "sub/dir/v.jsonl.gz"}) {
     CAPTURE(name);
     const auto path = dir.path / name;
-    REQUIRE(write_vector_file(path, header, cases));
+    REQUIRE(write_recorded_vectors(path, header, cases));
     const auto lines = lines_of(read_all(path));
     REQUIRE(lines.size() == 4);
     CHECK(lines[0] == format_header_line(header));
     CHECK(lines[2] == format_case_line(cases[1]));
     CHECK(json::parse(lines[0])["cases"] == 3);
-    CHECK_FALSE(std::filesystem::exists(path.string() + ".partial"));
+    for (const auto& entry : std::filesystem::directory_iterator(path.parent_path())) {
+      CHECK(entry.path().filename().string().find("partial") == std::string::npos);
+    }
+    // The simulator reads back what the recorder wrote.
+    VectorHeader read_header;
+    std::vector<warpsim::VectorCase> read_cases;
+    std::string error;
+    REQUIRE_MESSAGE(read_vector_file(path.string(), read_header, read_cases, error), error);
+    CHECK(read_header == header);
+    REQUIRE(read_cases.size() == 3);
+    CHECK(read_cases[1] == to_vector_case(cases[1]));
   }
   const std::string gz = read_raw(dir.path / "v.jsonl.gz");
   REQUIRE(gz.size() > 2);
   CHECK(static_cast<unsigned char>(gz[0]) == 0x1f);  // gzip magic
   CHECK(static_cast<unsigned char>(gz[1]) == 0x8b);
-  REQUIRE(write_vector_file(dir.path / "again.jsonl.gz", header, cases));
+  REQUIRE(write_recorded_vectors(dir.path / "again.jsonl.gz", header, cases));
   CHECK(read_raw(dir.path / "again.jsonl.gz") == gz);  // no time stamp in the gzip header
 
   VectorHeader wrong = header;
   wrong.cases = 5;
-  auto mismatch = write_vector_file(dir.path / "w.jsonl", wrong, cases);
+  auto mismatch = write_recorded_vectors(dir.path / "w.jsonl", wrong, cases);
   REQUIRE_FALSE(mismatch);
   CHECK(mismatch.error().kind == GpuErrorKind::invalid_argument);
   CHECK_FALSE(std::filesystem::exists(dir.path / "w.jsonl"));
 
   std::ofstream(dir.path / "blocker") << "a file, not a folder";
-  auto unwritable = write_vector_file(dir.path / "blocker" / "v.jsonl", header, cases);
+  auto unwritable = write_recorded_vectors(dir.path / "blocker" / "v.jsonl", header, cases);
   REQUIRE_FALSE(unwritable);
   CHECK(unwritable.error().kind == GpuErrorKind::file);
   CHECK(unwritable.error().message.find('\n') == std::string::npos);
   CHECK(unwritable.error().message.find("blocker") != std::string::npos);
 
-  CHECK_FALSE(write_vector_file("", header, cases));
+  CHECK_FALSE(write_recorded_vectors("", header, cases));
+}
+
+namespace {
+
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+// Seeded cases with results as a device would fill them: undefined results null, *pred for match_all.
+std::vector<VectorCase> recorded_cases(std::uint64_t seed, std::size_t count) {
+  gpu::GeneratorOptions options;
+  options.seed = seed;
+  options.cases = count;
+  options.sm = 90;
+  std::vector<VectorCase> cases = gpu::generate_cases(options);
+  for (std::size_t k = 0; k < cases.size(); ++k) {
+    VectorCase& c = cases[k];
+    const std::uint64_t keep = gpu::result_bits(c.op, c.type) == 64 ? ~0ull : 0xffffffffull;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      const auto l = static_cast<std::size_t>(lane);
+      c.expect[l] = has_lane(c.lanes, lane) ? (mix(k * 32 + l) & keep) : 0;
+    }
+    c.expect_defined = c.lanes & ~gpu::undefined_result_lanes(c);
+    c.expect_pred = c.op == Op::match_all ? (static_cast<LaneMask>(mix(k)) & c.lanes) : 0;
+  }
+  return cases;
+}
+
+}  // namespace
+
+// The recorder moved from its own writer (gpu/vector_file.cpp, removed) to the simulator's. These
+// sizes and CRC-32s are of the files the old writer produced for the same cases: seed 777, 2000
+// cases, sm_90, results from recorded_cases().
+TEST_CASE("regression: the recorder's files are byte for byte what its former writer produced") {
+  TempDir dir;
+  const std::vector<VectorCase> cases = recorded_cases(777, 2000);
+  VectorHeader header = example_header(cases.size());
+  struct Golden {
+    const char* name;
+    std::size_t size;
+    unsigned long crc;
+  };
+  for (const Golden& g : {Golden{"golden.jsonl", 1616994, 0xa8717504ul}, Golden{"golden.jsonl.gz", 339959, 0x8ef337b2ul}}) {
+    CAPTURE(g.name);
+    const auto path = dir.path / g.name;
+    REQUIRE(write_recorded_vectors(path, header, cases));
+    const std::string bytes = read_raw(path);
+    CHECK(bytes.size() == g.size);
+    CHECK(crc32(0, reinterpret_cast<const Bytef*>(bytes.data()), static_cast<uInt>(bytes.size())) == g.crc);
+  }
 }

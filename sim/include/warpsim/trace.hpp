@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -100,6 +102,10 @@ void write_trace_json(std::ostream& out, const Trace& trace);
 
 // Reads what write_trace_json wrote. On malformed input returns false and says why in `error`
 // (the file is external input: a user may hand over a truncated or edited trace).
+// Per-lane arg/width/src are only in the JSON for shuffles; elsewhere they read back as 0/0/-1,
+// as the simulator records them.
 bool read_trace_json(std::istream& in, Trace& trace, std::string& error);
+// The same from text (e.g. as `warpsim run`'s child process sends it); nullopt on malformed input.
+std::optional<Trace> read_trace_json(std::string_view text, std::string& error);
 
 }  // namespace warpsim

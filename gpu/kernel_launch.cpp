@@ -1,0 +1,469 @@
+#include "kernel_launch.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "device_std_headers.hpp"
+#include "device_trace_prelude.hpp"
+
+namespace warpsim::gpu {
+namespace {
+
+GpuError invalid(std::string message) {
+  return GpuError{GpuErrorKind::invalid_argument, std::move(message), {}};
+}
+
+std::size_t param_bytes(const runner::ArgSpec& arg) {
+  return arg.is_buffer ? sizeof(DevicePtr) : runner::element_size(arg.type);
+}
+
+std::string first_line(std::string_view text) {
+  const std::size_t end = text.find('\n');
+  return std::string(text.substr(0, end));
+}
+
+CompileOptions compile_options(const GpuRunRequest& request, int sm, bool traced) {
+  CompileOptions options;
+  options.sm = sm;
+  options.options.push_back("--std=c++17");
+  std::error_code ignored;
+  std::filesystem::path folder = std::filesystem::absolute(request.path, ignored).parent_path();
+  if (folder.empty()) folder = ".";
+  options.options.push_back("-I" + folder.string());
+  for (const SourceHeader& header : device_std_headers()) options.headers.push_back(header);
+  options.name_expressions.push_back(request.kernel_expression);
+  if (traced) options.name_expressions.push_back(kTraceStateExpression);
+  return options;
+}
+
+// Checks the kernel NVRTC built against the arguments, where the driver can tell parameter sizes.
+Expected<void> check_parameter_sizes(Gpu& gpu, const Kernel& kernel, const GpuRunRequest& request) {
+  auto sizes = gpu.parameter_sizes(kernel);
+  if (!sizes) return sizes.error();
+  if (!*sizes) return {};
+  const std::vector<std::size_t>& got = **sizes;
+  const std::string name = "'" + request.kernel_name + "'";
+  if (got.size() != request.args.size()) {
+    return invalid("on the GPU, kernel " + name + " takes " + std::to_string(got.size()) +
+                   " parameter(s) but " + std::to_string(request.args.size()) +
+                   " --arg were given");
+  }
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const std::size_t want = param_bytes(request.args[i]);
+    if (got[i] != want) {
+      return invalid("on the GPU, parameter " + std::to_string(i) + " of " + name + " (--arg " +
+                     std::to_string(i + 1) + ") has " + std::to_string(got[i]) + " bytes but " +
+                     request.args[i].type_text() + " gives " + std::to_string(want));
+    }
+  }
+  return {};
+}
+
+// Where the recorder writes, on the device.
+struct TraceBuffers {
+  DeviceBuffer calls, counts;
+  std::uint64_t traced_blocks = 0;
+  std::uint64_t threads = 0;
+};
+
+Expected<TraceBuffers> start_trace(Gpu& gpu, const Module& module, const DeviceProgram& program,
+                                   const GpuRunRequest& request) {
+  TraceBuffers t;
+  t.traced_blocks = std::min<std::uint64_t>(request.trace.blocks, request.grid.count());
+  const std::uint64_t threads_per_block = request.block.count();
+  t.threads = t.traced_blocks * threads_per_block;
+  auto calls = gpu.allocate(t.threads * request.trace.capacity * sizeof(DeviceCallRecord));
+  if (!calls) return calls.error();
+  auto counts = gpu.allocate(t.threads * sizeof(std::uint64_t));
+  if (!counts) return counts.error();
+  const std::vector<std::uint64_t> zeros(t.threads, 0);
+  if (auto r = counts->upload(std::as_bytes(std::span(zeros))); !r) return r.error();
+  t.calls = std::move(*calls);
+  t.counts = std::move(*counts);
+
+  auto state_variable = module.global(program.trace_symbol);
+  if (!state_variable) return state_variable.error();
+  DeviceTraceState state;
+  state.calls = t.calls.address();
+  state.counts = t.counts.address();
+  state.traced_blocks = t.traced_blocks;
+  state.threads_per_block = static_cast<std::uint32_t>(threads_per_block);
+  state.capacity = request.trace.capacity;
+  if (auto r = gpu.write_global(*state_variable, std::as_bytes(std::span(&state, 1))); !r)
+    return r.error();
+  return t;
+}
+
+Expected<DeviceTrace> finish_trace(const TraceBuffers& t, const GpuRunRequest& request,
+                                   const DeviceInfo& device, const std::string& release) {
+  std::vector<std::uint64_t> counts(t.threads);
+  if (auto r = t.counts.download(std::as_writable_bytes(std::span(counts))); !r) return r.error();
+  std::vector<DeviceCallRecord> records(t.threads * request.trace.capacity);
+  if (auto r = t.calls.download(std::as_writable_bytes(std::span(records))); !r) return r.error();
+  auto trace = decode_device_trace(counts, records, request.trace.capacity, request.grid,
+                                   request.block, t.traced_blocks);
+  if (!trace) return trace.error();
+  trace->device = device.name;
+  trace->sm = device.sm;
+  trace->driver = device.driver_version;
+  trace->driver_release = release;
+  trace->date = utc_now();
+  return trace;
+}
+
+}  // namespace
+
+ValueType value_type_of(runner::ElementType type) {
+  switch (type) {
+    case runner::ElementType::i32:
+      return ValueType::i32;
+    case runner::ElementType::u32:
+      return ValueType::u32;
+    case runner::ElementType::f32:
+      return ValueType::f32;
+    case runner::ElementType::i64:
+      return ValueType::i64;
+    case runner::ElementType::u64:
+      return ValueType::u64;
+    case runner::ElementType::f64:
+      return ValueType::f64;
+  }
+  return ValueType::none;
+}
+
+std::string check_request(const GpuRunRequest& request) {
+  if (request.kernel_expression.empty()) return "no kernel named";
+  if (std::string problem = runner::check_launch_shape(request.grid, request.block);
+      !problem.empty())
+    return problem;
+  if (!request.params.empty()) {
+    KernelDescriptor descriptor;
+    descriptor.name = request.kernel_name.c_str();
+    descriptor.param_count = static_cast<std::uint32_t>(request.params.size());
+    descriptor.params = request.params.data();
+    if (std::string problem = runner::check_args_against_kernel(request.args, descriptor);
+        !problem.empty()) {
+      return problem;
+    }
+  }
+  if (request.initial.size() != request.args.size()) {
+    return std::to_string(request.args.size()) + " --arg but initial contents for " +
+           std::to_string(request.initial.size());
+  }
+  for (std::size_t i = 0; i < request.args.size(); ++i) {
+    const runner::ArgSpec& arg = request.args[i];
+    const std::uint64_t want = arg.is_buffer ? arg.count * runner::element_size(arg.type) : 0;
+    if (request.initial[i].size() != want) {
+      return "--arg " + std::to_string(i + 1) + " (" + arg.type_text() + ") needs " +
+             std::to_string(want) + " initial bytes, " + std::to_string(request.initial[i].size()) +
+             " given";
+    }
+  }
+  if (request.trace.enabled && (request.trace.blocks == 0 || request.trace.capacity == 0)) {
+    return "a device trace needs at least one block and a capacity of at least one call";
+  }
+  return {};
+}
+
+Expected<DeviceProgram> compile_for_device(const GpuRunRequest& request, int sm) {
+  DeviceProgram out;
+  if (request.trace.enabled) {
+    const bool groups = uses_cooperative_groups(request.source, request.path);
+    auto traced = nvrtc_compile(traced_source(request.source, request.path, groups), request.path,
+                                compile_options(request, sm, true));
+    if (traced) {
+      out.program = std::move(*traced);
+      out.kernel_symbol = *out.program.lowered_name(request.kernel_expression);
+      out.trace_symbol = *out.program.lowered_name(kTraceStateExpression);
+      return out;
+    }
+    // The user's file as written decides: its own errors are the ones to show.
+    auto plain = nvrtc_compile(request.source, request.path, compile_options(request, sm, false));
+    if (!plain) return plain.error();
+    out.program = std::move(*plain);
+    out.kernel_symbol = *out.program.lowered_name(request.kernel_expression);
+    out.trace_note =
+        "the device-side recorder does not compile with this file (a warpsim limitation): " +
+        first_line(traced.error().details.empty() ? traced.error().message
+                                                  : traced.error().details);
+    return out;
+  }
+  auto plain = nvrtc_compile(request.source, request.path, compile_options(request, sm, false));
+  if (!plain) return plain.error();
+  out.program = std::move(*plain);
+  out.kernel_symbol = *out.program.lowered_name(request.kernel_expression);
+  return out;
+}
+
+Expected<DeviceTrace> decode_device_trace(std::span<const std::uint64_t> counts,
+                                          std::span<const DeviceCallRecord> records,
+                                          std::uint32_t capacity, Dim3 grid, Dim3 block,
+                                          std::uint64_t traced_blocks) {
+  const std::uint64_t threads_per_block = block.count();
+  if (counts.size() != traced_blocks * threads_per_block ||
+      records.size() != counts.size() * capacity) {
+    return GpuError{GpuErrorKind::internal,
+                    "device trace: " + std::to_string(counts.size()) + " counters and " +
+                        std::to_string(records.size()) + " records do not fit " +
+                        std::to_string(traced_blocks) + " blocks of " +
+                        std::to_string(threads_per_block) + " threads",
+                    {}};
+  }
+  DeviceTrace trace;
+  trace.grid = grid;
+  trace.block = block;
+  trace.traced_blocks = traced_blocks;
+  trace.capacity = capacity;
+  trace.threads.reserve(counts.size());
+  for (std::size_t slot = 0; slot < counts.size(); ++slot) {
+    DeviceThreadCalls thread;
+    thread.block = slot / threads_per_block;
+    thread.thread = static_cast<std::uint32_t>(slot % threads_per_block);
+    const std::uint64_t recorded = std::min<std::uint64_t>(counts[slot], capacity);
+    thread.dropped = counts[slot] - recorded;
+    trace.dropped += thread.dropped;
+    thread.calls.reserve(recorded);
+    for (std::uint64_t k = 0; k < recorded; ++k) {
+      const DeviceCallRecord& r = records[slot * capacity + k];
+      if (r.op >= kOpCount || r.type > static_cast<std::uint8_t>(ValueType::bf16x2) || r.pred > 1) {
+        return GpuError{GpuErrorKind::internal,
+                        "device trace: record " + std::to_string(k) + " of block " +
+                            std::to_string(thread.block) + " thread " +
+                            std::to_string(thread.thread) + " is corrupt (op " +
+                            std::to_string(r.op) + ", type " + std::to_string(r.type) + ")",
+                        {}};
+      }
+      DeviceCall c;
+      c.op = static_cast<Op>(r.op);
+      c.type = static_cast<ValueType>(r.type);
+      c.mask = r.mask;
+      c.input = r.input;
+      c.output = r.output;
+      c.arg = r.arg;
+      c.width = r.width;
+      c.line = r.line;
+      c.pred = r.pred != 0;
+      thread.calls.push_back(c);
+    }
+    trace.threads.push_back(std::move(thread));
+  }
+  return trace;
+}
+
+std::string driver_release_from(std::string_view text) {
+  // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.65.06  Sun Jul 27 06:54:38 UTC 2025"
+  std::istringstream first(first_line(text));
+  for (std::string word; first >> word;) {
+    const bool version_like =
+        word.find('.') != std::string::npos &&
+        std::all_of(word.begin(), word.end(),
+                    [](char c) { return (c >= '0' && c <= '9') || c == '.'; }) &&
+        word.front() != '.' && word.back() != '.';
+    if (version_like) return word;
+  }
+  return {};
+}
+
+std::string driver_release() {
+  std::ifstream in("/proc/driver/nvidia/version");
+  if (!in) return {};
+  std::ostringstream text;
+  text << in.rdbuf();
+  return driver_release_from(text.str());
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+namespace {
+
+// Device printf output: the driver writes it to the process's stdout when work completes, where it
+// would break `run --json`. While alive, fd 1 goes to a temporary file; text() gives it back.
+class StdoutCapture {
+ public:
+  StdoutCapture() {
+    std::fflush(stdout);
+    file_ = std::tmpfile();
+    saved_ = file_ != nullptr ? ::dup(STDOUT_FILENO) : -1;
+    if (saved_ < 0 || ::dup2(::fileno(file_), STDOUT_FILENO) < 0) restore();
+  }
+  StdoutCapture(const StdoutCapture&) = delete;
+  StdoutCapture& operator=(const StdoutCapture&) = delete;
+  ~StdoutCapture() {
+    restore();
+    if (file_ != nullptr) std::fclose(file_);
+  }
+
+  // Restores stdout and returns what was written meanwhile.
+  std::string text() {
+    restore();
+    std::string out;
+    if (file_ == nullptr) return out;
+    std::rewind(file_);
+    char chunk[4096];
+    for (std::size_t n; (n = std::fread(chunk, 1, sizeof chunk, file_)) > 0;) out.append(chunk, n);
+    return out;
+  }
+
+ private:
+  void restore() {
+    if (saved_ < 0) return;
+    std::fflush(stdout);
+    ::dup2(saved_, STDOUT_FILENO);
+    ::close(saved_);
+    saved_ = -1;
+  }
+  std::FILE* file_ = nullptr;
+  int saved_ = -1;
+};
+
+// One launch of `program` with the request's arguments; fills run.buffers (and run.trace).
+// `refused` is set when the driver would not start the kernel (nothing ran, buffers untouched).
+Expected<void> execute(Gpu& gpu, const DeviceProgram& program, const GpuRunRequest& request,
+                       GpuRun& run, bool& refused) {
+  refused = false;
+  auto module = gpu.load_module(program.program.cubin);
+  if (!module) return module.error();
+  auto kernel = module->kernel(program.kernel_symbol);
+  if (!kernel) return kernel.error();
+  if (auto r = check_parameter_sizes(gpu, *kernel, request); !r) return r;
+  if (request.dynamic_shared_bytes > 0) {
+    if (auto r = gpu.allow_dynamic_shared(*kernel, request.dynamic_shared_bytes); !r) return r;
+  }
+
+  // Buffers with the simulator's initial bytes; scalars by value (their bytes, little-endian).
+  std::vector<DeviceBuffer> buffers(request.args.size());
+  std::vector<std::uint64_t> values(request.args.size(), 0);
+  std::vector<void*> params(request.args.size(), nullptr);
+  for (std::size_t i = 0; i < request.args.size(); ++i) {
+    const runner::ArgSpec& arg = request.args[i];
+    if (arg.is_buffer) {
+      auto buffer = gpu.allocate(request.initial[i].size());
+      if (!buffer) return buffer.error();
+      if (auto r = buffer->upload(request.initial[i]); !r) return r;
+      values[i] = buffer->address();
+      buffers[i] = std::move(*buffer);
+    } else {
+      values[i] = arg.scalar_bits;
+    }
+    params[i] = &values[i];
+  }
+  std::optional<TraceBuffers> trace;
+  if (!program.trace_symbol.empty()) {
+    auto started = start_trace(gpu, *module, program, request);
+    if (!started) return started.error();
+    trace = std::move(*started);
+  }
+
+  LaunchShape shape;
+  shape.grid_x = request.grid.x;
+  shape.grid_y = request.grid.y;
+  shape.grid_z = request.grid.z;
+  shape.block_x = request.block.x;
+  shape.block_y = request.block.y;
+  shape.block_z = request.block.z;
+  shape.shared_bytes = static_cast<unsigned>(request.dynamic_shared_bytes);
+  StdoutCapture printf_output;
+  if (auto r = gpu.launch(*kernel, shape, params); !r) {
+    refused = true;
+    return r;
+  }
+  if (auto r = gpu.synchronize(request.timeout); !r) return r;
+  run.buffers.clear();
+  for (std::size_t i = 0; i < request.args.size(); ++i) {
+    const runner::ArgSpec& arg = request.args[i];
+    if (!arg.is_buffer) continue;
+    GpuBuffer out;
+    out.arg = i;
+    out.type = arg.type;
+    out.count = arg.count;
+    out.bytes.resize(request.initial[i].size());
+    if (auto r = buffers[i].download(out.bytes); !r) return r;
+    run.buffers.push_back(std::move(out));
+  }
+  if (trace) {
+    auto recorded = finish_trace(*trace, request, run.device, run.driver_release);
+    if (!recorded) return recorded.error();
+    run.trace = std::move(*recorded);
+  }
+  run.printf_output = printf_output.text();
+  return {};
+}
+
+}  // namespace
+
+Expected<GpuRun> run_on_gpu(const GpuRunRequest& request) {
+  if (std::string problem = check_request(request); !problem.empty()) return invalid(problem);
+  auto gpu = Gpu::open(request.device);
+  if (!gpu) return gpu.error();
+
+  GpuRun run;
+  run.device = gpu->device();
+  run.driver_release = driver_release();
+  auto program = compile_for_device(request, run.device.sm);
+  if (!program) return program.error();
+  run.compile_log = program->program.log;
+  run.trace_note = program->trace_note;
+  bool refused = false;
+  auto executed = execute(*gpu, *program, request, run, refused);
+  if (!executed && refused && !program->trace_symbol.empty()) {
+    // The recorder's extra registers can push a large block past the device's limits: run the
+    // file as written instead, and say why there is no trace.
+    GpuRunRequest plain_request = request;
+    plain_request.trace.enabled = false;
+    auto plain = compile_for_device(plain_request, run.device.sm);
+    if (!plain) return plain.error();
+    run.compile_log = plain->program.log;
+    run.trace_note = "the traced kernel could not be launched (" + executed.error().message +
+                     "); it ran without the device-side trace";
+    executed = execute(*gpu, *plain, request, run, refused);
+  }
+  if (!executed) return executed.error();
+  if (request.trace.enabled && !run.trace && run.trace_note.empty()) {
+    run.trace_note = "the device-side recorder was not built";
+  }
+  return run;
+}
+
+std::vector<BufferData> buffer_data(const GpuRun& run) {
+  std::vector<BufferData> out;
+  for (const GpuBuffer& b : run.buffers)
+    out.push_back(BufferData{b.arg, value_type_of(b.type), b.bytes});
+  return out;
+}
+
+GpuComparison compare_run(const GpuRun& run, const Trace* sim_trace,
+                          std::span<const BufferData> sim_buffers, std::uint64_t ulp_tolerance) {
+  GpuComparison c;
+  c.device = run.device.name;
+  c.sm = run.device.sm;
+  c.driver = run.device.driver_version;
+  c.driver_release = run.driver_release;
+  c.ulp_tolerance = ulp_tolerance;
+  const std::vector<BufferData> gpu_buffers = buffer_data(run);
+  c.buffers = compare_buffers(sim_buffers, gpu_buffers, ulp_tolerance);
+  if (!run.trace) {
+    c.steps_note = run.trace_note.empty() ? "no device trace was recorded" : run.trace_note;
+  } else if (sim_trace == nullptr) {
+    c.steps_note = "the simulator's trace is not available";
+  } else {
+    c.grid = run.trace->grid;
+    c.traced_blocks = run.trace->traced_blocks;
+    c.steps = compare(*sim_trace, *run.trace);
+  }
+  return c;
+}
+
+}  // namespace warpsim::gpu

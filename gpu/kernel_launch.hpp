@@ -1,0 +1,135 @@
+// `warpsim run --gpu`: the user's kernel file compiled with NVRTC exactly as written, launched on
+// the GPU with the same arguments and initial buffer bytes the simulator used, optionally with a
+// device-side trace of every warp-level call (device_trace_prelude.hpp), and compared with the
+// simulator's run.
+//
+//   GpuRunRequest request;
+//   request.source = text;  request.path = "kernels/reduce.cu";
+//   request.kernel_expression = choice.expression;  request.kernel_name = choice.name;
+//   request.args = options.args;  request.initial = {...};   // one span per arg (empty: scalar)
+//   request.grid = options.grid;  request.block = options.block;
+//   request.dynamic_shared_bytes = options.shared_bytes;
+//   request.trace.enabled = true;
+//   auto run = run_on_gpu(request);
+//   if (!run) return report(run.error());  // no_device: exit 3; compile: 2; otherwise 1
+//   GpuComparison comparison = compare_run(*run, &sim_trace, sim_buffers);
+//   std::fputs(format_gpu_comparison_text(comparison).c_str(), stdout);
+//
+// The simulator's run has already resolved the kernel and checked every --arg against its
+// parameters; this side takes that result (args, and the parameter list when the caller has it)
+// and, where the driver can say (CUDA 12.4+), checks the parameter sizes of the kernel NVRTC built.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cuda_driver.hpp"
+#include "device_trace_prelude.hpp"
+#include "expected.hpp"
+#include "nvrtc_compile.hpp"
+#include "warpsim/device_trace.hpp"
+#include "warpsim/kernel_registry.hpp"
+#include "warpsim/runner.hpp"
+
+namespace warpsim::gpu {
+
+struct DeviceTraceOptions {
+  bool enabled = false;
+  std::uint64_t blocks = 4;      // trace the blocks with linear index below this
+  std::uint32_t capacity = 256;  // calls recorded per thread; later ones are only counted
+};
+
+struct GpuRunRequest {
+  std::string source;                 // the kernel file's text, exactly as read
+  std::string path;                   // the file as messages name it (also #line and its -I folder)
+  std::string kernel_expression;      // runner::KernelChoice::expression, e.g. "::ns::reduce<256>"
+  std::string kernel_name;            // runner::KernelChoice::name, for messages
+  std::vector<runner::ArgSpec> args;  // one per parameter, as the simulator run accepted them
+  // The kernel's parameters as the simulator resolved them (KernelDescriptor::params); when given,
+  // the args are checked against them with the simulator's own check. Empty: not checked again.
+  std::vector<KernelParam> params;
+  // One entry per arg: a buffer's initial bytes (exactly count * element size, the bytes the
+  // simulator's buffer started with); empty for scalars.
+  std::vector<std::span<const std::byte>> initial;
+  Dim3 grid{}, block{};
+  std::size_t dynamic_shared_bytes = 0;
+  DeviceTraceOptions trace{};
+  std::chrono::milliseconds timeout{60'000};  // a kernel that hangs (deadlocked warp) fails here
+  int device = 0;                             // CUDA device ordinal
+};
+
+struct GpuBuffer {
+  std::size_t arg = 0;  // zero-based parameter index
+  runner::ElementType type = runner::ElementType::i32;
+  std::uint64_t count = 0;
+  std::vector<std::byte> bytes;  // after the launch
+};
+
+struct GpuRun {
+  DeviceInfo device;
+  std::string driver_release;        // e.g. "580.65.06", from /proc/driver/nvidia/version
+  std::string compile_log;           // NVRTC warnings about the user's file; empty when none
+  std::vector<GpuBuffer> buffers;    // every buffer argument after the launch, in parameter order
+  std::optional<DeviceTrace> trace;  // when asked for and the recorder compiled
+  std::string trace_note;            // why there is no trace although one was asked for
+  // What the kernel's printf calls wrote. The driver prints device printf on the process's stdout;
+  // run_on_gpu holds stdout in a temporary file meanwhile, so `run --json` output stays clean.
+  std::string printf_output;
+};
+
+// Compiles, launches and downloads. A traced kernel the driver refuses to launch (the recorder's
+// registers can exceed a 1024-thread block's limit) runs again as written, with `trace_note`
+// saying so. Errors: no_device (no driver or device: one line to print),
+// compile (NVRTC's log, naming the user's file and lines, in `details`), invalid_argument (the
+// request does not fit the kernel or the device), driver (launch failure, a fault in the kernel,
+// or the kernel still running after `timeout`).
+Expected<GpuRun> run_on_gpu(const GpuRunRequest& request);
+
+// The comparison `run --gpu` prints: every buffer bit for bit (or within `ulp_tolerance` for
+// floats) against `sim_buffers`, and, when the run has a trace and `sim_trace` is given, every
+// traced lane's calls against the simulator's.
+GpuComparison compare_run(const GpuRun& run, const Trace* sim_trace,
+                          std::span<const BufferData> sim_buffers, std::uint64_t ulp_tolerance = 0);
+// The run's buffers as BufferData (views into `run`).
+std::vector<BufferData> buffer_data(const GpuRun& run);
+
+// ---- The parts of run_on_gpu that need no device (tested offline) ----
+
+// Empty when the request is well formed; otherwise one line saying what is wrong.
+std::string check_request(const GpuRunRequest& request);
+
+struct DeviceProgram {
+  CompiledProgram program;
+  std::string kernel_symbol;  // lowered name of request.kernel_expression
+  std::string trace_symbol;   // lowered name of the recorder's state; empty when not traced
+  std::string trace_note;     // why the program is not traced although tracing was asked for
+};
+// NVRTC for architecture `sm`: the user's file as written (-I its folder, --std=c++17, the
+// standard-header stand-ins of device_std_headers.hpp), or with the trace prelude when
+// request.trace.enabled. Should the prelude fail where the plain file compiles, the plain program
+// comes back with `trace_note` saying so.
+Expected<DeviceProgram> compile_for_device(const GpuRunRequest& request, int sm);
+
+// Turns what the recorder wrote into a DeviceTrace (device fields left for the caller): counts
+// holds one entry per traced thread, records `capacity` records per thread.
+Expected<DeviceTrace> decode_device_trace(std::span<const std::uint64_t> counts,
+                                          std::span<const DeviceCallRecord> records,
+                                          std::uint32_t capacity, Dim3 grid, Dim3 block,
+                                          std::uint64_t traced_blocks);
+
+// "580.65.06" out of /proc/driver/nvidia/version's text; empty when it names none.
+std::string driver_release_from(std::string_view proc_version);
+// The present driver's release, or empty.
+std::string driver_release();
+// Now, in UTC: "2025-06-01T12:00:00Z".
+std::string utc_now();
+
+ValueType value_type_of(runner::ElementType type);
+
+}  // namespace warpsim::gpu
