@@ -1,6 +1,11 @@
 // `warpsim run`: command-line flags into RunOptions (the work is warpsim::runner's).
+#include <unistd.h>
+
+#include <cerrno>
 #include <charconv>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -10,6 +15,8 @@
 
 namespace warpsim::cli {
 namespace {
+
+namespace fs = std::filesystem;
 
 constexpr const char* kRunUsage =
     "usage: warpsim run FILE.cu --kernel NAME --grid G --block B [--arg SPEC]... [--json]\n"
@@ -36,7 +43,11 @@ struct RunFlags {
   bool have_block = false;
   bool list_kernels = false;
   bool gpu = false;
+  GpuRunFlags gpu_flags;
+  std::string gpu_only_flag;  // a --gpu-* flag given, which needs --gpu
 };
+
+constexpr std::uint32_t kMaxTraceCalls = 65536;
 
 // Applies one `--name value` flag; returns an error message, empty when it was fine.
 std::string apply_value_flag(RunFlags& flags, const std::string& name, const std::string& value) {
@@ -78,6 +89,28 @@ std::string apply_value_flag(RunFlags& flags, const std::string& name, const std
       return "--timeout '" + value + "': give seconds, more than 0 and at most 86400";
     }
     o.timeout_seconds = *seconds;
+  } else if (name == "--gpu-trace-blocks") {
+    auto blocks = parse_number<std::uint64_t>(value);
+    if (!blocks) return "--gpu-trace-blocks '" + value + "': give a number of blocks (0: none)";
+    flags.gpu_flags.trace_blocks = *blocks;
+    flags.gpu_only_flag = name;
+  } else if (name == "--gpu-trace-calls") {
+    auto calls = parse_number<std::uint32_t>(value);
+    if (!calls || *calls == 0 || *calls > kMaxTraceCalls) {
+      return "--gpu-trace-calls '" + value + "': give calls per thread, 1 to " +
+             std::to_string(kMaxTraceCalls);
+    }
+    flags.gpu_flags.trace_calls = *calls;
+    flags.gpu_only_flag = name;
+  } else if (name == "--tolerance-ulps") {
+    auto ulps = parse_number<std::uint64_t>(value);
+    if (!ulps) return "--tolerance-ulps '" + value + "': not a non-negative integer";
+    flags.gpu_flags.tolerance_ulps = *ulps;
+    flags.gpu_only_flag = name;
+  } else if (name == "--gpu-trace-out") {
+    if (value.empty()) return "--gpu-trace-out needs a file name";
+    flags.gpu_flags.trace_out = value;
+    flags.gpu_only_flag = name;
   } else if (name == "--shared") {
     auto bytes = parse_number<std::size_t>(value);
     if (!bytes) return "--shared '" + value + "': give a number of bytes";
@@ -90,7 +123,8 @@ std::string apply_value_flag(RunFlags& flags, const std::string& name, const std
 
 bool takes_value(const std::string& name) {
   for (const char* flag : {"--kernel", "--grid", "--block", "--arg", "--trace", "--policy",
-                           "--seed", "--max-steps", "--timeout", "--shared"}) {
+                           "--seed", "--max-steps", "--timeout", "--shared", "--gpu-trace-blocks",
+                           "--gpu-trace-calls", "--tolerance-ulps", "--gpu-trace-out"}) {
     if (name == flag) return true;
   }
   return false;
@@ -114,7 +148,13 @@ void print_run_help() {
       "                      TYPE is i32 u32 f32 i64 u64 f64\n"
       "  --json              print one JSON object (buffers, diagnostics, steps)\n"
       "  --trace OUT.json    write the full step-by-step trace\n"
-      "  --gpu               also run on the GPU and compare (needs a CUDA device)\n"
+      "  --gpu               also compile the file with NVRTC, run it on the GPU with the same\n"
+      "                      arguments and compare buffers and steps (needs a CUDA device)\n"
+      "  --gpu-trace-blocks N  with --gpu: blocks whose warp-level calls are traced on the\n"
+      "                      device and compared step by step (default 4; 0: buffers only)\n"
+      "  --gpu-trace-calls N with --gpu: calls recorded per thread (default 256)\n"
+      "  --tolerance-ulps N  with --gpu: floats within N ulps of each other match (default 0)\n"
+      "  --gpu-trace-out F.json  with --gpu: write the device trace\n"
       "  --policy P          maximal (default) or interleaved convergence\n"
       "  --seed N            order of the interleaved policy (default 1)\n"
       "  --max-steps N       warp-level steps before the run counts as runaway\n"
@@ -124,6 +164,8 @@ void print_run_help() {
       "\n"
       "exit status: 0 ran (diagnostics may be present), 1 the kernel deadlocked, ran away,\n"
       "crashed or timed out, 2 bad input (arguments, file, compile error), 3 --gpu without GPU.\n"
+      "With --gpu the status is 0 when both runs ran, even where they differ: the report (and\n"
+      "--json's \"identical\" fields) say whether they agree.\n"
       "Compiled kernels are cached in $WARPSIM_CACHE_DIR, else $XDG_CACHE_HOME/warpsim or\n"
       "~/.cache/warpsim; the compiler is $WARPSIM_CXX, else c++.\n",
       kRunUsage);
@@ -171,7 +213,20 @@ int run_command(const Args& args) {
   if (o.kernel.empty()) return usage_error("--kernel NAME is required");
   if (!flags.have_grid) return usage_error("--grid is required");
   if (!flags.have_block) return usage_error("--block is required");
-  if (flags.gpu) return gpu_run_unavailable();
+  if (!flags.gpu && !flags.gpu_only_flag.empty()) {
+    return usage_error(flags.gpu_only_flag + " needs --gpu");
+  }
+  if (flags.gpu) {
+    if (const std::string& out = flags.gpu_flags.trace_out; !out.empty()) {
+      const fs::path parent = fs::absolute(out).parent_path();
+      if (access(parent.c_str(), W_OK) != 0) {
+        std::fprintf(stderr, "warpsim run: cannot write --gpu-trace-out %s: %s\n", out.c_str(),
+                     std::strerror(errno));
+        return kExitUsage;
+      }
+    }
+    if (const int status = attach_gpu_stage(flags.gpu_flags, o); status != 0) return status;
+  }
   return runner::run_kernel_file(o, std::cout, std::cerr);
 }
 

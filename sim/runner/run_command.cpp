@@ -155,11 +155,38 @@ struct KernelRun {
   RunReport report;             // what ran, less `buffers`: the caller points it into `buffers`
   ArgumentBuffers buffers;      // the arguments, as the kernel left them
   std::optional<std::string> trace_json;  // when asked for and the launch returned
+  std::optional<GpuStageResult> gpu;      // --gpu: what the GPU stage returned, when it ran
+  std::string gpu_skipped;                // --gpu: why the GPU stage did not run, when it did not
 };
 
-// Reads, resolves, compiles (cached) and runs `request` in a child process, into `run`.
+std::vector<OutputBuffer> buffer_bytes(const ArgumentBuffers& buffers) {
+  std::vector<OutputBuffer> bytes;
+  for (const GuardedBuffer& buffer : buffers.buffers()) {
+    const std::byte* data = buffer.data;
+    bytes.push_back(
+        {buffer.arg, buffer.type, {data, data + buffer.count * element_size(buffer.type)}});
+  }
+  return bytes;
+}
+
+// Runs the GPU stage after a completed simulation; exceptions become a failed stage.
+GpuStageResult run_gpu_stage(const GpuStage& stage, const GpuStageInput& input) {
+  try {
+    return stage(input);
+  } catch (const std::exception& error) {
+    GpuStageResult failed;
+    failed.error = GpuStageError::failed;
+    failed.message = error.what();
+    return failed;
+  }
+}
+
+// Reads, resolves, compiles (cached) and runs `request` in a child process, into `run`; then,
+// with a `gpu_stage` and a simulation that completed, the GPU stage.
 void run_request(const KernelFileRequest& request, bool want_trace, bool color_diagnostics,
-                 KernelRun& run) {
+                 const GpuStage* gpu_stage, KernelRun& run) {
+  if (gpu_stage != nullptr && !*gpu_stage) gpu_stage = nullptr;
+  want_trace = want_trace || gpu_stage != nullptr;  // the GPU comparison needs the steps
   auto bad_input = [&](std::string message) {
     run.status = RunStatus::bad_input;
     run.error = std::move(message);
@@ -175,6 +202,9 @@ void run_request(const KernelFileRequest& request, bool want_trace, bool color_d
   auto buffers = ArgumentBuffers::create(request.args);
   if (!buffers) return bad_input(buffers.error);
   run.buffers = std::move(*buffers);
+  // The child writes into the shared buffers: the GPU must start from the bytes as they are now.
+  std::vector<OutputBuffer> initial;
+  if (gpu_stage != nullptr) initial = buffer_bytes(run.buffers);
 
   auto toolchain = find_toolchain();
   if (!toolchain) return bad_input(toolchain.error);
@@ -213,6 +243,67 @@ void run_request(const KernelFileRequest& request, bool want_trace, bool color_d
   for (const Frame& frame : outcome.frames) {
     if (frame.tag == FrameTag::trace_json) run.trace_json = frame.payload;
   }
+  if (gpu_stage == nullptr) return;
+
+  // Only a launch that completed goes to the GPU: a deadlocked kernel would hang the device.
+  if (run.status != RunStatus::completed) {
+    run.gpu_skipped = "not run on the GPU: the simulation did not complete (" +
+                      std::string(to_string(run.status)) + ")";
+    return;
+  }
+  std::string trace_error = "the simulator sent no trace";
+  std::optional<Trace> trace;
+  if (run.trace_json) trace = read_trace_json(*run.trace_json, trace_error);
+  if (!trace) {
+    run.gpu = GpuStageResult{};
+    run.gpu->error = GpuStageError::failed;
+    run.gpu->message = "cannot read the simulator's trace: " + trace_error;
+    return;
+  }
+  GpuStageInput input;
+  input.source = *source;
+  input.file = request.file;
+  input.kernel = *kernel;
+  input.args = &request.args;
+  input.initial = std::move(initial);
+  input.final_buffers = buffer_bytes(run.buffers);
+  input.trace = &*trace;
+  input.grid = request.grid;
+  input.block = request.block;
+  input.shared_bytes = request.shared_bytes;
+  input.timeout_seconds = request.timeout_seconds;
+  run.gpu = run_gpu_stage(*gpu_stage, input);
+}
+
+std::string_view gpu_error_name(GpuStageError error) {
+  switch (error) {
+    case GpuStageError::none:
+      return "none";
+    case GpuStageError::no_device:
+      return "no_device";
+    case GpuStageError::compile:
+      return "compile";
+    case GpuStageError::invalid_argument:
+      return "invalid_argument";
+    case GpuStageError::failed:
+      return "failed";
+  }
+  return "failed";
+}
+
+int gpu_exit_status(GpuStageError error) {
+  switch (error) {
+    case GpuStageError::none:
+      return kExitRan;
+    case GpuStageError::no_device:
+      return kExitNoGpu;
+    case GpuStageError::compile:
+    case GpuStageError::invalid_argument:
+      return kExitBadInput;
+    case GpuStageError::failed:
+      return kExitKernelFailed;
+  }
+  return kExitKernelFailed;
 }
 
 // A crash's diagnostic in the trace's terms (a timeout has none: the status says it).
@@ -289,7 +380,7 @@ int list_kernels(const std::string& file, std::ostream& out, std::ostream& err) 
 
 KernelFileResult run_kernel_file(const KernelFileRequest& request) {
   KernelRun run;
-  run_request(request, /*want_trace=*/true, /*color_diagnostics=*/false, run);
+  run_request(request, /*want_trace=*/true, /*color_diagnostics=*/false, nullptr, run);
   KernelFileResult result;
   result.status = run.status;
   result.kernel = run.report.kernel;
@@ -300,11 +391,7 @@ KernelFileResult run_kernel_file(const KernelFileRequest& request) {
   }
   result.message = run.report.message;
   result.steps = run.report.steps;
-  for (const GuardedBuffer& buffer : run.buffers.buffers()) {
-    const std::byte* data = buffer.data;
-    result.buffers.push_back(
-        {buffer.arg, buffer.type, {data, data + buffer.count * element_size(buffer.type)}});
-  }
+  result.buffers = buffer_bytes(run.buffers);
   if (run.trace_json) {
     std::istringstream in(*run.trace_json);
     std::string error;
@@ -328,18 +415,43 @@ int run_kernel_file(const RunOptions& options, std::ostream& out, std::ostream& 
     return bad_input("cannot write --trace " + options.trace_path + ": " + std::strerror(errno));
   }
   KernelRun run;
-  run_request(options, want_trace, isatty(STDERR_FILENO) != 0, run);
+  run_request(options, want_trace, isatty(STDERR_FILENO) != 0, &options.gpu_stage, run);
   if (run.status == RunStatus::bad_input) {
     err << run.compiler_output;
     return bad_input(run.error);
   }
+  const GpuStageError gpu_error = run.gpu ? run.gpu->error : GpuStageError::none;
+  if (gpu_error == GpuStageError::no_device) {  // one line, nothing else
+    err << "warpsim run: --gpu: " << run.gpu->message << "\n";
+    return kExitNoGpu;
+  }
   for (const GuardedBuffer& buffer : run.buffers.buffers()) run.report.buffers.push_back(&buffer);
-  const int status = exit_status(run.status);
+  if (run.gpu && gpu_error == GpuStageError::none) {
+    run.report.gpu_json = run.gpu->json;
+    run.report.gpu_text = run.gpu->text;
+    run.report.gpu_printf = run.gpu->printf_output;
+  } else if (run.gpu) {
+    run.report.gpu_json = "{\"error\":" + json_string(gpu_error_name(gpu_error)) +
+                          ",\"message\":" + json_string(run.gpu->message) + "}";
+  } else if (!run.gpu_skipped.empty()) {
+    run.report.gpu_json = "{\"skipped\":" + json_string(run.gpu_skipped) + "}";
+  }
+  int status = exit_status(run.status);
   if (options.json) {
     write_report_json(out, run.report);
     if (status != kExitRan) err << "warpsim run: " << run.report.message << "\n";
   } else {
     write_report_text(out, run.report);
+  }
+  if (run.gpu) {
+    for (const std::string& note : run.gpu->notes) err << "warpsim run: --gpu: " << note << "\n";
+  }
+  if (!run.gpu_skipped.empty()) err << "warpsim run: --gpu: " << run.gpu_skipped << "\n";
+  if (gpu_error != GpuStageError::none) {
+    err << run.gpu->details;
+    if (!run.gpu->details.empty() && run.gpu->details.back() != '\n') err << "\n";
+    err << "warpsim run: --gpu: " << run.gpu->message << "\n";
+    status = std::max(status, gpu_exit_status(gpu_error));
   }
   if (want_trace) {
     if (!run.trace_json) {

@@ -5,9 +5,9 @@
 #include <cstdio>
 #include <cstring>
 #include <ostream>
+#include <string_view>
 
 namespace warpsim::runner {
-namespace {
 
 std::string json_string(std::string_view text) {
   std::string out = "\"";
@@ -40,6 +40,8 @@ std::string json_string(std::string_view text) {
   }
   return out + "\"";
 }
+
+namespace {
 
 std::string hex_mask(LaneMask lanes) {
   char text[16];
@@ -175,7 +177,9 @@ void write_report_json(std::ostream& out, const RunReport& report) {
         << ",\"thread\":" << json_dims(line.thread_idx) << ",\"text\":" << json_string(line.text)
         << "}";
   }
-  out << "]}\n";
+  out << "]";
+  if (!report.gpu_json.empty()) out << ",\"gpu\":" << report.gpu_json;
+  out << "}\n";
 }
 
 void write_report_text(std::ostream& out, const RunReport& report) {
@@ -225,6 +229,18 @@ void write_report_text(std::ostream& out, const RunReport& report) {
       out << "  block " << dims(line.block_idx) << " thread " << dims(line.thread_idx) << ": "
           << line.text;
       if (line.text.empty() || line.text.back() != '\n') out << "\n";
+    }
+  }
+
+  if (!report.gpu_text.empty()) out << "\n" << report.gpu_text;
+  if (!report.gpu_printf.empty()) {
+    out << "\nGPU printf:\n";
+    std::size_t start = 0;
+    while (start < report.gpu_printf.size()) {
+      std::size_t end = report.gpu_printf.find('\n', start);
+      if (end == std::string::npos) end = report.gpu_printf.size();
+      out << "  " << std::string_view(report.gpu_printf).substr(start, end - start) << "\n";
+      start = end + 1;
     }
   }
 }

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "argument_buffers.hpp"
@@ -38,7 +39,15 @@ struct RunReport {
   std::vector<const GuardedBuffer*> buffers;  // in parameter order
   std::vector<ReportDiagnostic> diagnostics;
   std::vector<ReportPrintf> printf_lines;
+  // --gpu: the "gpu" member's JSON object (empty: no member) and the readable lines, with what the
+  // device's printf wrote.
+  std::string gpu_json;
+  std::string gpu_text;
+  std::string gpu_printf;
 };
+
+// `text` as a JSON string literal, quotes included.
+std::string json_string(std::string_view text);
 
 // The coordinates of a linear block or thread index within `extent`.
 Dim3 coordinates(std::uint64_t linear, Dim3 extent);

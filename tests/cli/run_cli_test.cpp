@@ -399,6 +399,51 @@ TEST_CASE("--gpu without a usable GPU says so in one line and exits 3") {
   CHECK(contains(run.err, "--gpu"));
 }
 
+TEST_CASE("--gpu --json without a usable GPU prints nothing on stdout, one line on stderr") {
+  const fs::path device_trace = scratch() / "no-gpu-device-trace.json";
+  const Outcome run = run_cli(
+      {"run", kKernels + "butterfly_reduce.cu", "--kernel", "butterfly_reduce", "--grid", "1",
+       "--block", "32", "--arg", "f32[32]:iota", "--arg", "f32[32]:zeros", "--arg", "i32:32",
+       "--gpu", "--json", "--gpu-trace-blocks", "2", "--gpu-trace-calls", "64",
+       "--tolerance-ulps", "1", "--gpu-trace-out", device_trace.string()});
+  CHECK(run.exit_code == 3);
+  CHECK(run.out.empty());
+  CHECK(std::count(run.err.begin(), run.err.end(), '\n') == 1);
+  CHECK(run.err.rfind("warpsim run: --gpu: ", 0) == 0);
+  CHECK_FALSE(fs::exists(device_trace));
+}
+
+TEST_CASE("--gpu's flags are checked before anything runs: bad values exit 2") {
+  const std::vector<std::string> base = {
+      "run",   kKernels + "butterfly_reduce.cu", "--kernel", "butterfly_reduce", "--grid", "1",
+      "--block", "32", "--arg", "f32[32]:iota", "--arg", "f32[32]:zeros", "--arg", "i32:32"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_cli(args);
+  };
+  for (const std::vector<std::string>& bad : std::vector<std::vector<std::string>>{
+           {"--gpu", "--gpu-trace-blocks", "-1"},
+           {"--gpu", "--gpu-trace-blocks", "four"},
+           {"--gpu", "--gpu-trace-calls", "0"},
+           {"--gpu", "--gpu-trace-calls", "100000000"},
+           {"--gpu", "--tolerance-ulps", "1.5"},
+           {"--gpu", "--tolerance-ulps"},
+           {"--gpu", "--gpu-trace-out", "/nonexistent-dir/trace.json"},
+           {"--tolerance-ulps", "2"},  // needs --gpu
+           {"--gpu-trace-out", "t.json"}}) {
+    const Outcome run = with(bad);
+    INFO(bad[0] << " " << bad[1] << " -> " << run.err);
+    CHECK(run.exit_code == 2);
+    CHECK(run.out.empty());
+    CHECK(contains(run.err, "warpsim run: "));
+  }
+  // Good values pass the checks and reach the device probe (exit 3 here, 0 on a GPU machine).
+  const Outcome good = with({"--gpu", "--gpu-trace-blocks", "0", "--gpu-trace-calls=16",
+                             "--tolerance-ulps", "4", "--json"});
+  CHECK((good.exit_code == 3 || good.exit_code == 0));
+}
+
 TEST_CASE("--list-kernels, --help and --version answer and exit 0") {
   const Outcome list = run_cli({"run", kKernels + "features.cu", "--list-kernels"});
   CHECK(list.exit_code == 0);

@@ -3,7 +3,9 @@
 //   1. the CPU reference (cpu_reference.cpp), the exit status and the diagnostic kinds the
 //      manifest expects, and the expected device printf lines;
 //   2. the GPU outputs recorded by record_gpu.sh (tests/corpus/gpu/<name>.json), bit for bit
-//      or within the manifest's tolerance, when such recordings exist.
+//      or within the manifest's tolerance, when such recordings exist; and, where a device trace
+//      was recorded too (<name>.trace.json.gz), the simulator's steps lane by lane against it
+//      (warpsim::compare: results CUDA leaves undefined are not compared).
 #include <doctest/doctest.h>
 
 #include "support/run_warpsim.hpp"
@@ -28,7 +30,11 @@
 #include <string>
 #include <vector>
 
+#include <zlib.h>
+
 #include "cpu_reference.hpp"
+#include "warpsim/device_trace.hpp"
+#include "warpsim/trace.hpp"
 
 
 namespace fs = std::filesystem;
@@ -205,7 +211,8 @@ struct RunOutcome {
   json report;  // the --json object, null when stdout was not JSON
 };
 
-RunOutcome run_warpsim(const Entry& e) {
+// `trace_out`: also write the simulator's trace there (--trace).
+RunOutcome run_warpsim(const Entry& e, const fs::path& trace_out = {}) {
   std::vector<std::string> argv_text = {WARPSIM_EXE, "run",     (kCorpusDir / e.file).string(),
                                         "--kernel",  e.kernel,  "--grid",
                                         e.grid,      "--block", e.block};
@@ -215,6 +222,10 @@ RunOutcome run_warpsim(const Entry& e) {
   }
   argv_text.insert(argv_text.end(), e.options.begin(), e.options.end());
   argv_text.push_back("--json");
+  if (!trace_out.empty()) {
+    argv_text.push_back("--trace");
+    argv_text.push_back(trace_out.string());
+  }
 
   const warpsim::test::ProcessOutcome run =
       warpsim::test::run_process(argv_text, fs::path(CORPUS_BINARY_DIR) / "run");
@@ -365,6 +376,51 @@ std::vector<std::string> sorted_printf(const json& report) {
 
 std::string subcase_title(const Entry& e) { return e.name + " (" + e.file + ")"; }
 
+// A gzip (or plain) file's text; nullopt when it cannot be read.
+std::optional<std::string> read_gzip(const fs::path& path) {
+  gzFile file = gzopen(path.c_str(), "rb");
+  if (file == nullptr) return std::nullopt;
+  std::string text;
+  char chunk[65536];
+  int n = 0;
+  while ((n = gzread(file, chunk, sizeof chunk)) > 0) text.append(chunk, static_cast<std::size_t>(n));
+  const bool ok = n == 0;
+  gzclose(file);
+  if (!ok) return std::nullopt;
+  return text;
+}
+
+// One call as the step report shows it.
+std::string call_text(const std::optional<warpsim::DeviceCall>& call) {
+  if (!call) return "(no call)";
+  std::ostringstream out;
+  out << warpsim::to_string(call->op) << " mask 0x" << std::hex << call->mask << " in 0x"
+      << call->input << " out 0x" << call->output << std::dec << " arg " << call->arg << " width "
+      << call->width << " line " << call->line;
+  return out.str();
+}
+
+// "steps identical (...)" or the first difference, for the per-entry line.
+std::string steps_text(const warpsim::TraceComparison& c) {
+  std::ostringstream out;
+  if (!c.incomparable.empty()) {
+    out << "steps not comparable: " << c.incomparable;
+  } else if (!c.first_difference) {
+    out << "steps identical (" << c.lanes << " lanes, " << c.calls << " calls";
+    if (c.undefined_outputs != 0) out << ", " << c.undefined_outputs << " undefined results skipped";
+    if (c.truncated_lanes != 0) out << ", " << c.truncated_lanes << " lanes truncated";
+    out << ")";
+  } else {
+    const warpsim::CallDifference& d = *c.first_difference;
+    out << "steps differ in " << c.differing_lanes << " of " << c.lanes
+        << " lanes; first: block " << d.block << " warp " << d.warp << " lane " << d.lane
+        << ", call " << d.call << " (simulator step " << d.sim_step << "), "
+        << warpsim::to_string(d.field) << ": sim " << call_text(d.sim) << " | gpu "
+        << call_text(d.gpu);
+  }
+  return out.str();
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -420,6 +476,8 @@ TEST_CASE("the simulator matches the recorded GPU outputs of the corpus") {
   const std::vector<Entry> entries = load_manifest();
   const fs::path gpu_dir = kCorpusDir / "gpu";
   std::size_t recorded = 0, identical = 0, within_tolerance = 0, hangs_agreed = 0;
+  std::size_t traced = 0, steps_identical = 0;
+  std::string step_lines;  // one line per traced entry
   std::string device = "unknown device";
   if (fs::exists(gpu_dir / "DEVICE.txt")) {
     device = read_text(gpu_dir / "DEVICE.txt");
@@ -439,7 +497,13 @@ TEST_CASE("the simulator matches the recorded GPU outputs of the corpus") {
       FAIL_CHECK(recording.string() << " is not JSON");
       continue;
     }
-    const RunOutcome run = run_warpsim(e);
+    const fs::path device_trace_path = gpu_dir / (e.name + ".trace.json.gz");
+    const bool has_device_trace = fs::exists(device_trace_path);
+    const fs::path sim_trace_path =
+        fs::path(CORPUS_BINARY_DIR) / "run" / (e.name + ".sim-trace.json");
+    std::error_code ignored;
+    fs::remove(sim_trace_path, ignored);
+    const RunOutcome run = run_warpsim(e, has_device_trace ? sim_trace_path : fs::path{});
     CAPTURE(run.err);
     if (run.report.is_null()) {
       FAIL_CHECK("stdout is not one JSON object:\n" << run.out);
@@ -486,9 +550,38 @@ TEST_CASE("the simulator matches the recorded GPU outputs of the corpus") {
       bit_identical = bit_identical && same_printf;
       agrees = agrees && same_printf;
     }
-    if (bit_identical) {
+
+    // The steps, lane by lane, against the device trace (where one was recorded).
+    bool steps_agree = true;
+    if (has_device_trace) {
+      ++traced;
+      std::string error;
+      const std::optional<std::string> text = read_gzip(device_trace_path);
+      std::optional<warpsim::DeviceTrace> gpu_trace;
+      if (text) gpu_trace = warpsim::read_device_trace_json(*text, error);
+      std::optional<warpsim::Trace> sim;
+      std::string sim_error = "the simulator wrote no trace";
+      if (fs::exists(sim_trace_path)) sim = warpsim::read_trace_json(read_text(sim_trace_path), sim_error);
+      std::string line;
+      if (!text || !gpu_trace) {
+        line = "cannot read " + device_trace_path.string() + (text ? ": " + error : "");
+      } else if (!sim) {
+        line = "cannot read the simulator's trace: " + sim_error;
+      } else {
+        const warpsim::TraceComparison steps = warpsim::compare(*sim, *gpu_trace);
+        line = steps_text(steps);
+        steps_agree = steps.identical();
+      }
+      if (line.rfind("cannot", 0) == 0) steps_agree = false;
+      step_lines += "  " + e.name + ": " + line + "\n";
+      CHECK_MESSAGE(steps_agree, "simulator vs GPU trace: " << line);
+      steps_identical += steps_agree ? 1 : 0;
+    }
+    fs::remove(sim_trace_path, ignored);
+
+    if (bit_identical && steps_agree) {
       ++identical;
-    } else if (agrees) {
+    } else if (agrees && steps_agree) {
       ++within_tolerance;
     }
   }
@@ -499,8 +592,12 @@ TEST_CASE("the simulator matches the recorded GPU outputs of the corpus") {
                                                 "device with tests/corpus/record_gpu.sh");
     return;
   }
+  if (!step_lines.empty()) MESSAGE("steps vs recorded device traces:\n" << step_lines);
   MESSAGE("corpus vs GPU (" << device << "): " << identical << " of " << recorded
-                            << " recorded entries bit-identical, " << within_tolerance
-                            << " within tolerance, " << hangs_agreed << " hang on both ("
-                            << entries.size() << " entries in the manifest)");
+                            << " recorded entries GPU-identical (buffers bit for bit"
+                            << std::string(traced != 0 ? ", and steps where traced" : "") << "), "
+                            << within_tolerance << " within tolerance, " << hangs_agreed
+                            << " hang on both; steps identical in " << steps_identical << " of "
+                            << traced << " entries with a device trace (" << entries.size()
+                            << " entries in the manifest)");
 }

@@ -1,22 +1,33 @@
 #!/usr/bin/env bash
 # Records the corpus on a real GPU, for corpus_tests to compare the simulator with.
 #
-#   tests/corpus/record_gpu.sh [--build DIR] [--via warpsim|nvcc] [--include-hangs] [NAME...]
+#   tests/corpus/record_gpu.sh [--build DIR] [--via warpsim|nvcc] [--include-hangs]
+#                              [--trace-blocks N] [--trace-calls N] [NAME...]
 #
 # For every entry of tests/corpus/corpus.json (or only the NAMEs given) it writes
-#   tests/corpus/gpu/<name>.json          the run.md --json object of the GPU run, plus a
-#                                         "header" object (device, driver, date, recorder)
-#   tests/corpus/gpu/<name>.trace.json.gz the GPU trace (--via warpsim, when the CLI writes one)
+#   tests/corpus/gpu/<name>.json          a run.md-shaped object of the GPU run: "buffers" and
+#                                         "printf" are the GPU's; with --via warpsim also "gpu"
+#                                         (the `run --gpu --json` member: device, per-buffer and
+#                                         per-step comparison with the simulator at recording
+#                                         time), and "steps"/"diagnostics" of the simulator run;
+#                                         plus a "header" object (device, driver, date, recorder)
+#   tests/corpus/gpu/<name>.trace.json.gz the device trace (--via warpsim: `--gpu-trace-out`,
+#                                         write_device_trace_json); a stale one is removed when
+#                                         the new recording has none
 #   tests/corpus/gpu/DEVICE.txt           nvidia-smi's device name and driver, and the date
 #
-# --via warpsim (default): `warpsim run FILE ... --gpu --json --trace OUT`, building warpsim in
-#   DIR (default build-gpu) if needed. The GPU run is taken from the "gpu" member of the JSON
-#   object (see gpu_report() below: the one place to change if the CLI settles on another shape).
+# --via warpsim (default): `warpsim run FILE ... --gpu --json --gpu-trace-out OUT`, building
+#   warpsim in DIR (default build-gpu) if needed. The GPU's buffers are the "outputs" of the
+#   "gpu" member (see gpu_report() below).
 # --via nvcc: no warpsim needed. Each entry is compiled with nvcc together with a generated
-#   host driver that loads the same inputs, launches the kernel and dumps the buffers; use it
-#   while `warpsim run --gpu` cannot run kernel files yet. It records no trace.
+#   host driver that loads the same inputs, launches the kernel and dumps the buffers. It records
+#   no trace.
+# --trace-blocks N, --trace-calls N: passed as --gpu-trace-blocks / --gpu-trace-calls (default
+#   4 and 256, warpsim's defaults).
 # --include-hangs: also run entries with "gpu": false that expect exit status 1 (kernels that
-#   deadlock), under a timeout; one that times out is recorded as {"gpu_status": "hang"}.
+#   deadlock), under a timeout; one that times out is recorded as {"gpu_status": "hang"}. Only
+#   --via nvcc runs them: `warpsim run --gpu` never sends a kernel the simulator found
+#   deadlocking to the GPU, so --via warpsim skips them (keeping any earlier recording).
 # Entries with "gpu": false are otherwise skipped (e.g. simulator-only scheduling policies).
 set -euo pipefail
 
@@ -25,13 +36,17 @@ root="$(cd "$here/../.." && pwd)"
 build="$root/build-gpu"
 via=warpsim
 include_hangs=0
+trace_blocks=4
+trace_calls=256
 names=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --build) build="$2"; shift 2 ;;
     --via) via="$2"; shift 2 ;;
     --include-hangs) include_hangs=1; shift ;;
-    -h|--help) sed -n '2,19p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    --trace-blocks) trace_blocks="$2"; shift 2 ;;
+    --trace-calls) trace_calls="$2"; shift 2 ;;
+    -h|--help) sed -n '2,34p' "${BASH_SOURCE[0]}"; exit 0 ;;
     -*) echo "record_gpu.sh: unknown option $1" >&2; exit 2 ;;
     *) names+=("$1"); shift ;;
   esac
@@ -63,7 +78,8 @@ printf '%s, driver %s, CUDA %s, sm_%s, recorded %s via %s\n' \
 
 export REC_DEVICE="$device" REC_DRIVER="$driver" REC_CC="$cc" REC_DATE="$date_utc" \
        REC_CUDA="$cuda" REC_COMMIT="$commit" REC_VIA="$via" REC_HANGS="$include_hangs" \
-       REC_WARPSIM="$warpsim" REC_NVCC="$nvcc" REC_CORPUS="$here"
+       REC_WARPSIM="$warpsim" REC_NVCC="$nvcc" REC_CORPUS="$here" \
+       REC_TRACE_BLOCKS="$trace_blocks" REC_TRACE_CALLS="$trace_calls"
 
 python3 - "${names[@]}" <<'PY'
 import gzip, json, math, os, shutil, struct, subprocess, sys, tempfile
@@ -103,17 +119,35 @@ def command_args(entry):
     return [os.path.join(corpus, entry["file"])] + args + entry.get("options", [])
 
 
-def gpu_report(output):
-    """The GPU run inside `warpsim run --gpu --json` output, as a run.md-style object."""
-    if isinstance(output.get("gpu"), dict) and "buffers" in output["gpu"]:
-        return output["gpu"]
-    raise SystemExit("record_gpu.sh: `warpsim run --gpu --json` printed no \"gpu\" object with "
-                     "buffers; adapt gpu_report() in record_gpu.sh to the CLI's output")
+def gpu_report(entry, output, stderr):
+    """The GPU run inside `warpsim run --gpu --json` output, as a run.md-style object (None: the
+    GPU stage did not run because the simulation did not complete)."""
+    gpu = output.get("gpu")
+    if not isinstance(gpu, dict):
+        raise SystemExit(f"record_gpu.sh: {entry['name']}: `warpsim run --gpu --json` printed no "
+                         f"\"gpu\" object:\n{stderr}")
+    if "skipped" in gpu:
+        return None
+    if "error" in gpu:
+        return {"kernel": output.get("kernel", entry["kernel"]), "gpu_status": "error",
+                "message": gpu.get("message", "?") + "\n" + stderr.strip(), "buffers": [],
+                "gpu": gpu}
+    if "outputs" not in gpu:
+        raise SystemExit(f"record_gpu.sh: {entry['name']}: the \"gpu\" object has no "
+                         f"\"outputs\"; adapt gpu_report() in record_gpu.sh to the CLI's output")
+    comparison = {k: v for k, v in gpu.items() if k not in ("outputs", "printf")}
+    return {"kernel": output.get("kernel", entry["kernel"]), "status": "completed",
+            "gpu_status": "completed", "buffers": gpu["outputs"], "printf": gpu.get("printf", []),
+            "steps": output.get("steps"), "diagnostics": output.get("diagnostics", []),
+            "gpu": comparison}
 
 
 def record_via_warpsim(entry, timeout, out_dir):
-    trace = os.path.join(out_dir, "trace.json")
-    cmd = [os.environ["REC_WARPSIM"], "run"] + command_args(entry) + ["--gpu", "--json", "--trace", trace]
+    trace = os.path.join(out_dir, "device-trace.json")
+    cmd = [os.environ["REC_WARPSIM"], "run"] + command_args(entry) + [
+        "--gpu", "--json", "--gpu-trace-out", trace,
+        "--gpu-trace-blocks", os.environ["REC_TRACE_BLOCKS"],
+        "--gpu-trace-calls", os.environ["REC_TRACE_CALLS"]]
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -124,9 +158,9 @@ def record_via_warpsim(entry, timeout, out_dir):
         output = json.loads(p.stdout)
     except json.JSONDecodeError:
         raise SystemExit(f"record_gpu.sh: {entry['name']}: exit {p.returncode}, no JSON:\n{p.stderr}")
-    record = dict(gpu_report(output))
-    record.setdefault("kernel", entry["kernel"])
-    record.setdefault("gpu_status", "completed")
+    record = gpu_report(entry, output, p.stderr)
+    if record is None:
+        return None, None
     return record, (trace if os.path.exists(trace) else None)
 
 
@@ -286,15 +320,22 @@ for entry in entries:
             record, trace = record_via_warpsim(entry, timeout, work)
         else:
             record, trace = record_via_nvcc(entry, timeout, work)
+        if record is None:
+            print(f"{'skip':10s}{name}: the simulator did not complete it, so warpsim does not "
+                  f"run it on the GPU (record it with --via nvcc --include-hangs)")
+            skipped += 1
+            continue
         out = {"header": header(entry)}
         out.update(record)
         with open(os.path.join(corpus, "gpu", name + ".json"), "w") as f:
             json.dump(out, f, separators=(",", ":"))
             f.write("\n")
+        trace_out = os.path.join(corpus, "gpu", name + ".trace.json.gz")
         if trace:
-            with open(trace, "rb") as src, gzip.open(
-                    os.path.join(corpus, "gpu", name + ".trace.json.gz"), "wb", mtime=0) as dst:
+            with open(trace, "rb") as src, gzip.open(trace_out, "wb", mtime=0) as dst:
                 shutil.copyfileobj(src, dst)
+        elif os.path.exists(trace_out):
+            os.remove(trace_out)
     status = out.get("gpu_status", "completed")
     hangs += status == "hang"
     recorded += 1

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -144,16 +145,68 @@ struct KernelFileRequest {
   std::size_t shared_bytes = 48 * 1024;
 };
 
+// A buffer argument's bytes at one moment (before or after the launch).
+struct OutputBuffer {
+  std::size_t arg = 0;  // zero-based parameter index
+  ElementType type = ElementType::i32;
+  std::vector<std::byte> bytes;  // the elements, little-endian
+};
+
+// ---------------------------------------------------------------------------------------------
+// `run --gpu`: a stage after the simulation, supplied by the caller (the CLI implements it with
+// warpsim::gpu; warpsim_sim itself knows nothing of CUDA).
+
+// Everything a GPU run of the same launch needs, and the simulator's results to compare with.
+// Views are valid during the call only.
+struct GpuStageInput {
+  std::string_view source;  // the kernel file's text, exactly as read
+  std::string file;         // the kernel file as the user named it
+  KernelChoice kernel;      // as resolved
+  const std::vector<ArgSpec>* args = nullptr;  // as accepted, one per parameter
+  std::vector<OutputBuffer> initial;  // every buffer argument before the launch, parameter order
+  std::vector<OutputBuffer> final_buffers;  // the same buffers as the simulator left them
+  const Trace* trace = nullptr;             // the simulator's trace, steps recorded
+  Dim3 grid{}, block{};
+  std::size_t shared_bytes = 0;
+  double timeout_seconds = 60;
+};
+
+enum class GpuStageError : std::uint8_t {
+  none,
+  no_device,         // exit kExitNoGpu, one line
+  compile,           // exit kExitBadInput; `details` holds the device compiler's log
+  invalid_argument,  // exit kExitBadInput
+  failed,            // driver or internal failure: exit kExitKernelFailed
+};
+
+struct GpuStageResult {
+  GpuStageError error = GpuStageError::none;
+  std::string message;  // error: one line
+  std::string details;  // error: further lines (a compiler log); empty when none
+  // Ran: the "gpu" member of the --json object (one JSON object) and the readable report's
+  // lines (each ending in '\n').
+  std::string json;
+  std::string text;
+  std::string printf_output;  // what the device's printf wrote
+  std::vector<std::string> notes;  // one-line remarks for stderr (compile warnings, no trace, ...)
+};
+
+using GpuStage = std::function<GpuStageResult(const GpuStageInput&)>;
+
 // `warpsim run`'s flags: the request, and how to report on it.
 struct RunOptions : KernelFileRequest {
   bool json = false;
   std::string trace_path;  // --trace; empty for none
+  // --gpu: called after a simulation that completed (never after a deadlock, runaway, crash or
+  // timeout: such a kernel would hang the GPU). Empty: no GPU run.
+  GpuStage gpu_stage;
 };
 
 // Exit statuses of `warpsim run` (run.md).
 inline constexpr int kExitRan = 0;
 inline constexpr int kExitKernelFailed = 1;
 inline constexpr int kExitBadInput = 2;
+inline constexpr int kExitNoGpu = 3;  // --gpu without a usable CUDA device
 
 // How a run of a kernel file ended: as the launch ended (the first four, as in LaunchStatus), or
 // stopped from outside the launch.
@@ -185,13 +238,6 @@ constexpr ElementType element_type_of() {
     return sizeof(T) == 4 ? ElementType::u32 : ElementType::u64;
   }
 }
-
-// A buffer argument after the launch.
-struct OutputBuffer {
-  std::size_t arg = 0;  // zero-based parameter index
-  ElementType type = ElementType::i32;
-  std::vector<std::byte> bytes;  // the elements as the kernel left them
-};
 
 struct KernelFileResult {
   RunStatus status = RunStatus::bad_input;
