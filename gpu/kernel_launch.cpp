@@ -461,7 +461,7 @@ GpuComparison compare_run(const GpuRun& run, const Trace* sim_trace,
   } else {
     c.grid = run.trace->grid;
     c.traced_blocks = run.trace->traced_blocks;
-    c.steps = compare(*sim_trace, *run.trace);
+    c.steps = compare(*sim_trace, *run.trace, ulp_tolerance);
   }
   return c;
 }

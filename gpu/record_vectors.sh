@@ -7,6 +7,7 @@
 #              (default: build-record in the repository root)
 #   OUT        the vector file to write (default: tests/vectors/data/h100.jsonl.gz)
 #   SEED, CASES, DEVICE (environment): generator seed (777), case count (24000), CUDA device (0)
+#   WARPSIM (environment): a warpsim executable to use instead of building one
 #
 # The same seed and case count give the same cases on any machine; the results are the device's.
 # Exits non-zero, with the reason on one line, when there is no CUDA device.
@@ -24,6 +25,9 @@ if command -v nvidia-smi >/dev/null 2>&1; then
   nvidia-smi --query-gpu=index,name,driver_version --format=csv,noheader || true
 fi
 
+if [[ -n "${WARPSIM:-}" ]]; then
+  exe="$WARPSIM"
+else
 if [[ ! -f "$build/CMakeCache.txt" ]]; then
   generator=()
   if command -v ninja >/dev/null 2>&1; then generator=(-G Ninja); fi
@@ -39,6 +43,7 @@ exe="$(find "$build" -type f -name warpsim -perm -u+x | head -n 1)"
 if [[ -z "$exe" ]]; then
   echo "record_vectors.sh: no warpsim executable under $build" >&2
   exit 2
+fi
 fi
 
 args=(vectors record --seed "$seed" --cases "$cases" --out "$out")

@@ -80,21 +80,29 @@ std::vector<LaneCall> lane_calls(const Trace& trace, std::uint64_t block, std::u
   return calls;
 }
 
+// Float values within `ulps` of each other count as equal (math functions differ in the last
+// bits between the host library and the device); everything else compares bit for bit.
+static bool same_value(std::uint64_t a, std::uint64_t b, ValueType type, std::uint64_t ulps) {
+  if (a == b) return true;
+  const bool is_float = type == ValueType::f32 || type == ValueType::f64;
+  return ulps > 0 && is_float && ulp_distance(a, b, type) <= ulps;
+}
+
 std::optional<CallField> first_differing_field(const DeviceCall& sim, const DeviceCall& gpu,
-                                               bool undefined) {
+                                               bool undefined, std::uint64_t ulps) {
   if (sim.op != gpu.op) return CallField::op;
   if (sim.type != gpu.type) return CallField::type;
   if (sim.mask != gpu.mask) return CallField::mask;
   if (is_shuffle(sim.op) && sim.arg != gpu.arg) return CallField::arg;
   if (is_shuffle(sim.op) && sim.width != gpu.width) return CallField::width;
-  if (sim.input != gpu.input) return CallField::input;
-  if (!undefined && sim.output != gpu.output) return CallField::output;
+  if (!same_value(sim.input, gpu.input, sim.type, ulps)) return CallField::input;
+  if (!undefined && !same_value(sim.output, gpu.output, sim.type, ulps)) return CallField::output;
   if (sim.op == Op::match_all && sim.pred != gpu.pred) return CallField::pred;
   if (gpu.line != 0 && sim.line != gpu.line) return CallField::line;
   return std::nullopt;
 }
 
-TraceComparison compare(const Trace& sim, const DeviceTrace& gpu) {
+TraceComparison compare(const Trace& sim, const DeviceTrace& gpu, std::uint64_t ulp_tolerance) {
   TraceComparison result;
   const auto dim = [](Dim3 d) {
     return std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z);
@@ -150,7 +158,7 @@ TraceComparison compare(const Trace& sim, const DeviceTrace& gpu) {
       ++result.calls;
       if (s.undefined) ++result.undefined_outputs;
       if (g.line == 0) ++result.unknown_lines;
-      if (const auto field = first_differing_field(s.call, g, s.undefined)) {
+      if (const auto field = first_differing_field(s.call, g, s.undefined, ulp_tolerance)) {
         differs = true;
         d.call = k;
         d.field = *field;

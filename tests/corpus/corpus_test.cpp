@@ -69,6 +69,7 @@ struct Entry {
   std::set<std::string> diagnostics;
   std::optional<std::vector<std::string>> printf_lines;
   bool gpu = true;
+  std::uint64_t step_ulps = 0;  // float values in the device trace within this many ULPs agree
 };
 
 using warpsim::test::read_text;
@@ -93,6 +94,7 @@ std::vector<Entry> load_manifest() {
     for (const json& kind : j.at("diagnostics")) e.diagnostics.insert(kind.get<std::string>());
     if (j.contains("printf")) e.printf_lines = j.at("printf").get<std::vector<std::string>>();
     e.gpu = j.value("gpu", true);
+    e.step_ulps = j.value("step_ulps", std::uint64_t{0});
     entries.push_back(std::move(e));
   }
   return entries;
@@ -568,8 +570,8 @@ TEST_CASE("the simulator matches the recorded GPU outputs of the corpus") {
       } else if (!sim) {
         line = "cannot read the simulator's trace: " + sim_error;
       } else {
-        const warpsim::TraceComparison steps = warpsim::compare(*sim, *gpu_trace);
-        line = steps_text(steps);
+        const warpsim::TraceComparison steps = warpsim::compare(*sim, *gpu_trace, e.step_ulps);
+        line = steps_text(steps) + (e.step_ulps > 0 ? " (floats within " + std::to_string(e.step_ulps) + " ulp)" : "");
         steps_agree = steps.identical();
       }
       if (line.rfind("cannot", 0) == 0) steps_agree = false;

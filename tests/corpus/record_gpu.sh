@@ -59,7 +59,7 @@ if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
 fi
 nvcc="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
 
-warpsim="$build/cli/warpsim"
+warpsim="${WARPSIM:-$build/cli/warpsim}"  # WARPSIM: a prebuilt executable to use
 if [[ "$via" == warpsim && ! -x "$warpsim" ]]; then
   echo "record_gpu.sh: building warpsim in $build" >&2
   cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DWARPSIM_BUILD_BENCH=OFF >&2
@@ -332,7 +332,7 @@ for entry in entries:
             f.write("\n")
         trace_out = os.path.join(corpus, "gpu", name + ".trace.json.gz")
         if trace:
-            with open(trace, "rb") as src, gzip.open(trace_out, "wb", mtime=0) as dst:
+            with open(trace, "rb") as src, gzip.GzipFile(trace_out, "wb", mtime=0) as dst:
                 shutil.copyfileobj(src, dst)
         elif os.path.exists(trace_out):
             os.remove(trace_out)

@@ -205,3 +205,19 @@ TEST_CASE("first_differing_field: arg and width count for shuffles only, pred fo
   b.type = ValueType::u32;
   CHECK(first_differing_field(a, b, false) == CallField::type);
 }
+
+TEST_CASE("first_differing_field: floats within the ULP tolerance agree, integers never do") {
+  DeviceCall a{};
+  a.op = Op::shfl_xor;
+  a.type = ValueType::f32;
+  a.output = 0x3faa9156u;
+  DeviceCall b = a;
+  b.output = 0x3faa9155u;  // 1 ulp apart
+  CHECK(first_differing_field(a, b, false) == CallField::output);
+  CHECK_FALSE(first_differing_field(a, b, false, 1));
+  b.output = 0x3faa9150u;  // 6 ulp apart
+  CHECK(first_differing_field(a, b, false, 4) == CallField::output);
+  a.type = b.type = ValueType::i32;
+  b.output = 0x3faa9155u;
+  CHECK(first_differing_field(a, b, false, 8) == CallField::output);
+}

@@ -107,9 +107,10 @@ enum class CallField : std::uint8_t {
 };
 std::string_view to_string(CallField field);
 // The first field in which `gpu` differs from `sim` (nullopt: they agree). `undefined`: the
-// simulator marks the result undefined, so outputs are not compared.
+// simulator marks the result undefined, so outputs are not compared. `ulps` > 0: f32/f64 inputs
+// and outputs within that many ULPs agree.
 std::optional<CallField> first_differing_field(const DeviceCall& sim, const DeviceCall& gpu,
-                                               bool undefined);
+                                               bool undefined, std::uint64_t ulps = 0);
 
 struct CallDifference {
   std::uint64_t block = 0;   // linear block index
@@ -139,8 +140,9 @@ struct TraceComparison {
 };
 
 // Compares every traced thread's calls with its lane in the simulator trace. Grid and block must
-// agree; the simulator trace must hold steps (a run with steps recorded).
-TraceComparison compare(const Trace& sim, const DeviceTrace& gpu);
+// agree; the simulator trace must hold steps (a run with steps recorded). With `ulp_tolerance`
+// > 0, f32/f64 inputs and outputs within that many ULPs count as equal.
+TraceComparison compare(const Trace& sim, const DeviceTrace& gpu, std::uint64_t ulp_tolerance = 0);
 
 // ---------------------------------------------------------------------------------------------
 // Comparing buffers
