@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "warpsim/huge_page_allocator.hpp"
 #include "warpsim/semantics.hpp"
 
 namespace warpsim {
@@ -82,7 +83,7 @@ struct PrintfRecord {
 struct Trace {
   Dim3 grid, block;
   std::vector<std::string> files;  // source files named by SourceLine::file
-  std::vector<TraceStep> steps;
+  std::vector<TraceStep, HugePageAllocator<TraceStep>> steps;
   std::vector<Diagnostic> diagnostics;
   std::vector<PrintfRecord> printf_records;  // in the order lanes printed
 
