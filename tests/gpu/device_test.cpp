@@ -17,6 +17,7 @@
 #include "cuda_driver.hpp"
 #include "nvrtc_compile.hpp"
 #include "vectors_record.hpp"
+#include "device_or_skip.hpp"
 #include "warpsim/semantics.hpp"
 
 using namespace warpsim;
@@ -24,15 +25,7 @@ using namespace warpsim::gpu;
 
 namespace {
 
-std::optional<DeviceInfo> device_or_skip() {
-  auto device = probe_device();
-  if (device) return *device;
-  std::string reason = device.error().message;
-  const std::string prefix = "no CUDA device: ";
-  if (reason.rfind(prefix, 0) == 0) reason.erase(0, prefix.size());
-  MESSAGE("skipped: no CUDA device (" << reason << ")");
-  return std::nullopt;
-}
+using warpsim::gpu::test::device_or_skip;
 
 Gpu open_or_fail() {
   auto gpu = Gpu::open();

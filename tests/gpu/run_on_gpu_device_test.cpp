@@ -15,6 +15,7 @@
 
 #include "kernel_launch.hpp"
 #include "kernels/run_on_gpu_kernels.hpp"
+#include "device_or_skip.hpp"
 #include "warpsim/launch.hpp"
 
 using namespace warpsim;
@@ -22,15 +23,7 @@ using namespace warpsim::gpu;
 
 namespace {
 
-std::optional<DeviceInfo> device_or_skip() {
-  auto device = probe_device();
-  if (device) return *device;
-  std::string reason = device.error().message;
-  const std::string prefix = "no CUDA device: ";
-  if (reason.rfind(prefix, 0) == 0) reason.erase(0, prefix.size());
-  MESSAGE("skipped: no CUDA device (" << reason << ")");
-  return std::nullopt;
-}
+using warpsim::gpu::test::device_or_skip;
 
 const std::string kKernelFile =
     std::string(WARPSIM_SOURCE_DIR) + "/tests/gpu/kernels/run_on_gpu_kernels.cuh";
