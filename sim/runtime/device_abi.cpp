@@ -9,7 +9,7 @@
 // `extern __shared__ T name[];` in kernel files is rewritten to name this symbol: all dynamic
 // shared arrays of a block start at the same address, as in CUDA. Blocks run one at a time.
 extern "C" {
-alignas(16) unsigned char warpsim_dynamic_shared[256 * 1024];
+alignas(16) unsigned char warpsim_dynamic_shared[warpsim::device::kDynamicSharedCapacity];
 }
 
 namespace warpsim::runtime {

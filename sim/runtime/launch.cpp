@@ -4,6 +4,7 @@
 #include <string>
 
 #include "block_runner.hpp"
+#include "warpsim/device_abi.hpp"
 
 namespace warpsim {
 
@@ -32,6 +33,11 @@ void check_shape(const LaunchOptions& o) {
                                 "): every dimension at least 1, y and z at most 65535");
   }
   if (o.stack_bytes < 16 * 1024) throw std::invalid_argument("fiber stacks below 16 KiB");
+  if (o.dynamic_shared_bytes > device::kDynamicSharedCapacity) {
+    throw std::invalid_argument("dynamic shared memory of " + std::to_string(o.dynamic_shared_bytes) +
+                                " bytes; the simulator provides at most " +
+                                std::to_string(device::kDynamicSharedCapacity));
+  }
 }
 
 }  // namespace

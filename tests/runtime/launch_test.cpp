@@ -3,6 +3,7 @@
 #include "support/launch_helpers.hpp"
 
 #include <numeric>
+#include <stdexcept>
 #include <vector>
 
 #include "warpsim/cuda_shim.hpp"
@@ -141,4 +142,13 @@ TEST_CASE("__syncthreads reached at different lines is diagnosed and still compl
   REQUIRE(r.status == LaunchStatus::completed);
   CHECK(out[63] == 1);
   CHECK(has_diagnostic(r.trace, DiagnosticKind::divergent_syncthreads));
+}
+
+TEST_CASE("a launch asking for more dynamic shared memory than the simulator has is refused") {
+  auto options = shape(1, 32);
+  options.dynamic_shared_bytes = warpsim::device::kDynamicSharedCapacity + 1;
+  CHECK_THROWS_WITH_AS(warpsim::launch(options, [] {}),
+                       doctest::Contains("dynamic shared memory"), std::invalid_argument);
+  options.dynamic_shared_bytes = warpsim::device::kDynamicSharedCapacity;
+  CHECK(warpsim::launch(options, [] {}).status == LaunchStatus::completed);
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdarg>
+#include <cstddef>
 #include <cstdint>
 
 #include "warpsim/semantics.hpp"
@@ -17,6 +18,10 @@ struct LaneEnv {
 };
 
 // initial-exec: kernel objects loaded with dlopen read this without a __tls_get_addr call.
+// Bytes behind `extern __shared__` arrays (the symbol warpsim_dynamic_shared): blocks run one at a
+// time, so one buffer serves every block. H100 blocks may use up to 227 KiB.
+inline constexpr std::size_t kDynamicSharedCapacity = 256 * 1024;
+
 extern thread_local const LaneEnv* current_env __attribute__((tls_model("initial-exec")));
 
 // Call site of an intrinsic, captured through a default argument at the kernel's call.

@@ -22,7 +22,7 @@ enum class ConvergencePolicy : std::uint8_t {
 struct LaunchOptions {
   Dim3 grid{};
   Dim3 block{};
-  std::size_t dynamic_shared_bytes = 0;  // size of `extern __shared__` memory
+  std::size_t dynamic_shared_bytes = 0;  // `extern __shared__` bytes, at most kDynamicSharedCapacity
   ConvergencePolicy policy = ConvergencePolicy::maximal;
   std::uint64_t seed = 1;                // order of the interleaved policy
   std::uint64_t max_steps = 100'000'000; // warp-level steps before the run counts as runaway
