@@ -43,12 +43,6 @@ std::string json_string(std::string_view text) {
 
 namespace {
 
-std::string hex_mask(LaneMask lanes) {
-  char text[16];
-  std::snprintf(text, sizeof text, "0x%08x", lanes);
-  return text;
-}
-
 std::string dims(Dim3 d) {
   return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
 }
@@ -78,21 +72,10 @@ std::string format_float(double value, int digits) {
   return text;
 }
 
+// "lane 3", "lanes 0-15,17", "no lanes".
 std::string lanes_text(LaneMask lanes) {
   if (lanes == 0) return "no lanes";
-  std::string out;
-  for (int lane = 0; lane < kWarpSize;) {
-    if (!has_lane(lanes, lane)) {
-      ++lane;
-      continue;
-    }
-    int last = lane;
-    while (last + 1 < kWarpSize && has_lane(lanes, last + 1)) ++last;
-    if (!out.empty()) out += ",";
-    out += last == lane ? std::to_string(lane) : std::to_string(lane) + "-" + std::to_string(last);
-    lane = last + 1;
-  }
-  return (lanes & (lanes - 1)) == 0 ? "lane " + out : "lanes " + out;
+  return ((lanes & (lanes - 1)) == 0 ? "lane " : "lanes ") + format_lanes(lanes);
 }
 
 // Up to `head` values, "...", then the last `tail` ones.
@@ -160,7 +143,7 @@ void write_report_json(std::ostream& out, const RunReport& report) {
     const ReportDiagnostic& diagnostic = report.diagnostics[d];
     out << (d == 0 ? "" : ",") << "{\"kind\":" << json_string(diagnostic.kind)
         << ",\"message\":" << json_string(diagnostic.message)
-        << ",\"lanes\":" << json_string(hex_mask(diagnostic.lanes))
+        << ",\"lanes\":" << json_string(format_mask(diagnostic.lanes))
         << ",\"file\":" << (diagnostic.file.empty() ? "null" : json_string(diagnostic.file))
         << ",\"line\":" << (diagnostic.line == 0 ? "null" : std::to_string(diagnostic.line));
     if (diagnostic.has_position) {
@@ -218,7 +201,7 @@ void write_report_text(std::ostream& out, const RunReport& report) {
     }
     if (diagnostic.has_position) {
       out << ", block " << dims(diagnostic.block_idx) << " warp " << diagnostic.warp << " "
-          << lanes_text(diagnostic.lanes) << " (" << hex_mask(diagnostic.lanes) << ")";
+          << lanes_text(diagnostic.lanes) << " (" << format_mask(diagnostic.lanes) << ")";
     }
     out << "\n    " << diagnostic.message << "\n";
   }

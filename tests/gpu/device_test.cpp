@@ -18,6 +18,7 @@
 #include "nvrtc_compile.hpp"
 #include "vectors_record.hpp"
 #include "device_or_skip.hpp"
+#include "read_text.hpp"
 #include "warpsim/semantics.hpp"
 
 using namespace warpsim;
@@ -63,16 +64,6 @@ void check_expect(const gpu::VectorCase& c, const std::function<std::uint64_t(in
   }
 }
 
-std::string read_gz(const std::filesystem::path& path) {
-  gzFile file = gzopen(path.c_str(), "rb");
-  REQUIRE(file != nullptr);
-  std::string text;
-  char buffer[1 << 16];
-  int n = 0;
-  while ((n = gzread(file, buffer, sizeof buffer)) > 0) text.append(buffer, static_cast<std::size_t>(n));
-  gzclose(file);
-  return text;
-}
 
 }  // namespace
 
@@ -252,7 +243,7 @@ TEST_CASE("record_vectors writes a complete vector file that the simulator agree
   CHECK(summary->stats.shuffle_formula_mismatches == 0);
   CHECK(summary->stats.kernels == vector_op_types(device->sm).size());
 
-  const std::string text = read_gz(out);
+  const std::string text = warpsim::gpu::test::read_text(out);
   std::istringstream lines(text);
   std::string line;
   REQUIRE(std::getline(lines, line));

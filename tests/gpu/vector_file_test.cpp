@@ -2,6 +2,8 @@
 // by the simulator's writer exactly as ../shared/spec/vectors.md shows them, byte for byte as the
 // recorder always wrote them.
 #include <doctest/doctest.h>
+
+#include "read_text.hpp"
 #include <unistd.h>
 #include <zlib.h>
 
@@ -38,17 +40,6 @@ namespace {
 std::string format_case_line(const VectorCase& c) { return format_vector_case(to_vector_case(c)); }
 std::string format_header_line(const VectorHeader& h) { return format_vector_header(h); }
 
-// Reads a file, gzip-compressed or not (gzread passes plain files through).
-std::string read_all(const std::filesystem::path& path) {
-  gzFile file = gzopen(path.c_str(), "rb");
-  REQUIRE(file != nullptr);
-  std::string text;
-  char buffer[1 << 16];
-  int n = 0;
-  while ((n = gzread(file, buffer, sizeof buffer)) > 0) text.append(buffer, static_cast<std::size_t>(n));
-  gzclose(file);
-  return text;
-}
 
 std::string read_raw(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -205,7 +196,7 @@ TEST_CASE("vector files: plain and gzip, same input same bytes, nothing left beh
     CAPTURE(name);
     const auto path = dir.path / name;
     REQUIRE(write_recorded_vectors(path, header, cases));
-    const auto lines = lines_of(read_all(path));
+    const auto lines = lines_of(warpsim::gpu::test::read_text(path));
     REQUIRE(lines.size() == 4);
     CHECK(lines[0] == format_header_line(header));
     CHECK(lines[2] == format_case_line(cases[1]));
