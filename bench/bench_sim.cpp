@@ -1,8 +1,11 @@
 // Prints the simulator's speed figures against the targets of the core issue:
 //   butterfly (1 warp, full trace) <= 50 us; >= 2 M traced steps/s on one core;
 //   grid-stride sum of 16M floats (1056 x 256 threads) <= 1 s.
+// Usage: bench_sim [NAME...]  runs only the named figures (butterfly, chain32, chain256,
+// chain256-untraced, grid-sum); no names: all of them.
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <numeric>
 #include <vector>
 
@@ -66,14 +69,37 @@ void grid_sum() {
               r.status == warpsim::LaunchStatus::completed ? "completed" : r.message.c_str());
 }
 
+struct Figure {
+  const char* name;
+  void (*run)();
+};
+
+constexpr Figure kFigures[] = {
+    {"butterfly", butterfly},
+    {"chain32", [] { step_rate(32, true); }},
+    {"chain256", [] { step_rate(256, true); }},
+    {"chain256-untraced", [] { step_rate(256, false); }},
+    {"grid-sum", grid_sum},
+};
+
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  for (int a = 1; a < argc; ++a) {
+    bool known = false;
+    for (const Figure& f : kFigures) known = known || std::strcmp(argv[a], f.name) == 0;
+    if (!known) {
+      std::fprintf(stderr, "bench_sim: unknown figure '%s'; figures:", argv[a]);
+      for (const Figure& f : kFigures) std::fprintf(stderr, " %s", f.name);
+      std::fprintf(stderr, "\n");
+      return 2;
+    }
+  }
   std::printf("warpsim simulator benchmark (one core)\n");
-  butterfly();
-  step_rate(32, true);
-  step_rate(256, true);
-  step_rate(256, false);
-  grid_sum();
+  for (const Figure& f : kFigures) {
+    bool wanted = argc == 1;
+    for (int a = 1; a < argc; ++a) wanted = wanted || std::strcmp(argv[a], f.name) == 0;
+    if (wanted) f.run();
+  }
   return 0;
 }

@@ -405,26 +405,29 @@ void BlockRunner::complete_group(Warp& w, LaneMask group, bool masks_disagree) {
   w.at_op &= ~group;
   w.ready |= group;
 
-  TraceStep& step = options_.record_steps ? trace_.steps.emplace_back() : scratch_step_;
-  const std::int64_t index =
-      options_.record_steps ? static_cast<std::int64_t>(trace_.steps.size() - 1) : -1;
+  StepLog::Source step;
   step.op = op;
   step.type = type;
   step.block = block_linear_;
   step.warp = w.index;
+  step.sequence = w.sequence++;
   step.mask = w.pending.mask[first];
   step.participants = group;
   step.exited = w.exited;
   step.undefined = out_.undefined;
   step.pred = out_.pred;
-  step.sequence = w.sequence++;
-  step.input = w.pending.value;
-  step.arg = w.pending.arg;
-  step.width = w.pending.width;
-  step.src_lane = out_.src_lane;
-  step.output = out_.value;
-  step.lane_mask = w.pending.mask;
-  step.where = w.where;
+  step.input = w.pending.value.data();
+  step.arg = w.pending.arg.data();
+  step.width = w.pending.width.data();
+  step.src_lane = out_.src_lane.data();
+  step.output = out_.value.data();
+  step.lane_mask = w.pending.mask.data();
+  step.where = w.where.data();
+  std::int64_t index = -1;
+  if (options_.record_steps) {
+    index = static_cast<std::int64_t>(trace_.steps.size());
+    trace_.steps.append(step);
+  }
   if (masks_disagree) {
     diagnose(DiagnosticKind::mask_mismatch,
              cuda_name(op) + ": lanes met with different masks; simulated as one call over "
@@ -484,10 +487,9 @@ bool BlockRunner::resolve_barrier() {
 
   for (Warp& w : warps_) {
     if (w.at_barrier == 0) continue;
-    TraceStep local;
-    TraceStep& step = options_.record_steps ? trace_.steps.emplace_back() : local;
+    TraceStep step;
     const std::int64_t index =
-        options_.record_steps ? static_cast<std::int64_t>(trace_.steps.size() - 1) : -1;
+        options_.record_steps ? static_cast<std::int64_t>(trace_.steps.size()) : -1;
     step.op = first_op;
     step.block = block_linear_;
     step.warp = w.index;
@@ -524,6 +526,7 @@ bool BlockRunner::resolve_barrier() {
     }
     w.ready = w.at_barrier;
     w.at_barrier = 0;
+    if (options_.record_steps) trace_.steps.push_back(step);
     count_step(w, first_where);
   }
   return true;
@@ -608,7 +611,7 @@ void BlockRunner::abort_launch(LaunchStatus status, std::string message) {
   outcome_.message = std::move(message);
 }
 
-void BlockRunner::record_step_diagnostics(const Warp& w, const TraceStep& step,
+void BlockRunner::record_step_diagnostics(const Warp& w, const StepLog::Source& step,
                                           std::int64_t step_index, bool uniform_group) {
   if (step.op == Op::activemask) return;
   const int first = lowest_lane(step.participants);

@@ -112,7 +112,7 @@ class BlockRunner {
   void abort_launch(LaunchStatus status, std::string message);
   void count_step(const Warp& warp, SourceLine where);
 
-  void record_step_diagnostics(const Warp& warp, const TraceStep& step, std::int64_t step_index,
+  void record_step_diagnostics(const Warp& warp, const StepLog::Source& step, std::int64_t step_index,
                                bool uniform_group);
   void diagnose(DiagnosticKind kind, std::string message, const Warp& warp, LaneMask lanes,
                 SourceLine where, std::int64_t step);
@@ -143,7 +143,6 @@ class BlockRunner {
   BlockOutcome outcome_;
   std::mt19937_64 rng_;
   StepOutputs out_{};
-  TraceStep scratch_step_{};  // filled when steps are counted but not recorded
 
   std::unordered_map<std::uint64_t, std::size_t> diagnostic_index_;  // (kind, file, line) -> index
 };

@@ -48,10 +48,10 @@ void check_site(const LaunchResult& r, const TraceStep& step, unsigned line) {
   }
 }
 
-std::vector<const TraceStep*> steps_of(const LaunchResult& r, Op op) {
-  std::vector<const TraceStep*> found;
-  for (const auto& s : r.trace.steps) {
-    if (s.op == op) found.push_back(&s);
+std::vector<TraceStep> steps_of(const LaunchResult& r, Op op) {
+  std::vector<TraceStep> found;
+  for (const TraceStep& s : r.trace.steps) {
+    if (s.op == op) found.push_back(s);
   }
   return found;
 }
@@ -118,22 +118,22 @@ TEST_CASE("tiled_partition<8>: spec case 45") {
   REQUIRE(shfl.size() == 8);
   for (unsigned t = 0; t < 4; ++t) {
     CAPTURE(t);
-    CHECK(shfl[t]->participants == 0xffu << (8 * t));
-    CHECK(shfl[t]->mask == 0xffu << (8 * t));
-    CHECK(shfl[t]->width[8 * t] == 8);
-    CHECK(shfl[t]->undefined == 0u);
-    check_site(r, *shfl[t], line_of("tile_shfl9"));
+    CHECK(shfl[t].participants == 0xffu << (8 * t));
+    CHECK(shfl[t].mask == 0xffu << (8 * t));
+    CHECK(shfl[t].width[8 * t] == 8);
+    CHECK(shfl[t].undefined == 0u);
+    check_site(r, shfl[t], line_of("tile_shfl9"));
   }
   const auto xors = steps_of(r, Op::shfl_xor);
   REQUIRE(xors.size() == 4);
   for (unsigned t = 0; t < 4; ++t) {
     CAPTURE(t);
-    CHECK(xors[t]->participants == 0xffu << (8 * t));
-    CHECK(xors[t]->undefined == (t % 2 == 1 ? 0xffu << (8 * t) : 0u));
-    check_site(r, *xors[t], line_of("tile_xor8"));
+    CHECK(xors[t].participants == 0xffu << (8 * t));
+    CHECK(xors[t].undefined == (t % 2 == 1 ? 0xffu << (8 * t) : 0u));
+    check_site(r, xors[t], line_of("tile_xor8"));
   }
-  CHECK(xors[1]->src_lane[8] == 0);
-  CHECK(xors[0]->src_lane[0] == 0);  // out of range: reads itself
+  CHECK(xors[1].src_lane[8] == 0);
+  CHECK(xors[0].src_lane[0] == 0);  // out of range: reads itself
   CHECK(has_diagnostic(r.trace, DiagnosticKind::undefined_source));
 }
 
@@ -203,7 +203,7 @@ TEST_CASE("a block reduction meets at this_thread_block().sync()") {
   CHECK(r.trace.diagnostics.empty());
   const auto barriers = steps_of(r, Op::syncthreads);
   REQUIRE(!barriers.empty());
-  check_site(r, *barriers[0], line_of("block_sync"));
+  check_site(r, barriers[0], line_of("block_sync"));
 }
 
 TEST_CASE("ranks, sizes and meta-group numbers of tiles") {
@@ -241,8 +241,8 @@ TEST_CASE("a dynamic tile of 32 in a 48-thread block has 16 members in its secon
   CHECK(rank[47] == 15);
   const auto syncs = steps_of(r, Op::syncwarp);
   REQUIRE(syncs.size() == 2);
-  CHECK(syncs[0]->mask == 0xffffffffu);
-  CHECK(syncs[1]->mask == 0x0000ffffu);
+  CHECK(syncs[0].mask == 0xffffffffu);
+  CHECK(syncs[1].mask == 0x0000ffffu);
   CHECK(r.trace.diagnostics.empty());
 }
 
@@ -293,15 +293,15 @@ TEST_CASE("a struct is shuffled as 32-bit words, one traced step per word") {
     CHECK(s.type == warpsim::ValueType::i32);
     CHECK(s.arg[std::countr_zero(s.participants)] == 1);
   }
-  std::vector<const TraceStep*> tile0;
-  for (const auto& s : r.trace.steps) {
-    if (s.participants == 0xfu) tile0.push_back(&s);
+  std::vector<TraceStep> tile0;
+  for (const TraceStep& s : r.trace.steps) {
+    if (s.participants == 0xfu) tile0.push_back(s);
   }
   REQUIRE(tile0.size() == 3);
-  CHECK(tile0[0]->width[0] == 4);
-  CHECK(tile0[0]->input[1] == 1u);                   // word 0: a
-  CHECK(tile0[1]->input[1] == 0x3f000000u);          // word 1: b = 0.5f
-  CHECK((tile0[2]->input[1] & 0xffffu) == 0xffffu);  // word 2: c = -1, then padding
+  CHECK(tile0[0].width[0] == 4);
+  CHECK(tile0[0].input[1] == 1u);                   // word 0: a
+  CHECK(tile0[1].input[1] == 0x3f000000u);          // word 1: b = 0.5f
+  CHECK((tile0[2].input[1] & 0xffffu) == 0xffffu);  // word 2: c = -1, then padding
 }
 
 TEST_CASE("match and vote results are relative to the tile") {
@@ -357,7 +357,7 @@ TEST_CASE("grid_group numbers threads across blocks; sync works for a single blo
     CHECK(size[0] == 64);
     const auto barriers = steps_of(r, Op::syncthreads);
     REQUIRE(barriers.size() == 2);  // one step per warp
-    for (const TraceStep* b : barriers) check_site(r, *b, line_of("grid_sync"));
+    for (const TraceStep& b : barriers) check_site(r, b, line_of("grid_sync"));
   }
   SUBCASE("several blocks: the launch stops with a message naming the line") {
     std::vector<unsigned long long> rank(128), size(128);
@@ -395,5 +395,5 @@ TEST_CASE("memcpy_async stages data that wait() makes visible to the whole block
   }
   const auto barriers = steps_of(r, Op::syncthreads);
   REQUIRE(barriers.size() == 4);  // 2 blocks x 2 warps
-  check_site(r, *barriers[0], line_of("wait"));
+  check_site(r, barriers[0], line_of("wait"));
 }

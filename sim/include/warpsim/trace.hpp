@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "warpsim/huge_page_allocator.hpp"
 #include "warpsim/semantics.hpp"
+#include "warpsim/step_log.hpp"
 
 namespace warpsim {
 
@@ -35,12 +35,6 @@ enum class DiagnosticKind : std::uint8_t {
 };
 std::string_view to_string(DiagnosticKind kind);
 
-struct SourceLine {
-  std::uint32_t file = 0;  // index into Trace::files
-  std::uint32_t line = 0;
-  friend constexpr bool operator==(const SourceLine&, const SourceLine&) = default;
-};
-
 struct Diagnostic {
   DiagnosticKind kind{};
   std::string message;       // one sentence a student can act on
@@ -50,27 +44,6 @@ struct Diagnostic {
   std::int64_t step = -1;    // index into Trace::steps, -1 when not tied to a step
   SourceLine where{};
   std::uint64_t occurrences = 1;  // same kind at the same line again (other warps, iterations)
-};
-
-// One warp-level operation as every participating lane saw it.
-struct TraceStep {
-  Op op{};
-  ValueType type = ValueType::none;
-  std::uint64_t block = 0;   // linear block index
-  std::uint32_t warp = 0;    // warp index within the block
-  LaneMask mask = 0;         // the member mask (of the lowest participant when they disagree)
-  LaneMask participants = 0; // lanes that executed the call together
-  LaneMask exited = 0;       // lanes of the warp that had exited before it
-  LaneMask undefined = 0;    // participants whose result CUDA leaves undefined
-  LaneMask pred = 0;         // shuffles: in-range predicate; match_all: *pred
-  std::uint32_t sequence = 0;  // per-warp step number (0, 1, 2, ...)
-  std::array<std::uint64_t, kWarpSize> input{};
-  std::array<std::int32_t, kWarpSize> arg{};
-  std::array<std::int32_t, kWarpSize> width{};
-  std::array<std::int8_t, kWarpSize> src_lane{};
-  std::array<std::uint64_t, kWarpSize> output{};
-  std::array<LaneMask, kWarpSize> lane_mask{};   // each participant's own mask
-  std::array<SourceLine, kWarpSize> where{};     // each participant's call site
 };
 
 // One device printf call, captured per lane.
@@ -83,7 +56,7 @@ struct PrintfRecord {
 struct Trace {
   Dim3 grid, block;
   std::vector<std::string> files;  // source files named by SourceLine::file
-  std::vector<TraceStep, HugePageAllocator<TraceStep>> steps;
+  StepLog steps;                   // one step per warp-level call, compactly stored
   std::vector<Diagnostic> diagnostics;
   std::vector<PrintfRecord> printf_records;  // in the order lanes printed
 

@@ -1,8 +1,9 @@
-#include "warpsim/huge_page_allocator.hpp"
+#include "large_blocks.hpp"
 
 #include <sys/mman.h>
 
 #include <cstdint>
+#include <new>
 
 namespace warpsim::detail {
 namespace {
