@@ -11,18 +11,16 @@
 #endif
 
 namespace warpsim::runtime {
-namespace bc = boost::context::detail;
 
 namespace {
 
-thread_local BlockRunner* tl_runner __attribute__((tls_model("initial-exec"))) = nullptr;
+__thread BlockRunner* tl_runner __attribute__((tls_model("initial-exec"))) = nullptr;
 
 // Async-signal-safe position for crash reports: plain stores, read by the signal handler.
 struct Position {
   bool running = false;
   std::uint64_t block = 0;
   Dim3 block_idx{};
-  const Lane* lane = nullptr;
 };
 Position g_position;
 
@@ -33,36 +31,40 @@ std::string cuda_name(Op op) { return "__" + std::string(to_string(op)); }
 
 int lowest_lane(LaneMask m) { return std::countr_zero(m); }
 
-// (op, type, mask) of a call, packed so that "same call" is one comparison.
-std::uint64_t call_key(Op op, ValueType type, LaneMask mask) {
-  return std::uint64_t{static_cast<std::uint8_t>(op)} |
-         std::uint64_t{static_cast<std::uint8_t>(type)} << 8 | std::uint64_t{mask} << 32;
+// The lanes (any of the 32) for which pred(lane) holds: a plain loop that compilers vectorise.
+template <class P>
+LaneMask lanes_where(P&& pred) {
+  LaneMask m = 0;
+  for (int lane = 0; lane < kWarpSize; ++lane) m |= LaneMask{pred(lane)} << lane;
+  return m;
 }
 
 // AddressSanitizer must be told about every stack switch (no-ops in other builds).
 #if defined(__SANITIZE_ADDRESS__)
 const void* g_main_stack_bottom = nullptr;
 std::size_t g_main_stack_size = 0;
-void before_switch(void** fake_stack, const Lane* target) {
+bool g_switching_from_main = false;
+void before_switch(void** fake_stack, const Lane* from, const Lane* target) {
+  g_switching_from_main = from == nullptr;
   if (target != nullptr) {
-    __sanitizer_start_switch_fiber(fake_stack, static_cast<char*>(target->stack.sp) - target->stack.size,
+    __sanitizer_start_switch_fiber(fake_stack, static_cast<char*>(target->stack.top) - target->stack.size,
                                    target->stack.size);
   } else {
     __sanitizer_start_switch_fiber(fake_stack, g_main_stack_bottom, g_main_stack_size);
   }
 }
-void after_switch(void* fake_stack, bool from_main) {
+void after_switch(void* fake_stack) {
   const void* bottom = nullptr;
   std::size_t size = 0;
   __sanitizer_finish_switch_fiber(fake_stack, &bottom, &size);
-  if (from_main) {
+  if (g_switching_from_main) {
     g_main_stack_bottom = bottom;
     g_main_stack_size = size;
   }
 }
 #else
-void before_switch(void**, const Lane*) {}
-void after_switch(void*, bool) {}
+void before_switch(void**, const Lane*, const Lane*) {}
+void after_switch(void*) {}
 #endif
 
 }  // namespace
@@ -72,7 +74,8 @@ LanePosition position_snapshot() noexcept {
   p.running = g_position.running;
   p.block = g_position.block;
   p.block_idx = g_position.block_idx;
-  if (const Lane* lane = g_position.lane; lane != nullptr) {
+  // The signal handler that asks runs on the simulating thread, so its runner is this thread's.
+  if (const Lane* lane = tl_runner != nullptr ? tl_runner->running_lane() : nullptr; lane != nullptr) {
     p.thread = lane->thread;
     p.warp = lane->warp;
     p.lane = lane->lane;
@@ -118,7 +121,7 @@ BlockRunner::BlockRunner(const LaunchOptions& options, const std::function<void(
 
 BlockRunner::~BlockRunner() {
   for (Lane& l : lanes_) {
-    if (l.stack.sp != nullptr) stacks_.give_back(l.stack);
+    if (l.stack.top != nullptr) stacks_.give_back(l.stack);
   }
   g_position = {};
   if (tl_runner == this) tl_runner = nullptr;
@@ -140,7 +143,6 @@ BlockOutcome BlockRunner::run(std::uint64_t block_linear, Dim3 block_idx) {
     w.ready = present;
     w.at_op = w.at_barrier = 0;
     w.sequence = 0;
-    w.uniform = w.split_sites = false;
   }
   for (Lane& l : lanes_) {
     l.env.block_idx = {block_idx.x, block_idx.y, block_idx.z};
@@ -149,8 +151,8 @@ BlockOutcome BlockRunner::run(std::uint64_t block_linear, Dim3 block_idx) {
       // Stagger stack tops: every stack starts at the same page offset, so without this the
       // lanes' hot frames all compete for the same few cache sets (measured: 10x slower steps).
       const std::size_t colour = (l.thread * 9 % 64) * 64;
-      l.context = bc::make_fcontext(static_cast<char*>(l.stack.sp) - colour, l.stack.size - colour,
-                                    &lane_entry);
+      l.context = fiber::prepare({static_cast<char*>(l.stack.top) - colour, l.stack.size - colour},
+                                 &lane_entry, &l);
     }
   }
 
@@ -164,11 +166,10 @@ BlockOutcome BlockRunner::run(std::uint64_t block_linear, Dim3 block_idx) {
   return outcome_;
 }
 
-void BlockRunner::lane_entry(bc::transfer_t from) {
+void BlockRunner::lane_entry(void* lane) {
+  after_switch(nullptr);
   BlockRunner& r = *tl_runner;
-  after_switch(nullptr, from.data == nullptr);
-  r.adopt(static_cast<Lane*>(from.data), from.fctx);
-  Lane& self = *r.running_;
+  Lane& self = *static_cast<Lane*>(lane);
   self.started = true;
   r.lane_main(self);
   if (r.unwinding_) r.leave_for_good(self, nullptr);
@@ -192,23 +193,14 @@ void BlockRunner::lane_main(Lane& lane) {
 
 void BlockRunner::leave_for_good(Lane& self, Lane* next) {
   set_running(next);
-  before_switch(nullptr, next);  // this stack is finished: no fake stack to keep
-  bc::jump_fcontext(next != nullptr ? next->context : main_context_, &self);
+  before_switch(nullptr, &self, next);  // this stack is finished: no fake stack to keep
+  warpsim_fiber_switch(&self.context, next != nullptr ? next->context : main_context_);
   __builtin_unreachable();
-}
-
-void BlockRunner::adopt(Lane* from, fcontext_t context) {
-  if (from == nullptr) {
-    main_context_ = context;
-  } else {
-    from->context = context;
-  }
 }
 
 void BlockRunner::set_running(Lane* lane) {
   running_ = lane;
   device::current_env = lane != nullptr ? &lane->env : nullptr;
-  g_position.lane = lane;
 }
 
 void BlockRunner::switch_to(Lane* next) {
@@ -216,10 +208,10 @@ void BlockRunner::switch_to(Lane* next) {
   if (next == self) return;
   set_running(next);
   void* fake_stack = nullptr;
-  before_switch(&fake_stack, next);
-  const bc::transfer_t from = bc::jump_fcontext(next != nullptr ? next->context : main_context_, self);
-  after_switch(fake_stack, from.data == nullptr);
-  adopt(static_cast<Lane*>(from.data), from.fctx);
+  before_switch(&fake_stack, self, next);
+  warpsim_fiber_switch(self != nullptr ? &self->context : &main_context_,
+                       next != nullptr ? next->context : main_context_);
+  after_switch(fake_stack);
   if (unwinding_ && self != nullptr) throw LaneUnwind{};
 }
 
@@ -283,59 +275,57 @@ void BlockRunner::note_site(Lane& l, device::CallSite site) {
   l.where.line = site.line;
 }
 
-bool BlockRunner::same_call(const Warp& w, int a, int b) const {
-  if (call_key(w.op[a], w.type[a], w.pending.mask[a]) != call_key(w.op[b], w.type[b], w.pending.mask[b])) {
-    return false;
-  }
+LaneMask BlockRunner::same_call_lanes(const Warp& w, int a) const {
+  // Plain loops without && so that they vectorise: this runs once per step.
+  const Op op = w.op[a];
+  const ValueType type = w.type[a];
+  const LaneMask mask = w.pending.mask[a];
+  LaneMask same = lanes_where([&](int i) { return w.op[i] == op; });
+  same &= lanes_where([&](int i) { return w.type[i] == type; });
+  same &= lanes_where([&](int i) { return w.pending.mask[i] == mask; });
   // __activemask is no rendezvous: under maximal convergence it names the lanes at the same site.
-  return w.op[a] != Op::activemask || w.where[a] == w.where[b];
+  if (op == Op::activemask) same &= lanes_where([&](int i) { return w.where[i] == w.where[a]; });
+  return same;
 }
 
-std::uint64_t BlockRunner::warp_op(Op op, ValueType type, LaneMask mask, std::uint64_t value,
-                                   std::int32_t arg, std::int32_t width, device::CallSite site,
-                                   bool* pred) {
+// The per-lane path: every lane of every warp-level call runs through here, so it only files the
+// lane's operands and hands the core to the warp's next ready lane. Whether the waiting lanes
+// form one call, and any diagnosis, is worked out once per step in resolve_warp.
+std::uint64_t BlockRunner::warp_op(device::WarpCall call, std::uint64_t value,
+                                   device::CallSite site, bool* pred) {
   Lane& l = *running_;
   if (site.file != l.where_file) [[unlikely]] note_site(l, site);
   l.where.line = site.line;
   Warp& w = *l.warp_state;
   const int i = static_cast<int>(l.lane);
-  if (op == Op::activemask) mask = 0;
-  w.op[i] = op;
-  w.type[i] = type;
+  w.op[i] = call.op;
+  w.type[i] = call.type;
   w.where[i] = l.where;
-  w.pending.mask[i] = mask;
+  w.pending.mask[i] = call.op == Op::activemask ? 0 : call.mask;
   w.pending.value[i] = value;
-  w.pending.arg[i] = arg;
-  w.pending.width[i] = width;
-  const std::uint64_t key = call_key(op, type, mask);
-  if (w.at_op == 0) {
-    w.uniform = true;
-    w.split_sites = false;
-    w.key = key;
-    w.key_where = l.where;
-  } else {
-    const bool same_site = l.where == w.key_where;
-    w.split_sites = w.split_sites || !same_site;
-    // __activemask is no rendezvous: lanes at different sites get different answers.
-    w.uniform = w.uniform && key == w.key && (op != Op::activemask || same_site);
-  }
+  w.pending.arg[i] = call.arg;
+  w.pending.width[i] = call.width;
   const LaneMask me = lane_bit(i);
   w.at_op |= me;
-  if (op == Op::activemask && options_.policy == ConvergencePolicy::interleaved) [[unlikely]] {
-    // Independent scheduling may run this lane alone: the smallest answer hardware may give.
-    const bool was_uniform = w.uniform;
-    complete_group(w, me, false);
-    w.ready &= ~me;
-    w.uniform = was_uniform && w.at_op != 0;
-  } else if (w.ready != 0 && options_.policy == ConvergencePolicy::maximal) [[likely]] {
+  if (w.ready != 0 && options_.policy == ConvergencePolicy::maximal) [[likely]] {
     const int next = lowest_lane(w.ready);
     w.ready &= w.ready - 1;
     switch_to(&w.lanes[next]);
   } else {
-    switch_to(pick_next());
+    wait_in_call(w, call.op, me);
   }
   if (pred != nullptr) *pred = has_lane(w.pred, i);
   return w.result[i];
+}
+
+void BlockRunner::wait_in_call(Warp& w, Op op, LaneMask me) {
+  if (op == Op::activemask && options_.policy == ConvergencePolicy::interleaved) {
+    // Independent scheduling may run this lane alone: the smallest answer hardware may give.
+    complete_group(w, me, false);
+    w.ready &= ~me;
+    return;
+  }
+  switch_to(pick_next());
 }
 
 int BlockRunner::block_barrier(Op op, int predicate, device::CallSite site) {
@@ -358,22 +348,11 @@ void BlockRunner::lane_printf(std::string text) {
 
 bool BlockRunner::resolve_warp(Warp& w) {
   assert(w.ready == 0);
-  if (w.uniform) {
-    const int first = lowest_lane(w.at_op);
-    const LaneMask required = w.pending.mask[first] & ~w.exited;
-    if (w.op[first] != Op::activemask && (required & ~w.at_op) != 0) return false;
-    complete_group(w, w.at_op, false);
-    return true;
-  }
   LaneMask remaining = w.at_op;
   bool progress = false;
   while (remaining != 0 && !aborted_) {
     const int first = lowest_lane(remaining);
-    LaneMask group = 0;
-    for (LaneMask m = remaining; m != 0; m &= m - 1) {
-      const int i = lowest_lane(m);
-      if (same_call(w, first, i)) group |= lane_bit(i);
-    }
+    const LaneMask group = same_call_lanes(w, first) & remaining;  // usually every waiting lane
     remaining &= ~group;
     const LaneMask required = w.pending.mask[first] & ~w.exited;
     if (w.op[first] == Op::activemask || (required & ~group) == 0) {
@@ -385,7 +364,6 @@ bool BlockRunner::resolve_warp(Warp& w) {
 }
 
 void BlockRunner::complete_group(Warp& w, LaneMask group, bool masks_disagree) {
-  const bool uniform_group = w.uniform && group == w.at_op;
   const int first = lowest_lane(group);
   const Op op = w.op[first];
   const ValueType type = w.type[first];
@@ -434,7 +412,7 @@ void BlockRunner::complete_group(Warp& w, LaneMask group, bool masks_disagree) {
                              "the lanes that arrived",
              w, group, w.where[first], index);
   }
-  record_step_diagnostics(w, step, index, uniform_group);
+  record_step_diagnostics(w, step, index);
   count_step(w, w.where[first]);
 }
 
@@ -550,7 +528,6 @@ bool BlockRunner::resolve_stuck() {
       }
       remaining &= ~same_op;
       if ((named & ~w.exited & ~same_op) == 0) {
-        w.uniform = false;
         complete_group(w, same_op, true);
         return true;
       }
@@ -564,10 +541,7 @@ void BlockRunner::describe_deadlock() {
   for (const Warp& w : warps_) {
     if (w.at_op == 0) continue;
     const int first = lowest_lane(w.at_op);
-    LaneMask waiting = 0;
-    for (LaneMask m = w.at_op; m != 0; m &= m - 1) {
-      if (same_call(w, first, lowest_lane(m))) waiting |= lane_bit(lowest_lane(m));
-    }
+    const LaneMask waiting = same_call_lanes(w, first) & w.at_op;
     const LaneMask missing = w.pending.mask[first] & ~w.exited & ~waiting;
     std::string text = "warp " + std::to_string(w.index) + " lanes " + format_lanes(waiting) +
                        " wait in " + cuda_name(w.op[first]) + " at " + site_text(w.where[first]) +
@@ -612,21 +586,15 @@ void BlockRunner::abort_launch(LaunchStatus status, std::string message) {
 }
 
 void BlockRunner::record_step_diagnostics(const Warp& w, const StepLog::Source& step,
-                                          std::int64_t step_index, bool uniform_group) {
+                                          std::int64_t step_index) {
   if (step.op == Op::activemask) return;
   const int first = lowest_lane(step.participants);
-  LaneMask outside = 0;
-  bool split = false;
-  if (uniform_group) {
-    outside = step.participants & ~step.mask;
-    split = w.split_sites;
-  } else {
-    for (LaneMask m = step.participants; m != 0; m &= m - 1) {
-      const int i = lowest_lane(m);
-      if (!has_lane(step.lane_mask[i], i)) outside |= lane_bit(i);
-      split = split || !(step.where[i] == step.where[first]);
-    }
-  }
+  const LaneMask outside =
+      step.participants & ~lanes_where([&](int i) { return (step.lane_mask[i] >> i) & 1u; });
+  const SourceLine site = step.where[first];
+  const LaneMask same_file = lanes_where([&](int i) { return step.where[i].file == site.file; });
+  const LaneMask same_line = lanes_where([&](int i) { return step.where[i].line == site.line; });
+  const bool split = (step.participants & ~(same_file & same_line)) != 0;
   if (outside != 0) {
     diagnose(DiagnosticKind::caller_not_in_mask,
              cuda_name(step.op) + " called by lane(s) " + format_lanes(outside) + " whose mask " +
@@ -691,11 +659,10 @@ namespace warpsim::device {
 
 // Defined here, beside BlockRunner::warp_op, so that the whole per-lane path inlines into the
 // one function kernel code calls.
-std::uint64_t warp_op(Op op, ValueType type, LaneMask mask, std::uint64_t value, std::int32_t arg,
-                      std::int32_t width, CallSite site, bool* pred) {
+std::uint64_t warp_op(WarpCall call, std::uint64_t value, CallSite site, bool* pred) {
   runtime::BlockRunner* runner = runtime::BlockRunner::current();
   if (runner == nullptr) [[unlikely]] runner = &runtime::runner_or_abort("a warp intrinsic");
-  return runner->warp_op(op, type, mask, value, arg, width, site, pred);
+  return runner->warp_op(call, value, site, pred);
 }
 
 }  // namespace warpsim::device

@@ -5,8 +5,6 @@
 // (StepInputs), so completing a step gathers nothing.
 #pragma once
 
-#include <boost/context/detail/fcontext.hpp>
-
 #include <cstdint>
 #include <functional>
 #include <random>
@@ -14,18 +12,17 @@
 #include <unordered_map>
 #include <vector>
 
+#include "fiber.hpp"
 #include "stack_pool.hpp"
 #include "warpsim/device_abi.hpp"
 #include "warpsim/launch.hpp"
 
 namespace warpsim::runtime {
 
-using boost::context::detail::fcontext_t;
-
 struct Warp;
 
 struct Lane {
-  fcontext_t context = nullptr;  // where the lane resumes
+  fiber::Context context = nullptr;  // where the lane resumes
   Warp* warp_state = nullptr;
   device::LaneEnv env{};
   std::uint32_t thread = 0;      // linear index within the block
@@ -34,7 +31,7 @@ struct Lane {
   bool started = false;          // has a stack frame to unwind if the launch is torn down
   SourceLine where{};            // the lane's latest call site
   const char* where_file = "";   // ... as the kernel spelled it (cache key for `where.file`)
-  boost::context::stack_context stack{};
+  fiber::Stack stack{};
 };
 
 // A lane's state is the mask it sits in: ready, at_op, at_barrier, exited, or none (running).
@@ -54,13 +51,6 @@ struct Warp {
   // Results, read by each lane when it resumes.
   std::array<std::uint64_t, kWarpSize> result{};
   LaneMask pred = 0;
-
-  // Every lane now in at_op waits in the same call (the common case: one group, no scan),
-  // whose (op, type, mask) packs into `key`; `split_sites`: they came from different lines.
-  bool uniform = false;
-  bool split_sites = false;
-  std::uint64_t key = 0;
-  SourceLine key_where{};
   Lane* lanes = nullptr;  // this warp's 32 lanes
 };
 
@@ -86,20 +76,20 @@ class BlockRunner {
   BlockOutcome run(std::uint64_t block_linear, Dim3 block_idx);
 
   // Called from the running lane (through device_abi).
-  std::uint64_t warp_op(Op op, ValueType type, LaneMask mask, std::uint64_t value,
-                        std::int32_t arg, std::int32_t width, device::CallSite site, bool* pred);
+  std::uint64_t warp_op(device::WarpCall call, std::uint64_t value, device::CallSite site,
+                        bool* pred);
   int block_barrier(Op op, int predicate, device::CallSite site);
   void lane_printf(std::string text);
 
   static BlockRunner* current();
+  const Lane* running_lane() const { return running_; }
 
  private:
-  static void lane_entry(boost::context::detail::transfer_t from);
+  static void lane_entry(void* lane);
   void lane_main(Lane& lane);
   Lane* pick_next();
   void switch_to(Lane* next);
   [[noreturn]] void leave_for_good(Lane& self, Lane* next);
-  void adopt(Lane* from, fcontext_t context);
   void set_running(Lane* lane);
   void note_site(Lane& lane, device::CallSite site);
   void unwind_suspended_lanes();
@@ -112,13 +102,13 @@ class BlockRunner {
   void abort_launch(LaunchStatus status, std::string message);
   void count_step(const Warp& warp, SourceLine where);
 
-  void record_step_diagnostics(const Warp& warp, const StepLog::Source& step, std::int64_t step_index,
-                               bool uniform_group);
+  void record_step_diagnostics(const Warp& warp, const StepLog::Source& step, std::int64_t step_index);
   void diagnose(DiagnosticKind kind, std::string message, const Warp& warp, LaneMask lanes,
                 SourceLine where, std::int64_t step);
   std::uint32_t intern_file(const char* file);
   int choose_lane(LaneMask ready);
-  bool same_call(const Warp& warp, int a, int b) const;
+  LaneMask same_call_lanes(const Warp& warp, int lane) const;
+  [[gnu::noinline]] void wait_in_call(Warp& warp, Op op, LaneMask me);
   std::string site_text(SourceLine where) const;
   Lane& lane_of(const Warp& warp, int lane) {
     return lanes_[std::size_t{warp.index} * kWarpSize + static_cast<std::size_t>(lane)];
@@ -136,7 +126,7 @@ class BlockRunner {
   std::uint32_t current_warp_ = 0;
   std::uint64_t block_linear_ = 0;
 
-  fcontext_t main_context_ = nullptr;
+  fiber::Context main_context_ = nullptr;
   Lane* running_ = nullptr;  // nullptr: the launching (main) context
   bool aborted_ = false;
   bool unwinding_ = false;

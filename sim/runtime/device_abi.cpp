@@ -30,7 +30,7 @@ namespace warpsim::device {
 
 using runtime::runner_or_abort;
 
-thread_local const LaneEnv* current_env __attribute__((tls_model("initial-exec"))) = nullptr;
+__thread const LaneEnv* current_env __attribute__((tls_model("initial-exec"))) = nullptr;
 
 int block_barrier(Op op, int predicate, CallSite site) {
   return runner_or_abort("__syncthreads").block_barrier(op, predicate, site);

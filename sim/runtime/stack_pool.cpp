@@ -6,10 +6,6 @@
 #include <cassert>
 #include <new>
 
-#if defined(BOOST_USE_VALGRIND)
-#include <valgrind/valgrind.h>
-#endif
-
 namespace warpsim::runtime {
 namespace {
 
@@ -29,7 +25,7 @@ StackPool::~StackPool() {
   for (const Stack& s : free_) ::munmap(s.base, s.bytes);
 }
 
-boost::context::stack_context StackPool::take(std::size_t size) {
+fiber::Stack StackPool::take(std::size_t size) {
   const std::size_t usable = round_to_pages(size);
   const std::size_t bytes = usable + page_size();
   void* base = nullptr;
@@ -47,15 +43,12 @@ boost::context::stack_context StackPool::take(std::size_t size) {
     if (base == MAP_FAILED) throw std::bad_alloc();
     ::mprotect(base, page_size(), PROT_NONE);
   }
-  boost::context::stack_context sc;
-  sc.size = usable;
-  sc.sp = static_cast<char*>(base) + bytes;  // stacks grow down
-  return sc;
+  return {static_cast<char*>(base) + bytes, usable};  // stacks grow down from `top`
 }
 
-void StackPool::give_back(boost::context::stack_context stack) {
+void StackPool::give_back(fiber::Stack stack) {
   const std::size_t bytes = stack.size + page_size();
-  free_.push_back({static_cast<char*>(stack.sp) - bytes, bytes});
+  free_.push_back({static_cast<char*>(stack.top) - bytes, bytes});
 }
 
 StackPool& StackPool::for_this_thread() {

@@ -3,10 +3,10 @@
 // overflows its stack faults instead of corrupting its neighbour.
 #pragma once
 
-#include <boost/context/stack_context.hpp>
-
 #include <cstddef>
 #include <vector>
+
+#include "fiber.hpp"
 
 namespace warpsim::runtime {
 
@@ -17,8 +17,8 @@ class StackPool {
   StackPool& operator=(const StackPool&) = delete;
   ~StackPool();
 
-  boost::context::stack_context take(std::size_t size);
-  void give_back(boost::context::stack_context stack);
+  fiber::Stack take(std::size_t size);
+  void give_back(fiber::Stack stack);
 
   static StackPool& for_this_thread();
 

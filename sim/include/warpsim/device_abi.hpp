@@ -17,12 +17,14 @@ struct LaneEnv {
   dim3 block_dim, grid_dim;
 };
 
-// initial-exec: kernel objects loaded with dlopen read this without a __tls_get_addr call.
 // Bytes behind `extern __shared__` arrays (the symbol warpsim_dynamic_shared): blocks run one at a
 // time, so one buffer serves every block. H100 blocks may use up to 227 KiB.
 inline constexpr std::size_t kDynamicSharedCapacity = 256 * 1024;
 
-extern thread_local const LaneEnv* current_env __attribute__((tls_model("initial-exec")));
+// initial-exec: kernel objects loaded with dlopen read this without a __tls_get_addr call.
+// __thread rather than thread_local: it can have no dynamic initializer, so every read of
+// threadIdx is one load, with no call to a TLS wrapper.
+extern __thread const LaneEnv* current_env __attribute__((tls_model("initial-exec")));
 
 // Call site of an intrinsic, captured through a default argument at the kernel's call.
 struct CallSite {
@@ -34,11 +36,20 @@ struct CallSite {
   }
 };
 
+// What a lane passes to a warp-level call besides its value. 16 bytes, so that with the value,
+// the call site and `pred` the whole call travels in the six argument registers.
+struct WarpCall {
+  Op op{};
+  ValueType type = ValueType::none;
+  LaneMask mask = 0;
+  std::int32_t arg = 0;    // shuffles: srcLane / delta / laneMask
+  std::int32_t width = 0;  // shuffles: width
+};
+
 // One lane's part of a warp-level call. Blocks the lane until the call completes (or returns at
 // once where the policy allows), then returns the lane's result bits. `pred` receives the
 // shuffle in-range predicate or match_all's *pred when not null.
-std::uint64_t warp_op(Op op, ValueType type, LaneMask mask, std::uint64_t value, std::int32_t arg,
-                      std::int32_t width, CallSite site, bool* pred = nullptr);
+std::uint64_t warp_op(WarpCall call, std::uint64_t value, CallSite site, bool* pred = nullptr);
 
 // __syncthreads and its _count/_and/_or forms; returns the reduction (1 for plain syncthreads).
 int block_barrier(Op op, int predicate, CallSite site);

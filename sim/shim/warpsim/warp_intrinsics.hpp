@@ -13,14 +13,14 @@ using device::CallSite;
 template <class T>
 T shuffle(Op op, unsigned mask, T var, int arg, int width, CallSite site) {
   return ValueBits<T>::from(
-      device::warp_op(op, ValueBits<T>::type, mask, ValueBits<T>::to(var), arg, width, site));
+      device::warp_op({op, ValueBits<T>::type, mask, arg, width}, ValueBits<T>::to(var), site));
 }
 
 template <class T>
 unsigned match(Op op, unsigned mask, T value, int* pred, CallSite site) {
   bool p = false;
   const auto result = static_cast<unsigned>(
-      device::warp_op(op, ValueBits<T>::type, mask, ValueBits<T>::to(value), 0, 0, site, &p));
+      device::warp_op({op, ValueBits<T>::type, mask}, ValueBits<T>::to(value), site, &p));
   if (pred != nullptr) *pred = p ? 1 : 0;
   return result;
 }
@@ -28,12 +28,12 @@ unsigned match(Op op, unsigned mask, T value, int* pred, CallSite site) {
 template <class T>
 T reduce(Op op, ValueType type, unsigned mask, T value, CallSite site) {
   return static_cast<T>(static_cast<std::uint32_t>(
-      device::warp_op(op, type, mask, static_cast<std::uint32_t>(value), 0, 0, site)));
+      device::warp_op({op, type, mask}, static_cast<std::uint32_t>(value), site)));
 }
 
 inline unsigned vote(Op op, unsigned mask, int predicate, CallSite site) {
-  return static_cast<unsigned>(device::warp_op(op, ValueType::none, mask,
-                                               static_cast<std::uint32_t>(predicate), 0, 0, site));
+  return static_cast<unsigned>(
+      device::warp_op({op, ValueType::none, mask}, static_cast<std::uint32_t>(predicate), site));
 }
 
 }  // namespace warpsim::shim
@@ -108,11 +108,10 @@ inline unsigned __ballot_sync(unsigned mask, int predicate, WARPSIM_SITE) {
   return ::warpsim::shim::vote(::warpsim::Op::ballot, mask, predicate, site);
 }
 inline unsigned __activemask(WARPSIM_SITE) {
-  return static_cast<unsigned>(::warpsim::device::warp_op(::warpsim::Op::activemask,
-                                                          ::warpsim::ValueType::none, 0, 0, 0, 0, site));
+  return static_cast<unsigned>(::warpsim::device::warp_op({::warpsim::Op::activemask}, 0, site));
 }
 inline void __syncwarp(unsigned mask = 0xffffffffu, WARPSIM_SITE) {
-  ::warpsim::device::warp_op(::warpsim::Op::syncwarp, ::warpsim::ValueType::none, mask, 0, 0, 0, site);
+  ::warpsim::device::warp_op({::warpsim::Op::syncwarp, ::warpsim::ValueType::none, mask}, 0, site);
 }
 
 inline unsigned __reduce_add_sync(unsigned mask, unsigned value, WARPSIM_SITE) {
