@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include "warpsim/cuda_shim.hpp"
@@ -40,21 +41,27 @@ void butterfly() {
     steps += warpsim::launch(options, [&] { bench_butterfly(in.data(), out.data()); }).trace.steps.size();
   }
   const double us = seconds_since(start) / runs * 1e6;
-  std::printf("butterfly, 1 warp, 5 traced steps:      %8.2f us per launch   (target <= 50 us)  [%zu steps]\n",
+  std::printf("butterfly, 1 warp, 5 traced steps:                  %8.2f us per launch (target <= 50 us)  [%zu steps]\n",
               us, steps / runs);
 }
 
+// Runs the chain twice in this process: the first launch writes its trace into fresh memory,
+// the second into the blocks the first one gave back (see sim/runtime/large_blocks.hpp).
 void step_rate(unsigned block, bool record) {
   const int rounds = 20000;
   std::vector<int> out(block);
   auto options = shape(1, block);
   options.record_steps = record;
-  const auto start = Clock::now();
-  const auto r = warpsim::launch(options, [&] { bench_shuffle_chain(rounds, out.data()); });
-  const double s = seconds_since(start);
-  std::printf("shuffle chain, %4u threads, trace %-3s: %8.2f M steps/s      (target >= 2 M/s)  [%llu steps, %.3f s]\n",
-              block, record ? "on" : "off", static_cast<double>(r.steps) / s / 1e6,
-              static_cast<unsigned long long>(r.steps), s);
+  for (const char* memory : {"fresh", "reused"}) {
+    const auto start = Clock::now();
+    const auto r = warpsim::launch(options, [&] { bench_shuffle_chain(rounds, out.data()); });
+    const double s = seconds_since(start);
+    const std::string label = record ? std::string("trace on, ") + memory + " memory" : "trace off";
+    std::printf("shuffle chain, %4u threads, %-26s %5.2f M steps/s (target >= 2 M/s)  [%llu steps, %.3f s]\n",
+                block, (label + ":").c_str(), static_cast<double>(r.steps) / s / 1e6,
+                static_cast<unsigned long long>(r.steps), s);
+    if (!record) break;
+  }
 }
 
 void grid_sum() {
@@ -64,7 +71,7 @@ void grid_sum() {
   const auto start = Clock::now();
   const auto r = warpsim::launch(shape(1056, 256), [&] { bench_grid_sum(in.data(), n, &out); });
   const double s = seconds_since(start);
-  std::printf("grid-stride sum, 16M floats, 1056x256:  %8.3f s               (target <= 1 s)    [%llu steps, sum %.0f, %s]\n",
+  std::printf("grid-stride sum, 16M floats, 1056x256:              %8.3f s             (target <= 1 s)    [%llu steps, sum %.0f, %s]\n",
               s, static_cast<unsigned long long>(r.steps), static_cast<double>(out),
               r.status == warpsim::LaunchStatus::completed ? "completed" : r.message.c_str());
 }

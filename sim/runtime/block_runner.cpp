@@ -1,5 +1,7 @@
 #include "block_runner.hpp"
 
+#include "semantics/lane_compare.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cassert>
@@ -31,13 +33,6 @@ std::string cuda_name(Op op) { return "__" + std::string(to_string(op)); }
 
 int lowest_lane(LaneMask m) { return std::countr_zero(m); }
 
-// The lanes (any of the 32) for which pred(lane) holds: a plain loop that compilers vectorise.
-template <class P>
-LaneMask lanes_where(P&& pred) {
-  LaneMask m = 0;
-  for (int lane = 0; lane < kWarpSize; ++lane) m |= LaneMask{pred(lane)} << lane;
-  return m;
-}
 
 // AddressSanitizer must be told about every stack switch (no-ops in other builds).
 #if defined(__SANITIZE_ADDRESS__)
@@ -276,15 +271,10 @@ void BlockRunner::note_site(Lane& l, device::CallSite site) {
 }
 
 LaneMask BlockRunner::same_call_lanes(const Warp& w, int a) const {
-  // Plain loops without && so that they vectorise: this runs once per step.
-  const Op op = w.op[a];
-  const ValueType type = w.type[a];
-  const LaneMask mask = w.pending.mask[a];
-  LaneMask same = lanes_where([&](int i) { return w.op[i] == op; });
-  same &= lanes_where([&](int i) { return w.type[i] == type; });
-  same &= lanes_where([&](int i) { return w.pending.mask[i] == mask; });
+  LaneMask same = lanes::equal_to(w.op.data(), w.op[a]) & lanes::equal_to(w.type.data(), w.type[a]) &
+                  lanes::equal_to(w.pending.mask.data(), w.pending.mask[a]);
   // __activemask is no rendezvous: under maximal convergence it names the lanes at the same site.
-  if (op == Op::activemask) same &= lanes_where([&](int i) { return w.where[i] == w.where[a]; });
+  if (w.op[a] == Op::activemask) same &= lanes::equal_to(w.where.data(), w.where[a]);
   return same;
 }
 
@@ -589,12 +579,8 @@ void BlockRunner::record_step_diagnostics(const Warp& w, const StepLog::Source& 
                                           std::int64_t step_index) {
   if (step.op == Op::activemask) return;
   const int first = lowest_lane(step.participants);
-  const LaneMask outside =
-      step.participants & ~lanes_where([&](int i) { return (step.lane_mask[i] >> i) & 1u; });
-  const SourceLine site = step.where[first];
-  const LaneMask same_file = lanes_where([&](int i) { return step.where[i].file == site.file; });
-  const LaneMask same_line = lanes_where([&](int i) { return step.where[i].line == site.line; });
-  const bool split = (step.participants & ~(same_file & same_line)) != 0;
+  const LaneMask outside = step.participants & ~lanes::naming_themselves(step.lane_mask);
+  const bool split = !lanes::same_in(step.where, step.participants);
   if (outside != 0) {
     diagnose(DiagnosticKind::caller_not_in_mask,
              cuda_name(step.op) + " called by lane(s) " + format_lanes(outside) + " whose mask " +

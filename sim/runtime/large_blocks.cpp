@@ -3,30 +3,68 @@
 #include <sys/mman.h>
 
 #include <cstdint>
+#include <mutex>
 #include <new>
+#include <vector>
 
 namespace warpsim::detail {
 namespace {
 
-std::size_t round_up(std::size_t bytes) { return (bytes + kLargeBlock - 1) / kLargeBlock * kLargeBlock; }
+// Traces may be made and dropped on different threads (tests, the GUI): one lock-guarded list.
+struct KeptBlocks {
+  std::mutex lock;
+  std::vector<void*> blocks;
+};
 
-}  // namespace
+KeptBlocks& kept() {
+  static KeptBlocks* const instance = new KeptBlocks;  // never destroyed: traces may outlive main
+  return *instance;
+}
 
-void* allocate_large(std::size_t bytes) {
-  const std::size_t size = round_up(bytes);
+void* map_block() {
   // Map one block more, then cut the mapping down to a 2 MiB-aligned range.
-  void* raw = ::mmap(nullptr, size + kLargeBlock, PROT_READ | PROT_WRITE,
+  void* raw = ::mmap(nullptr, 2 * kLargeBlock, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (raw == MAP_FAILED) throw std::bad_alloc();
   const auto start = reinterpret_cast<std::uintptr_t>(raw);
   const std::uintptr_t aligned = (start + kLargeBlock - 1) / kLargeBlock * kLargeBlock;
   if (aligned > start) ::munmap(raw, aligned - start);
-  const std::uintptr_t end = start + size + kLargeBlock;
-  if (end > aligned + size) ::munmap(reinterpret_cast<void*>(aligned + size), end - (aligned + size));
-  ::madvise(reinterpret_cast<void*>(aligned), size, MADV_HUGEPAGE);  // advice only: may be ignored
+  const std::uintptr_t end = start + 2 * kLargeBlock;
+  if (end > aligned + kLargeBlock) {
+    ::munmap(reinterpret_cast<void*>(aligned + kLargeBlock), end - (aligned + kLargeBlock));
+  }
+  ::madvise(reinterpret_cast<void*>(aligned), kLargeBlock, MADV_HUGEPAGE);  // advice: may be ignored
   return reinterpret_cast<void*>(aligned);
 }
 
-void free_large(void* block, std::size_t bytes) noexcept { ::munmap(block, round_up(bytes)); }
+}  // namespace
+
+void* take_large_block() {
+  {
+    KeptBlocks& k = kept();
+    const std::lock_guard<std::mutex> hold(k.lock);
+    if (!k.blocks.empty()) {
+      void* block = k.blocks.back();
+      k.blocks.pop_back();
+      return block;
+    }
+  }
+  return map_block();
+}
+
+void give_back_large_block(void* block) noexcept {
+  KeptBlocks& k = kept();
+  {
+    const std::lock_guard<std::mutex> hold(k.lock);
+    if (k.blocks.size() < kKeptBlocks) {
+      try {
+        k.blocks.push_back(block);
+        return;
+      } catch (...) {  // no memory for the list itself: unmap instead
+      }
+    }
+  }
+  ::munmap(block, kLargeBlock);
+}
 
 }  // namespace warpsim::detail

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "large_blocks.hpp"
+#include "semantics/lane_compare.hpp"
 
 namespace warpsim {
 namespace {
@@ -43,16 +44,6 @@ constexpr std::size_t kMaxRecord = sizeof(Header) + 2 * 8 * kWarpSize + 2 * 4 * 
                                    kWarpSize + 4 * kWarpSize + sizeof(SourceLine) * kWarpSize;
 
 std::size_t padded(std::size_t bytes) { return (bytes + 7) & ~std::size_t{7}; }
-
-// Whether every participant holds the same entry as the lowest one. A plain loop over all 32
-// entries, which compilers vectorise.
-template <class T>
-bool shared_by_participants(const T* entries, LaneMask participants) {
-  const T first = entries[participants != 0 ? std::countr_zero(participants) : 0];
-  LaneMask same = 0;
-  for (int lane = 0; lane < kWarpSize; ++lane) same |= LaneMask{entries[lane] == first} << lane;
-  return (participants & ~same) == 0;
-}
 
 template <class T>
 std::byte* put(std::byte* at, const T* entries, std::size_t count) {
@@ -90,13 +81,13 @@ const std::byte* get_values(const std::byte* at, std::array<std::uint64_t, kWarp
 }
 
 std::byte* allocate_block(std::size_t capacity) {
-  if (capacity >= detail::kLargeBlock) return static_cast<std::byte*>(detail::allocate_large(capacity));
+  if (capacity == detail::kLargeBlock) return static_cast<std::byte*>(detail::take_large_block());
   return static_cast<std::byte*>(::operator new(capacity, std::align_val_t{8}));
 }
 
 void free_block(std::byte* data, std::size_t capacity) noexcept {
-  if (capacity >= detail::kLargeBlock) {
-    detail::free_large(data, capacity);
+  if (capacity == detail::kLargeBlock) {
+    detail::give_back_large_block(data);
   } else {
     ::operator delete(data, std::align_val_t{8});
   }
@@ -179,10 +170,10 @@ void StepLog::append(const Source& s) {
   const bool wide = is_64bit(s.type);
   const bool shuffle = is_shuffle(s.op);
   std::uint8_t layout = (wide ? kWide : 0) | (shuffle ? kShuffle : 0);
-  if (shuffle && !shared_by_participants(s.arg, s.participants)) layout |= kArgPerLane;
-  if (shuffle && !shared_by_participants(s.width, s.participants)) layout |= kWidthPerLane;
-  if (!shared_by_participants(s.lane_mask, s.participants)) layout |= kMaskPerLane;
-  if (!shared_by_participants(s.where, s.participants)) layout |= kSitePerLane;
+  if (shuffle && !lanes::same_in(s.arg, s.participants)) layout |= kArgPerLane;
+  if (shuffle && !lanes::same_in(s.width, s.participants)) layout |= kWidthPerLane;
+  if (!lanes::same_in(s.lane_mask, s.participants)) layout |= kMaskPerLane;
+  if (!lanes::same_in(s.where, s.participants)) layout |= kSitePerLane;
 
   const std::size_t value_bytes = (wide ? 8 : 4) * std::size_t{kWarpSize};
   auto section = [](bool per_lane, std::size_t entry) { return per_lane ? entry * kWarpSize : entry; };

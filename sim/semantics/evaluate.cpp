@@ -11,12 +11,10 @@ namespace {
 // mask names a lane that neither called nor exited (a member that never arrived), or a caller it
 // names passed a different mask (rule 2: same intrinsic, same mask).
 LaneMask callers_of_ill_formed_call(const StepInputs& in) {
-  using semantics_detail::lanes_where;
   if (in.callers == 0) return 0;
   const LaneMask arrived_or_gone = in.callers | in.exited;
   const LaneMask common = in.mask[std::countr_zero(in.callers)];
-  const bool uniform =
-      (in.callers & ~lanes_where([&](int lane) { return in.mask[lane] == common; })) == 0;
+  const bool uniform = (in.callers & ~lanes::equal_to(in.mask.data(), common)) == 0;
   if (uniform) {  // the usual case, in one pass
     if ((common & ~arrived_or_gone) != 0) return in.callers;
     return in.callers & ~common;

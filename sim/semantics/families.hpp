@@ -6,6 +6,7 @@
 #include <bit>
 #include <cstdint>
 
+#include "lane_compare.hpp"
 #include "warpsim/semantics.hpp"
 
 namespace warpsim::semantics_detail {
@@ -39,7 +40,7 @@ template <class F>
 void for_each_mask_group(const StepInputs& in, F&& f) {
   for (LaneMask left = in.callers; left != 0;) {
     const LaneMask mask = in.mask[std::countr_zero(left)];
-    const LaneMask group = left & lanes_where([&](int lane) { return in.mask[lane] == mask; });
+    const LaneMask group = left & lanes::equal_to(in.mask.data(), mask);
     f(group, mask);
     left &= ~group;
   }

@@ -5,37 +5,40 @@
 
 namespace warpsim {
 
+namespace {
+
 // CUDA packs `width` into PTX's c operand as ((32 - width) << 8) | clamp, with clamp 0 for up and
 // 0x1f otherwise; PTX keeps 5 bits of each field and 5 bits of b. Computing in unsigned makes
 // every int width (0, 12, 33, 64, -1, INT_MIN, ...) well defined, with the bits hardware sees.
-ShflSource shfl_source_lane(Op op, int lane, std::int32_t arg, std::int32_t width) {
-  assert(is_shuffle(op) && lane >= 0 && lane < kWarpSize);
+template <Op kOp>
+ShflSource source_lane(int lane, std::int32_t arg, std::int32_t width) {
   const int seg = static_cast<int>((32u - static_cast<std::uint32_t>(width)) & 31u);
   const int bval = static_cast<int>(static_cast<std::uint32_t>(arg) & 31u);
-  const int cval = op == Op::shfl_up ? 0 : 31;
   const int min_lane = lane & seg;
-  const int max_lane = min_lane | (cval & ~seg);
-  int j = lane;
-  bool p = false;
-  switch (op) {
-    case Op::shfl_idx:
-      j = min_lane | (bval & ~seg);
-      p = j <= max_lane;
-      break;
-    case Op::shfl_up:
-      j = lane - bval;
-      p = j >= max_lane;
-      break;
-    case Op::shfl_down:
-      j = lane + bval;
-      p = j <= max_lane;
-      break;
-    default:
-      j = lane ^ bval;
-      p = j <= max_lane;
-      break;
+  if constexpr (kOp == Op::shfl_up) {
+    const int max_lane = min_lane;  // clamp 0
+    const int j = lane - bval;
+    return j >= max_lane ? ShflSource{j, true} : ShflSource{lane, false};
+  } else {
+    const int max_lane = min_lane | (31 & ~seg);
+    int j = 0;
+    if constexpr (kOp == Op::shfl_idx) j = min_lane | (bval & ~seg);
+    if constexpr (kOp == Op::shfl_down) j = lane + bval;
+    if constexpr (kOp == Op::shfl_xor) j = lane ^ bval;
+    return j <= max_lane ? ShflSource{j, true} : ShflSource{lane, false};
   }
-  return {p ? j : lane, p};
+}
+
+}  // namespace
+
+ShflSource shfl_source_lane(Op op, int lane, std::int32_t arg, std::int32_t width) {
+  assert(is_shuffle(op) && lane >= 0 && lane < kWarpSize);
+  switch (op) {
+    case Op::shfl_idx: return source_lane<Op::shfl_idx>(lane, arg, width);
+    case Op::shfl_up: return source_lane<Op::shfl_up>(lane, arg, width);
+    case Op::shfl_down: return source_lane<Op::shfl_down>(lane, arg, width);
+    default: return source_lane<Op::shfl_xor>(lane, arg, width);
+  }
 }
 
 namespace semantics_detail {
@@ -60,21 +63,37 @@ namespace semantics_detail {
 //   __shfl_xor_sync (0xff, v, 1, 8)        -> 10  0 30 20 50 40 70 60   p 0xff
 //   __shfl_down_sync(0xff, v, 2)           -> 20 30 40 50 60 70  0  0   p 0xff, undefined 0xc0
 //                                             (lanes 6 and 7 read exited lanes 8 and 9)
+namespace {
+
+// One pass over the callers for one kind of shuffle, free of branches on the lane's data.
+template <Op kOp>
+void shuffle_callers(const StepInputs& in, StepOutputs& out, std::uint64_t bits,
+                     std::uint64_t invalid_source_value) {
+  LaneMask pred = 0, undefined = 0;
+  for_each_lane(in.callers, [&](int lane) {
+    const ShflSource src = source_lane<kOp>(lane, in.arg[lane], in.width[lane]);
+    out.src_lane[lane] = static_cast<std::int8_t>(src.lane);
+    pred |= LaneMask{src.in_range} << lane;
+    const bool supplied = has_lane(in.callers, src.lane);
+    out.value[lane] = (supplied ? in.value[src.lane] : invalid_source_value) & bits;
+    undefined |= LaneMask{!supplied || !has_lane(in.mask[lane], src.lane)} << lane;
+  });
+  out.pred |= pred;
+  out.undefined |= undefined;
+}
+
+}  // namespace
+
 void evaluate_shfl(Op op, ValueType type, const StepInputs& in, StepOutputs& out,
                    const SemanticsOptions& options) {
   const std::uint64_t bits = value_bits_mask(type);
-  for_each_lane(in.callers, [&](int lane) {
-    const ShflSource src = shfl_source_lane(op, lane, in.arg[lane], in.width[lane]);
-    out.src_lane[lane] = static_cast<std::int8_t>(src.lane);
-    if (src.in_range) out.pred |= lane_bit(lane);
-    if (has_lane(in.callers, src.lane)) {
-      out.value[lane] = in.value[src.lane] & bits;
-      if (!has_lane(in.mask[lane], src.lane)) out.undefined |= lane_bit(lane);
-    } else {
-      out.value[lane] = options.invalid_source_value & bits;
-      out.undefined |= lane_bit(lane);
-    }
-  });
+  const std::uint64_t invalid = options.invalid_source_value;
+  switch (op) {
+    case Op::shfl_idx: shuffle_callers<Op::shfl_idx>(in, out, bits, invalid); break;
+    case Op::shfl_up: shuffle_callers<Op::shfl_up>(in, out, bits, invalid); break;
+    case Op::shfl_down: shuffle_callers<Op::shfl_down>(in, out, bits, invalid); break;
+    default: shuffle_callers<Op::shfl_xor>(in, out, bits, invalid); break;
+  }
 }
 
 }  // namespace semantics_detail
