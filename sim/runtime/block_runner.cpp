@@ -89,6 +89,7 @@ BlockRunner::BlockRunner(const LaunchOptions& options, const std::function<void(
       trace_(trace),
       steps_(steps),
       stacks_(StackPool::for_this_thread()),
+      maximal_(options.policy == ConvergencePolicy::maximal),
       rng_(options.seed) {
   threads_ = static_cast<std::uint32_t>(options.block.count());
   const std::uint32_t warps = (threads_ + kWarpSize - 1) / kWarpSize;
@@ -210,6 +211,15 @@ void BlockRunner::switch_to(Lane* next) {
   if (unwinding_ && self != nullptr) throw LaneUnwind{};
 }
 
+void BlockRunner::hand_over(Lane& self, Lane& next) {
+  running_ = &next;
+  device::current_env = &next.env;
+  void* fake_stack = nullptr;
+  before_switch(&fake_stack, &self, &next);
+  warpsim_fiber_switch(&self.context, next.context);
+  after_switch(fake_stack);
+}
+
 void BlockRunner::unwind_suspended_lanes() {
   // Every started lane that has not exited sits inside switch_to: resume it once so that it
   // throws LaneUnwind, runs the kernel's destructors, and comes straight back here.
@@ -280,13 +290,43 @@ LaneMask BlockRunner::same_call_lanes(const Warp& w, int a) const {
 
 // The per-lane path: every lane of every warp-level call runs through here, so it only files the
 // lane's operands and hands the core to the warp's next ready lane. Whether the waiting lanes
-// form one call, and any diagnosis, is worked out once per step in resolve_warp.
+// form one call, and any diagnosis, is worked out once per step in resolve_warp. Anything less
+// usual (a new source file, the warp's last lane to arrive, interleaved scheduling) goes to
+// warp_op_slow as a tail call, so that this path saves almost no registers.
 std::uint64_t BlockRunner::warp_op(device::WarpCall call, std::uint64_t value,
                                    device::CallSite site, bool* pred) {
   Lane& l = *running_;
-  if (site.file != l.where_file) [[unlikely]] note_site(l, site);
-  l.where.line = site.line;
   Warp& w = *l.warp_state;
+  if (site.file != l.where_file || w.ready == 0 || !maximal_) [[unlikely]] {
+    return warp_op_slow(call, value, site, pred);
+  }
+  file_operands(l, w, call, value, site.line);
+  const int next = lowest_lane(w.ready);
+  w.ready &= w.ready - 1;
+  hand_over(l, w.lanes[next]);
+  return call_result(pred);
+}
+
+std::uint64_t BlockRunner::warp_op_slow(device::WarpCall call, std::uint64_t value,
+                                        device::CallSite site, bool* pred) {
+  Lane& l = *running_;
+  if (site.file != l.where_file) note_site(l, site);
+  Warp& w = *l.warp_state;
+  file_operands(l, w, call, value, site.line);
+  const LaneMask me = lane_bit(static_cast<int>(l.lane));
+  if (w.ready != 0 && maximal_) {
+    const int next = lowest_lane(w.ready);
+    w.ready &= w.ready - 1;
+    hand_over(l, w.lanes[next]);
+  } else {
+    wait_in_call(w, call.op, me);
+  }
+  return call_result(pred);
+}
+
+void BlockRunner::file_operands(Lane& l, Warp& w, device::WarpCall call, std::uint64_t value,
+                                std::uint32_t line) {
+  l.where.line = line;
   const int i = static_cast<int>(l.lane);
   w.op[i] = call.op;
   w.type[i] = call.type;
@@ -295,17 +335,18 @@ std::uint64_t BlockRunner::warp_op(device::WarpCall call, std::uint64_t value,
   w.pending.value[i] = value;
   w.pending.arg[i] = call.arg;
   w.pending.width[i] = call.width;
-  const LaneMask me = lane_bit(i);
-  w.at_op |= me;
-  if (w.ready != 0 && options_.policy == ConvergencePolicy::maximal) [[likely]] {
-    const int next = lowest_lane(w.ready);
-    w.ready &= w.ready - 1;
-    switch_to(&w.lanes[next]);
-  } else {
-    wait_in_call(w, call.op, me);
-  }
-  if (pred != nullptr) *pred = has_lane(w.pred, i);
-  return w.result[i];
+  w.at_op |= lane_bit(i);
+}
+
+std::uint64_t BlockRunner::call_result(bool* pred) {
+  // Read back through the thread's runner rather than `this`, so that the per-lane path keeps
+  // almost nothing live across the switch (fewer registers to save and restore per lane).
+  const BlockRunner& r = *tl_runner;
+  if (r.unwinding_) [[unlikely]] throw LaneUnwind{};
+  const Lane& l = *r.running_;
+  const Warp& w = *l.warp_state;
+  if (pred != nullptr) *pred = has_lane(w.pred, static_cast<int>(l.lane));
+  return w.result[l.lane];
 }
 
 void BlockRunner::wait_in_call(Warp& w, Op op, LaneMask me) {

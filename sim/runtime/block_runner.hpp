@@ -88,7 +88,13 @@ class BlockRunner {
   static void lane_entry(void* lane);
   void lane_main(Lane& lane);
   Lane* pick_next();
-  void switch_to(Lane* next);
+  void switch_to(Lane* next);           // any context to any other, the launching one included
+  void hand_over(Lane& self, Lane& next);  // the per-lane path: one lane to the next
+  static std::uint64_t call_result(bool* pred);  // the lane's result once it runs again
+  [[gnu::noinline]] std::uint64_t warp_op_slow(device::WarpCall call, std::uint64_t value,
+                                               device::CallSite site, bool* pred);
+  void file_operands(Lane& lane, Warp& warp, device::WarpCall call, std::uint64_t value,
+                     std::uint32_t line);
   [[noreturn]] void leave_for_good(Lane& self, Lane* next);
   void set_running(Lane* lane);
   void note_site(Lane& lane, device::CallSite site);
@@ -119,6 +125,7 @@ class BlockRunner {
   Trace& trace_;
   std::uint64_t& steps_;
   StackPool& stacks_;
+  const bool maximal_;  // options_.policy == maximal, read on the per-lane path
 
   std::vector<Lane> lanes_;  // warps * 32; lanes beyond the block's threads stay exited
   std::vector<Warp> warps_;

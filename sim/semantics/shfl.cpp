@@ -70,6 +70,18 @@ template <Op kOp>
 void shuffle_callers(const StepInputs& in, StepOutputs& out, std::uint64_t bits,
                      std::uint64_t invalid_source_value) {
   LaneMask pred = 0, undefined = 0;
+  if (in.callers == kFullMask && lanes::equal_to(in.mask.data(), kFullMask) == kFullMask) {
+    // The usual call: the whole warp with the full mask. Every source supplies a value that the
+    // reader's mask names, so nothing is undefined.
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      const ShflSource src = source_lane<kOp>(lane, in.arg[lane], in.width[lane]);
+      out.src_lane[lane] = static_cast<std::int8_t>(src.lane);
+      pred |= LaneMask{src.in_range} << lane;
+      out.value[lane] = in.value[src.lane] & bits;
+    }
+    out.pred |= pred;
+    return;
+  }
   for_each_lane(in.callers, [&](int lane) {
     const ShflSource src = source_lane<kOp>(lane, in.arg[lane], in.width[lane]);
     out.src_lane[lane] = static_cast<std::int8_t>(src.lane);
