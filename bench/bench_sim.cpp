@@ -3,7 +3,9 @@
 //   grid-stride sum of 16M floats (1056 x 256 threads) <= 1 s.
 // Usage: bench_sim [NAME...]  runs only the named figures (butterfly, chain32, chain256,
 // chain256-untraced, grid-sum); no names: all of them.
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <numeric>
@@ -45,23 +47,49 @@ void butterfly() {
               us, steps / runs);
 }
 
-// Runs the chain twice in this process: the first launch writes its trace into fresh memory,
-// the second into the blocks the first one gave back (see sim/runtime/large_blocks.hpp).
-void step_rate(unsigned block, bool record) {
+// Rates of one chain launch after another: the first traced launch of the process writes its
+// trace into fresh memory; later ones into the blocks that earlier traces gave back (see
+// sim/runtime/large_blocks.hpp). The machine is shared and noisy, so repeated figures print
+// their median and range.
+struct Rates {
+  std::vector<double> per_second;
+  std::uint64_t steps = 0;
+};
+
+Rates chain_rates(unsigned block, bool record, int launches) {
   const int rounds = 20000;
   std::vector<int> out(block);
   auto options = shape(1, block);
   options.record_steps = record;
-  for (const char* memory : {"fresh", "reused"}) {
+  Rates rates;
+  for (int i = 0; i < launches; ++i) {
     const auto start = Clock::now();
     const auto r = warpsim::launch(options, [&] { bench_shuffle_chain(rounds, out.data()); });
-    const double s = seconds_since(start);
-    const std::string label = record ? std::string("trace on, ") + memory + " memory" : "trace off";
-    std::printf("shuffle chain, %4u threads, %-26s %5.2f M steps/s (target >= 2 M/s)  [%llu steps, %.3f s]\n",
-                block, (label + ":").c_str(), static_cast<double>(r.steps) / s / 1e6,
-                static_cast<unsigned long long>(r.steps), s);
-    if (!record) break;
+    rates.per_second.push_back(static_cast<double>(r.steps) / seconds_since(start));
+    rates.steps = r.steps;
   }
+  return rates;
+}
+
+void print_rates(unsigned block, const char* label, Rates rates) {
+  std::sort(rates.per_second.begin(), rates.per_second.end());
+  const double median = rates.per_second[rates.per_second.size() / 2];
+  char range[64] = "";
+  if (rates.per_second.size() > 1) {
+    std::snprintf(range, sizeof range, ", %zu launches: %.2f-%.2f", rates.per_second.size(),
+                  rates.per_second.front() / 1e6, rates.per_second.back() / 1e6);
+  }
+  std::printf("shuffle chain, %4u threads, %-26s %5.2f M steps/s (target >= 2 M/s)  [%llu steps%s]\n",
+              block, label, median / 1e6, static_cast<unsigned long long>(rates.steps), range);
+}
+
+void step_rate(unsigned block, bool record) {
+  if (!record) {
+    print_rates(block, "trace off:", chain_rates(block, false, 5));
+    return;
+  }
+  print_rates(block, "trace on, fresh memory:", chain_rates(block, true, 1));
+  print_rates(block, "trace on, reused memory:", chain_rates(block, true, 5));
 }
 
 void grid_sum() {

@@ -1,4 +1,6 @@
 // Warp shuffle: __shfl_sync, __shfl_up_sync, __shfl_down_sync, __shfl_xor_sync (spec section 1).
+#include <emmintrin.h>
+
 #include <cassert>
 
 #include "families.hpp"
@@ -27,6 +29,41 @@ ShflSource source_lane(int lane, std::int32_t arg, std::int32_t width) {
     if constexpr (kOp == Op::shfl_xor) j = lane ^ bval;
     return j <= max_lane ? ShflSource{j, true} : ShflSource{lane, false};
   }
+}
+
+// source_lane for all 32 lanes at once, four lanes per SSE2 operation: the source lanes into
+// `src`, PTX's p as the returned mask.
+template <Op kOp>
+LaneMask source_lanes(const StepInputs& in, std::array<std::int32_t, kWarpSize>& src) {
+  const __m128i c31 = _mm_set1_epi32(31);
+  const __m128i c32 = _mm_set1_epi32(32);
+  const __m128i ones = _mm_set1_epi32(-1);
+  __m128i lane = _mm_set_epi32(3, 2, 1, 0);
+  LaneMask pred = 0;
+  for (int k = 0; k < kWarpSize / 4; ++k) {
+    const __m128i arg = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in.arg.data() + 4 * k));
+    const __m128i width = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in.width.data() + 4 * k));
+    const __m128i seg = _mm_and_si128(_mm_sub_epi32(c32, width), c31);
+    const __m128i bval = _mm_and_si128(arg, c31);
+    const __m128i min_lane = _mm_and_si128(lane, seg);
+    __m128i j;
+    __m128i in_range;
+    if constexpr (kOp == Op::shfl_up) {
+      j = _mm_sub_epi32(lane, bval);
+      in_range = _mm_xor_si128(_mm_cmpgt_epi32(min_lane, j), ones);  // j >= min_lane
+    } else {
+      const __m128i max_lane = _mm_or_si128(min_lane, _mm_andnot_si128(seg, c31));
+      if constexpr (kOp == Op::shfl_idx) j = _mm_or_si128(min_lane, _mm_andnot_si128(seg, bval));
+      if constexpr (kOp == Op::shfl_down) j = _mm_add_epi32(lane, bval);
+      if constexpr (kOp == Op::shfl_xor) j = _mm_xor_si128(lane, bval);
+      in_range = _mm_xor_si128(_mm_cmpgt_epi32(j, max_lane), ones);  // j <= max_lane
+    }
+    const __m128i chosen = _mm_or_si128(_mm_and_si128(in_range, j), _mm_andnot_si128(in_range, lane));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(src.data() + 4 * k), chosen);
+    pred |= static_cast<LaneMask>(_mm_movemask_ps(_mm_castsi128_ps(in_range))) << (4 * k);
+    lane = _mm_add_epi32(lane, _mm_set1_epi32(4));
+  }
+  return pred;
 }
 
 }  // namespace
@@ -69,19 +106,18 @@ namespace {
 template <Op kOp>
 void shuffle_callers(const StepInputs& in, StepOutputs& out, std::uint64_t bits,
                      std::uint64_t invalid_source_value) {
-  LaneMask pred = 0, undefined = 0;
   if (in.callers == kFullMask && lanes::equal_to(in.mask.data(), kFullMask) == kFullMask) {
     // The usual call: the whole warp with the full mask. Every source supplies a value that the
     // reader's mask names, so nothing is undefined.
+    std::array<std::int32_t, kWarpSize> src;
+    out.pred |= source_lanes<kOp>(in, src);
     for (int lane = 0; lane < kWarpSize; ++lane) {
-      const ShflSource src = source_lane<kOp>(lane, in.arg[lane], in.width[lane]);
-      out.src_lane[lane] = static_cast<std::int8_t>(src.lane);
-      pred |= LaneMask{src.in_range} << lane;
-      out.value[lane] = in.value[src.lane] & bits;
+      out.src_lane[lane] = static_cast<std::int8_t>(src[lane]);
+      out.value[lane] = in.value[src[lane]] & bits;
     }
-    out.pred |= pred;
     return;
   }
+  LaneMask pred = 0, undefined = 0;
   for_each_lane(in.callers, [&](int lane) {
     const ShflSource src = source_lane<kOp>(lane, in.arg[lane], in.width[lane]);
     out.src_lane[lane] = static_cast<std::int8_t>(src.lane);
