@@ -34,12 +34,12 @@ configure_and_build() {  # dir, extra cmake args...
 case "$mode" in
   start)
     install_missing
-    configure_and_build "$root/build/release" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    configure_and_build "$root/build/release" -DCMAKE_BUILD_TYPE=Release
     exec "$root/build/release/cli/warpsim" walkthrough
     ;;
   test)
     install_missing
-    configure_and_build "$root/build/release" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWARPSIM_WERROR=ON
+    configure_and_build "$root/build/release" -DCMAKE_BUILD_TYPE=Release -DWARPSIM_WERROR=ON
     ctest --test-dir "$root/build/release" --output-on-failure -j "$jobs"
     configure_and_build "$root/build/asan" -DCMAKE_BUILD_TYPE=Debug -DWARPSIM_SANITIZE=ON \
       -DWARPSIM_WERROR=ON -DWARPSIM_BUILD_BENCH=OFF
