@@ -1,6 +1,5 @@
 #include "warpsim/step_log.hpp"
 
-#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <new>
@@ -39,7 +38,7 @@ enum Layout : std::uint8_t {
   kSitePerLane = 32,
 };
 
-constexpr std::size_t kFirstBlock = std::size_t{16} << 10;
+constexpr std::size_t kFirstBlock = std::size_t{64} << 10;  // ~180 steps: a lesson's trace
 constexpr std::size_t kMaxRecord = sizeof(Header) + 2 * 8 * kWarpSize + 2 * 4 * kWarpSize +
                                    kWarpSize + 4 * kWarpSize + sizeof(SourceLine) * kWarpSize;
 
@@ -154,9 +153,9 @@ std::size_t StepLog::bytes() const noexcept {
 
 std::byte* StepLog::reserve_record(std::size_t bytes) {
   if (blocks_.empty() || used_ + bytes > blocks_.back().capacity) {
-    // Blocks double up to 2 MiB, so that a five-step trace stays small and a long one maps few.
-    const std::size_t capacity =
-        blocks_.empty() ? kFirstBlock : std::min(blocks_.back().capacity * 2, detail::kLargeBlock);
+    // One small block, so that a short trace stays small; then 2 MiB blocks, which earlier traces
+    // of the process have usually left already faulted in (large_blocks.hpp).
+    const std::size_t capacity = blocks_.empty() ? kFirstBlock : detail::kLargeBlock;
     blocks_.push_back({allocate_block(capacity), capacity});
     used_ = 0;
   }
