@@ -18,13 +18,14 @@ namespace {
 
 __thread BlockRunner* tl_runner __attribute__((tls_model("initial-exec"))) = nullptr;
 
-// Async-signal-safe position for crash reports: plain stores, read by the signal handler.
+// Async-signal-safe position for crash reports: plain stores, read by the signal handler (which
+// runs on the simulating thread). One per thread: launches on other threads have their own.
 struct Position {
   bool running = false;
   std::uint64_t block = 0;
   Dim3 block_idx{};
 };
-Position g_position;
+constinit thread_local Position g_position;
 
 // Thrown into a suspended lane to unwind its stack when a launch is torn down.
 struct LaneUnwind {};
@@ -36,9 +37,9 @@ int lowest_lane(LaneMask m) { return std::countr_zero(m); }
 
 // AddressSanitizer must be told about every stack switch (no-ops in other builds).
 #if defined(__SANITIZE_ADDRESS__)
-const void* g_main_stack_bottom = nullptr;
-std::size_t g_main_stack_size = 0;
-bool g_switching_from_main = false;
+constinit thread_local const void* g_main_stack_bottom = nullptr;
+constinit thread_local std::size_t g_main_stack_size = 0;
+constinit thread_local bool g_switching_from_main = false;
 void before_switch(void** fake_stack, const Lane* from, const Lane* target) {
   g_switching_from_main = from == nullptr;
   if (target != nullptr) {

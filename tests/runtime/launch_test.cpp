@@ -4,6 +4,7 @@
 
 #include <numeric>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "warpsim/cuda_shim.hpp"
@@ -151,4 +152,29 @@ TEST_CASE("a launch asking for more dynamic shared memory than the simulator has
                        doctest::Contains("dynamic shared memory"), std::invalid_argument);
   options.dynamic_shared_bytes = warpsim::device::kDynamicSharedCapacity;
   CHECK(warpsim::launch(options, [] {}).status == LaunchStatus::completed);
+}
+
+TEST_CASE("launches on several OS threads at once run independently") {
+  // Each thread has its own fibers, stacks and trace; the trace memory pool is shared.
+  constexpr int kThreads = 4, kLaunches = 50;
+  std::vector<int> wrong(kThreads, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([t, &wrong] {
+      std::vector<float> in(32), out(32);
+      std::iota(in.begin(), in.end(), static_cast<float>(t));
+      const float sum = 32.0f * static_cast<float>(t) + 496.0f;
+      for (int k = 0; k < kLaunches; ++k) {
+        const auto r = warpsim::launch(shape(1, 32), [&] { butterfly_sum(in.data(), out.data()); });
+        const bool right = r.status == LaunchStatus::completed && r.trace.steps.size() == 5 &&
+                           out[0] == sum && out[31] == sum;
+        wrong[static_cast<std::size_t>(t)] += right ? 0 : 1;
+      }
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  for (int t = 0; t < kThreads; ++t) {
+    CAPTURE(t);
+    CHECK(wrong[static_cast<std::size_t>(t)] == 0);
+  }
 }

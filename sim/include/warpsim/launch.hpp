@@ -61,6 +61,9 @@ LanePosition current_lane_position() noexcept;
 
 // Runs `thread_body` once per CUDA thread, each on its own fiber, blocks one at a time.
 // `thread_body` is typically a lambda that calls the __global__ function with its arguments.
+// Launches on different OS threads run independently, with one exception: a kernel's
+// `__shared__` variables are function-local statics (one per process), so a kernel that has
+// them must not run on two threads at once.
 LaunchResult launch(const LaunchOptions& options, const std::function<void()>& thread_body);
 
 }  // namespace warpsim
