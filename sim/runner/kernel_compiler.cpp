@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -94,6 +95,21 @@ Result<std::string> choose_cache_dir() {
                                      error.message() + " (set WARPSIM_CACHE_DIR)");
   }
   return Result<std::string>::ok(dir);
+}
+
+// $WARPSIM_CACHE_MAX_MB (a whole number of MiB) or the default budget.
+Result<CacheLimits> cache_limits() {
+  CacheLimits limits;
+  const std::string text = env_or_empty("WARPSIM_CACHE_MAX_MB");
+  if (text.empty()) return Result<CacheLimits>::ok(limits);
+  std::uint64_t mib = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), mib);
+  if (error != std::errc() || end != text.data() + text.size() || mib > (std::uint64_t{1} << 40)) {
+    return Result<CacheLimits>::fail("WARPSIM_CACHE_MAX_MB must be a whole number of MiB, not '" +
+                                     text + "'");
+  }
+  limits.max_bytes = mib << 20;
+  return Result<CacheLimits>::ok(limits);
 }
 
 // Where libwarpsim (this code) was loaded from.
@@ -262,6 +278,9 @@ Result<Toolchain> find_toolchain() {
   auto cache = choose_cache_dir();
   if (!cache) return Result<Toolchain>::fail(cache.error);
   toolchain.cache_dir = *cache;
+  auto limits = cache_limits();
+  if (!limits) return Result<Toolchain>::fail(limits.error);
+  toolchain.cache_limits = *limits;
   return Result<Toolchain>::ok(std::move(toolchain));
 }
 
@@ -282,6 +301,7 @@ Result<CompiledKernel> compile_kernel(const Toolchain& toolchain,
   const std::string source = stem + ".cu";
 
   if (is_file(object) && dependencies_unchanged(manifest)) {
+    ::utimensat(AT_FDCWD, object.c_str(), nullptr, 0);  // a use, for the cache's LRU order
     return Result<CompiledKernel>::ok({object, true});
   }
 
@@ -317,6 +337,7 @@ Result<CompiledKernel> compile_kernel(const Toolchain& toolchain,
     return Result<CompiledKernel>::fail("cannot store the compiled kernel in " +
                                         toolchain.cache_dir + ": " + std::strerror(errno));
   }
+  prune_kernel_cache(toolchain.cache_dir + "/kernels", toolchain.cache_limits);
   return Result<CompiledKernel>::ok({object, false});
 }
 

@@ -16,6 +16,7 @@ struct Toolchain {
   std::string include_dir;            // holds warpsim/*.hpp
   std::string library;                // libwarpsim's shared object, to link the kernel with
   std::string cache_dir;  // $WARPSIM_CACHE_DIR, $XDG_CACHE_HOME/warpsim, ~/.cache/warpsim
+  CacheLimits cache_limits;  // pruned to these after each compile that adds to the cache
 };
 
 // Finds the compiler, the shim and libwarpsim (a build tree's, or an installation's relative to

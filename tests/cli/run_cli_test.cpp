@@ -137,6 +137,35 @@ TEST_CASE("a second run with the same inputs does not start the compiler") {
   MESSAGE("cold run " << first.seconds << " s, cached run " << second.seconds << " s");
 }
 
+TEST_CASE("compiling adds to the kernel cache and prunes it to WARPSIM_CACHE_MAX_MB") {
+  const fs::path cache = scratch() / "cache-pruned";
+  const fs::path kernels = cache / "kernels";
+  fs::create_directories(kernels);
+  // A stale compiled kernel from long ago, far over a 0 MiB budget.
+  const fs::path stale = kernels / "0123456789abcdef.so";
+  std::ofstream(stale) << std::string(4096, 'x');
+  fs::last_write_time(stale, fs::file_time_type::clock::now() - std::chrono::hours(48));
+  const std::vector<std::string> args{"run",    kKernels + "butterfly_reduce.cu", "--kernel",
+                                      "butterfly_reduce", "--grid", "1", "--block", "32",
+                                      "--arg",  "f32[32]:iota", "--arg", "f32[32]:zeros",
+                                      "--arg",  "i32:32", "--json"};
+  const Outcome run = run_cli(args, {"WARPSIM_CACHE_DIR=" + cache.string(), "WARPSIM_CACHE_MAX_MB=0"});
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  CHECK_FALSE(fs::exists(stale));
+  std::size_t objects = 0;
+  for (const auto& file : fs::directory_iterator(kernels)) objects += file.path().extension() == ".so";
+  CHECK(objects == 1);  // the kernel just compiled: used this hour, so it stays
+}
+
+TEST_CASE("a WARPSIM_CACHE_MAX_MB that is not a number is refused with a message") {
+  const Outcome run = run_cli({"run", kKernels + "butterfly_reduce.cu", "--kernel", "butterfly_reduce",
+                               "--grid", "1", "--block", "32", "--arg", "f32[32]:iota", "--arg",
+                               "f32[32]:zeros", "--arg", "i32:32"},
+                              {"WARPSIM_CACHE_MAX_MB=lots"});
+  CHECK(run.exit_code == 2);
+  CHECK(contains(run.err, "WARPSIM_CACHE_MAX_MB must be a whole number of MiB, not 'lots'"));
+}
+
 TEST_CASE("a compile error shows the compiler's message with the user's file and line") {
   const Outcome run = run_cli({"run", kKernels + "compile_error.cu", "--kernel", "broken", "--grid",
                                "1", "--block", "32", "--arg", "f32[32]:zeros", "--json"});

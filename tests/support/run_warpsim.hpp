@@ -36,7 +36,7 @@ inline std::string read_text(const std::filesystem::path& path) {
 }
 
 // Runs `argv` (argv[0] a path) with the caller's environment, minus WARPSIM_* variables, plus
-// WARPSIM_CACHE_DIR=<scratch>/cache and `extra_env` ("NAME=value"). Output goes through files in
+// WARPSIM_CACHE_DIR=<scratch>/cache and `extra_env` ("NAME=value", overriding those). Output goes through files in
 // `scratch`, so a large output cannot block the child.
 inline ProcessOutcome run_process(const std::vector<std::string>& argv_text,
                                   const std::filesystem::path& scratch,
@@ -58,7 +58,11 @@ inline ProcessOutcome run_process(const std::vector<std::string>& argv_text,
   for (char** e = environ; *e != nullptr; ++e) {
     if (std::string(*e).rfind("WARPSIM_", 0) != 0) env_text.push_back(*e);
   }
-  env_text.insert(env_text.end(), extra_env.begin(), extra_env.end());
+  for (const std::string& entry : extra_env) {  // replaces a default of the same name
+    const std::string name = entry.substr(0, entry.find('=') + 1);
+    std::erase_if(env_text, [&](const std::string& e) { return e.rfind(name, 0) == 0; });
+    env_text.push_back(entry);
+  }
   std::vector<char*> envp;
   for (std::string& entry : env_text) envp.push_back(entry.data());
   envp.push_back(nullptr);

@@ -130,6 +130,24 @@ std::string prepare_source(std::string_view user_source, std::string_view absolu
                            const KernelChoice& kernel);
 
 // ---------------------------------------------------------------------------------------------
+// The compiled-kernel cache (<cache>/kernels: <hash>.so, .deps, .cu per compiled source)
+
+struct CacheLimits {
+  std::uint64_t max_bytes = std::uint64_t{512} << 20;  // $WARPSIM_CACHE_MAX_MB overrides
+  std::int64_t keep_recent_seconds = 3600;  // never drop an entry used this recently
+};
+struct CachePruning {
+  std::size_t removed = 0;      // compiled kernels dropped
+  std::uint64_t freed = 0;      // bytes
+  std::uint64_t remaining = 0;  // bytes left in the cache
+};
+// Drops compiled kernels, least recently used first (a cache hit counts as a use), until the
+// folder holds at most limits.max_bytes. An entry used within keep_recent_seconds stays even over
+// the limit: another warpsim may be about to load it. Leftovers of interrupted compiles
+// (*.tmp.PID) older than that go too. warpsim run prunes after every compile it adds.
+CachePruning prune_kernel_cache(const std::string& kernels_dir, const CacheLimits& limits);
+
+// ---------------------------------------------------------------------------------------------
 // Running
 
 // One run of a kernel file: what `warpsim run` takes, less how to show the outcome.
