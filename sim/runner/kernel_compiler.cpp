@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -282,6 +283,45 @@ Result<Toolchain> find_toolchain() {
   if (!limits) return Result<Toolchain>::fail(limits.error);
   toolchain.cache_limits = *limits;
   return Result<Toolchain>::ok(std::move(toolchain));
+}
+
+Result<std::string> preprocess_for_kernel_scan(const Toolchain& toolchain, const std::string& file) {
+  const fs::path absolute = fs::absolute(file).lexically_normal();
+  std::vector<std::string> argv = toolchain.compiler;
+  for (const std::string& arg :
+       {std::string("-std=c++17"), std::string("-E"), std::string("-x"), std::string("c++"),
+        std::string("-DWARPSIM_SCAN_KERNELS"), "-I" + toolchain.shim_dir,
+        "-I" + toolchain.include_dir, "-I" + absolute.parent_path().string(),
+        std::string("-include"), std::string("warpsim/cuda_shim.hpp"), absolute.string()}) {
+    argv.push_back(arg);
+  }
+  const ProcessOutput run = run_process(argv);
+  if (!run.started || run.exit_code != 0) {
+    return Result<std::string>::fail(run.output.empty() ? "the preprocessor failed" : run.output);
+  }
+  // Line markers: `# LINE "FILE" FLAGS`, flag 3 for a system header. Keep the user's text only,
+  // one output line per kept line (markers and dropped text become empty lines).
+  const std::string shim = fs::path(toolchain.shim_dir).lexically_normal().string();
+  const std::string include = fs::path(toolchain.include_dir).lexically_normal().string();
+  std::string kept;
+  bool keep = true;
+  std::istringstream lines(run.output);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("# ", 0) == 0 && line.size() > 2 && std::isdigit(static_cast<unsigned char>(line[2]))) {
+      const std::size_t open = line.find('"');
+      const std::size_t close = line.rfind('"');
+      const std::string name = open < close ? line.substr(open + 1, close - open - 1) : "";
+      const std::string flags = close != std::string::npos ? line.substr(close + 1) : "";
+      const bool system = flags.find(" 3") != std::string::npos;
+      const bool generated = name.empty() || name.front() == '<';
+      keep = !system && !generated && name.rfind(shim, 0) != 0 && name.rfind(include, 0) != 0;
+      kept += '\n';
+      continue;
+    }
+    if (keep) kept += line;
+    kept += '\n';
+  }
+  return Result<std::string>::ok(std::move(kept));
 }
 
 Result<CompiledKernel> compile_kernel(const Toolchain& toolchain,

@@ -28,6 +28,11 @@ struct CompiledKernel {
   bool from_cache = false;
 };
 
+// The text of `file` after the preprocessor (with the shim, as compile_kernel would see it),
+// keeping only what comes from the user's own files (not the shim's, not system headers), so
+// that scan_kernels finds kernels that macros declare. `__global__` stays in the text.
+Result<std::string> preprocess_for_kernel_scan(const Toolchain& toolchain, const std::string& file);
+
 // Compiles `prepared_source` (see prepare_source) with `-I user_dir`, or returns the cached
 // object. The error of a failed compile is the compiler's own output, unchanged.
 Result<CompiledKernel> compile_kernel(const Toolchain& toolchain,

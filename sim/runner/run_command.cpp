@@ -181,6 +181,37 @@ GpuStageResult run_gpu_stage(const GpuStage& stage, const GpuStageInput& input) 
   }
 }
 
+// The kernels that a macro declares, seen in the preprocessed file; empty when it does not
+// preprocess (the compile will say why).
+std::vector<KernelInfo> macro_kernels(const std::string& file, const std::vector<KernelInfo>& written) {
+  auto toolchain = find_toolchain();
+  if (!toolchain) return {};
+  auto expanded = preprocess_for_kernel_scan(*toolchain, file);
+  if (!expanded) return {};
+  std::vector<KernelInfo> found;
+  for (KernelInfo& kernel : scan_kernels(*expanded)) {
+    const bool known = std::any_of(written.begin(), written.end(),
+                                   [&](const KernelInfo& k) { return k.name == kernel.name; });
+    if (!known) {
+      kernel.line = 0;  // a line of the preprocessed text, not of the file
+      found.push_back(std::move(kernel));
+    }
+  }
+  return found;
+}
+
+// Resolves --kernel against the kernels written in the file; a name found there in no form is
+// looked up again among those that macros declare.
+Result<KernelChoice> find_kernel(const std::string& source, const KernelFileRequest& request) {
+  std::vector<KernelInfo> kernels = scan_kernels(source);
+  auto kernel = resolve_kernel(kernels, request.kernel, request.file);
+  if (kernel || kernel.error.rfind("unknown kernel", 0) != 0) return kernel;
+  const std::vector<KernelInfo> more = macro_kernels(request.file, kernels);
+  if (more.empty()) return kernel;
+  kernels.insert(kernels.end(), more.begin(), more.end());
+  return resolve_kernel(kernels, request.kernel, request.file);
+}
+
 // Reads, resolves, compiles (cached) and runs `request` in a child process, into `run`; then,
 // with a `gpu_stage` and a simulation that completed, the GPU stage.
 void run_request(const KernelFileRequest& request, bool want_trace, bool color_diagnostics,
@@ -193,7 +224,7 @@ void run_request(const KernelFileRequest& request, bool want_trace, bool color_d
   };
   auto source = read_source(request.file);
   if (!source) return bad_input(source.error);
-  const auto kernel = resolve_kernel(scan_kernels(*source), request.kernel, request.file);
+  const auto kernel = find_kernel(*source, request);
   if (!kernel) return bad_input(kernel.error);
   run.report.kernel = kernel->name;
   if (std::string problem = check_launch_shape(request.grid, request.block); !problem.empty()) {
@@ -372,8 +403,12 @@ int list_kernels(const std::string& file, std::ostream& out, std::ostream& err) 
     err << "warpsim run: " << source.error << "\n";
     return kExitBadInput;
   }
-  for (const KernelInfo& kernel : scan_kernels(*source)) {
+  const std::vector<KernelInfo> written = scan_kernels(*source);
+  for (const KernelInfo& kernel : written) {
     out << kernel.name << (kernel.is_template ? "<...>" : "") << "  (line " << kernel.line << ")\n";
+  }
+  for (const KernelInfo& kernel : macro_kernels(file, written)) {
+    out << kernel.name << (kernel.is_template ? "<...>" : "") << "  (declared by a macro)\n";
   }
   return kExitRan;
 }

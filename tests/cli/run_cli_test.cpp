@@ -473,6 +473,32 @@ TEST_CASE("--gpu's flags are checked before anything runs: bad values exit 2") {
   CHECK((good.exit_code == 3 || good.exit_code == 0));
 }
 
+TEST_CASE("kernels that macros declare are found, run and listed") {
+  const std::string file = kKernels + "macro_kernels.cu";
+  const Outcome sum = run_cli({"run", file, "--kernel", "warp_sum_int", "--grid", "1", "--block",
+                               "32", "--arg", "i32[32]:iota", "--arg", "i32[1]:zeros", "--json"});
+  REQUIRE_MESSAGE(sum.exit_code == 0, sum.err);
+  const json result = parse_json(sum);
+  CHECK(result["steps"] == 5);
+  CHECK(contains(result.dump(), "496"));
+  const Outcome scale = run_cli({"run", file, "--kernel", "scale_by_three", "--grid", "1",
+                                 "--block", "4", "--arg", "i32[4]:1,2,3,4", "--json"});
+  REQUIRE_MESSAGE(scale.exit_code == 0, scale.err);
+  CHECK(contains(parse_json(scale).dump(), "[3,6,9,12]"));
+
+  const Outcome list = run_cli({"run", file, "--list-kernels"});
+  CHECK(list.exit_code == 0);
+  CHECK(contains(list.out, "written_out  (line 20)"));
+  CHECK(contains(list.out, "scale_by_two  (declared by a macro)"));
+  CHECK(contains(list.out, "warp_sum_int  (declared by a macro)"));
+
+  const Outcome unknown = run_cli({"run", file, "--kernel", "warp_sum_float", "--grid", "1",
+                                   "--block", "32", "--arg", "f32[32]:iota"});
+  CHECK(unknown.exit_code == 2);
+  CHECK(contains(unknown.err, "unknown kernel 'warp_sum_float'"));
+  CHECK(contains(unknown.err, "warp_sum_int"));  // the listing names the macro kernels too
+}
+
 TEST_CASE("--list-kernels, --help and --version answer and exit 0") {
   const Outcome list = run_cli({"run", kKernels + "features.cu", "--list-kernels"});
   CHECK(list.exit_code == 0);

@@ -4,7 +4,11 @@
 
 #include "warpsim/device_abi.hpp"
 
+#if defined(WARPSIM_SCAN_KERNELS)
+#define __global__ __global__  // kept in preprocessed text, where `warpsim run` looks for kernels
+#else
 #define __global__
+#endif
 #define __device__
 #define __host__
 #define __forceinline__ inline __attribute__((always_inline))
