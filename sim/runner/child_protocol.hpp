@@ -61,6 +61,7 @@ struct StopReport {
   std::uint32_t last_line = 0;
   std::int64_t buffer_arg = -1;  // the fault address lies in this buffer's guard page
   std::int64_t element = 0;      // ... at this element index
+  std::int64_t shared_offset = -1;  // or past the dynamic shared memory, at this byte offset
   std::uint32_t frame_count = 0;
   // Offsets into the kernel's shared object of the faulting pc (exact) and the return addresses
   // (minus one, so they fall inside the call) that lie in it, innermost first.

@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <execinfo.h>
 #include <link.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -26,6 +27,8 @@ struct CrashContext {
   std::uintptr_t kernel_begin = 0;  // the kernel object's loaded segments
   std::uintptr_t kernel_end = 0;
   std::uintptr_t kernel_bias = 0;  // load address: object offset = address - bias
+  std::uintptr_t shared_base = 0;   // the block's dynamic shared memory, ending at ...
+  std::uintptr_t shared_guard = 0;  // ... this PROT_NONE page
 };
 CrashContext g_crash;
 
@@ -100,6 +103,10 @@ void on_stop_signal(int signal, siginfo_t* info, void* context) {
     report.last_file[i] = position.last_file[i];
   }
 
+  if (has_address && g_crash.shared_guard != 0 && report.fault_address >= g_crash.shared_guard &&
+      report.fault_address - g_crash.shared_guard < static_cast<std::uintptr_t>(getpagesize())) {
+    report.shared_offset = static_cast<std::int64_t>(report.fault_address - g_crash.shared_base);
+  }
   if (has_address && g_crash.buffers != nullptr) {
     const BufferHit hit = g_crash.buffers->locate(report.fault_address);
     if (hit.buffer != nullptr) {
@@ -174,6 +181,25 @@ void record_kernel_range(const void* symbol) {
       &search);
 }
 
+// Moves the block's dynamic shared memory (`extern __shared__`) in front of a guard page, so that
+// an access past its `bytes` (rounded up to CUDA's 16-byte alignment) stops the kernel with an
+// out_of_bounds diagnostic instead of reading or corrupting memory unnoticed.
+void guard_dynamic_shared(std::size_t bytes) {
+  auto** base = static_cast<unsigned char**>(dlsym(RTLD_DEFAULT, kDynamicSharedBaseSymbol));
+  if (base == nullptr) return;
+  const std::size_t page = static_cast<std::size_t>(getpagesize());
+  const std::size_t usable = (bytes + 15) / 16 * 16;
+  const std::size_t mapped = (usable + page - 1) / page * page;
+  void* region = mmap(nullptr, mapped + page, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (region == MAP_FAILED) return;  // the runtime's own buffer serves, unguarded
+  auto* guard = static_cast<unsigned char*>(region) + mapped;
+  if (mprotect(guard, page, PROT_NONE) != 0) return;
+  *base = guard - usable;
+  g_crash.shared_base = reinterpret_cast<std::uintptr_t>(*base);
+  g_crash.shared_guard = reinterpret_cast<std::uintptr_t>(guard);
+}
+
 // The size of the runtime's dynamic shared buffer, from its symbol table entry.
 std::size_t dynamic_shared_capacity() {
   void* symbol = dlsym(RTLD_DEFAULT, kDynamicSharedSymbol);
@@ -241,6 +267,8 @@ void run_child(const ChildJob& job) {
                                   " is more than the simulator's " + std::to_string(capacity) +
                                   " bytes of dynamic shared memory");
   }
+
+  guard_dynamic_shared(job.options.dynamic_shared_bytes);
 
   // args[i] points at parameter i's value: the buffer's address for pointers, else the bits.
   std::vector<void*> pointers(kernel.param_count, nullptr);

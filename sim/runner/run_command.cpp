@@ -267,8 +267,9 @@ void run_request(const KernelFileRequest& request, bool want_trace, bool color_d
   run.report.file = request.file;
   run.report.grid = request.grid;
   run.report.block = request.block;
-  const StopContext context{request.timeout_seconds, launch.stack_bytes, &run.buffers,
-                            compiled->shared_object, absolute.string()};
+  const StopContext context{request.timeout_seconds, launch.stack_bytes,
+                            launch.dynamic_shared_bytes, &run.buffers, compiled->shared_object,
+                            absolute.string()};
   run.status = add_outcome(run.report, outcome, context);
   run.report.status = std::string(to_string(run.status));
   for (const Frame& frame : outcome.frames) {

@@ -125,8 +125,8 @@ std::string prepare_source(std::string_view user_source, std::string_view absolu
   out.reserve(user_source.size() + 512);
   // The registry header goes first, before the user's macros can reach it.
   out += "#include \"warpsim/kernel_registry.hpp\"\n";
-  out += "extern unsigned char " + std::string(kSharedAlias) + "[] __asm__(\"" +
-         kDynamicSharedSymbol + "\");\n";
+  out += "extern unsigned char* " + std::string(kSharedAlias) + " __asm__(\"" +
+         kDynamicSharedBaseSymbol + "\");\n";
   out += "#line 1 \"" + escape_for_string_literal(absolute_path) + "\"\n";
   out += rewrite_extern_shared(user_source);
   if (!out.empty() && out.back() != '\n') out += '\n';

@@ -133,6 +133,18 @@ ReportDiagnostic stop_diagnostic(const StopReport& report, const StopContext& co
                 " by " + who + at;
     return d;
   }
+  if (report.shared_offset >= 0) {
+    d.kind = to_string(DiagnosticKind::out_of_bounds);
+    const char* access = report.write_access == 1   ? "write"
+                         : report.write_access == 0 ? "read"
+                                                    : "access";
+    d.message = std::string("out-of-bounds ") + access +
+                " of dynamic shared memory (extern __shared__) at byte " +
+                std::to_string(report.shared_offset) + ", past the " +
+                std::to_string(context.shared_bytes) + " bytes the launch gave (--shared) by " +
+                who + at;
+    return d;
+  }
   d.kind = to_string(DiagnosticKind::kernel_fault);
   d.message =
       "kernel crashed: " + signal_description(report, context.stack_bytes) + " in " + who + at;

@@ -15,6 +15,7 @@ namespace warpsim::runner {
 struct StopContext {
   double timeout_seconds = 0;
   std::size_t stack_bytes = 0;  // per-lane fiber stack, for stack overflow messages
+  std::size_t shared_bytes = 0;  // the launch's dynamic shared memory, for overflow messages
   const ArgumentBuffers* buffers = nullptr;
   std::string shared_object;  // the compiled kernel, for addr2line
   std::string user_file;      // absolute path, as `#line` named it

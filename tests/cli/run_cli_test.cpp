@@ -499,6 +499,27 @@ TEST_CASE("kernels that macros declare are found, run and listed") {
   CHECK(contains(unknown.err, "warp_sum_int"));  // the listing names the macro kernels too
 }
 
+TEST_CASE("an access past the dynamic shared memory the launch gave is out_of_bounds") {
+  const auto run_with = [](const std::string& shared) {
+    return run_cli({"run", kKernels + "shared_overflow.cu", "--kernel", "stride_two", "--grid", "1",
+                    "--block", "32", "--arg", "i32[32]:zeros", "--shared", shared, "--json"});
+  };
+  const Outcome over = run_with("128");  // 32 ints; lane 16 writes the 33rd
+  CHECK(over.exit_code == 1);
+  const json result = parse_json(over);
+  REQUIRE(result["diagnostics"].size() == 1);
+  const json& d = result["diagnostics"][0];
+  CHECK(d["kind"] == "out_of_bounds");
+  CHECK(d["lanes"] == "0x00010000");
+  CHECK(d["line"] == 4);
+  CHECK(contains(d["message"].get<std::string>(), "dynamic shared memory"));
+  CHECK(contains(d["message"].get<std::string>(), "at byte 128, past the 128 bytes"));
+
+  const Outcome enough = run_with("256");
+  CHECK(enough.exit_code == 0);
+  CHECK(parse_json(enough)["diagnostics"].empty());
+}
+
 TEST_CASE("--list-kernels, --help and --version answer and exit 0") {
   const Outcome list = run_cli({"run", kKernels + "features.cu", "--list-kernels"});
   CHECK(list.exit_code == 0);

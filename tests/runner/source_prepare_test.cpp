@@ -196,5 +196,5 @@ TEST_CASE("prepare_source puts the user's lines under #line and registers the ke
         std::string::npos);
   CHECK(prepared.find(std::string("extern \"C\"")) > generated);
   CHECK(prepared.find(kKernelEntrySymbol) != std::string::npos);
-  CHECK(prepared.find("__asm__(\"warpsim_dynamic_shared\")") < line_directive);
+  CHECK(prepared.find("__asm__(\"warpsim_dynamic_shared_base\")") < line_directive);
 }

@@ -115,11 +115,12 @@ Result<KernelChoice> resolve_kernel(const std::vector<KernelInfo>& kernels,
                                     std::string_view requested, std::string_view file_for_messages);
 
 // Rewrites every `extern __shared__ T name[];` (any spacing, __align__/alignas/attributes) into
-// a reference to the runtime's dynamic shared buffer (the symbol below, declared by
-// prepare_source as `warpsim_runner_dynamic_shared_`):
+// a reference to the block's dynamic shared memory, whose address the runtime keeps in the
+// pointer kDynamicSharedBaseSymbol (declared by prepare_source as `warpsim_runner_dynamic_shared_`):
 //   T (&name)[] = *reinterpret_cast<T (*)[]>(warpsim_runner_dynamic_shared_);
-// Line numbers of all other text are unchanged.
+// Line numbers of all other text are unchanged. kDynamicSharedSymbol is the runtime's own buffer.
 inline constexpr const char* kDynamicSharedSymbol = "warpsim_dynamic_shared";
+inline constexpr const char* kDynamicSharedBaseSymbol = "warpsim_dynamic_shared_base";
 std::string rewrite_extern_shared(std::string_view source);
 
 // The translation unit handed to the compiler: `#line 1 "<absolute_path>"`, the rewritten user
