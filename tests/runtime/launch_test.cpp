@@ -178,3 +178,40 @@ TEST_CASE("launches on several OS threads at once run independently") {
     CHECK(wrong[static_cast<std::size_t>(t)] == 0);
   }
 }
+
+namespace {
+
+int g_live_guards = 0;  // RAII objects alive in lanes' frames
+
+struct LaneGuard {
+  LaneGuard() { ++g_live_guards; }
+  LaneGuard(const LaneGuard&) = delete;
+  LaneGuard& operator=(const LaneGuard&) = delete;
+  ~LaneGuard() { --g_live_guards; }
+};
+
+__global__ void throw_in_one_lane(int* out) {
+  LaneGuard guard;
+  int v = static_cast<int>(threadIdx.x);
+  v += __shfl_xor_sync(0xffffffff, v, 1);
+  if (threadIdx.x == 5) throw std::runtime_error("lane 5 gave up");
+  v += __shfl_xor_sync(0xffffffff, v, 2);  // the other lanes wait here for lane 5, forever
+  out[threadIdx.x] = v;
+}
+
+}  // namespace
+
+TEST_CASE("a lane that throws stops the launch; the waiting lanes' frames are unwound") {
+  std::vector<int> out(64, -1);
+  g_live_guards = 0;
+  const auto r = warpsim::launch(shape(1, 64), [&] { throw_in_one_lane(out.data()); });
+  CHECK(r.status == LaunchStatus::kernel_exception);
+  CHECK(r.message.find("lane 5 gave up") != std::string::npos);
+  CHECK(g_live_guards == 0);  // every lane's LaneGuard was destroyed, waiting or not
+  CHECK(out[0] == -1);
+  // The simulator is usable again afterwards.
+  std::vector<float> in(32, 1.0f), sums(32);
+  const auto again = warpsim::launch(shape(1, 32), [&] { butterfly_sum(in.data(), sums.data()); });
+  CHECK(again.status == LaunchStatus::completed);
+  CHECK(sums[7] == 32.0f);
+}
