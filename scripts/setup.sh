@@ -8,7 +8,7 @@ mode=${1:-start}
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 jobs=$(nproc 2>/dev/null || echo 2)
 
-packages=(g++ cmake ninja-build pkg-config binutils doctest-dev
+packages=(g++ cmake ninja-build pkg-config binutils valgrind doctest-dev
           nlohmann-json3-dev zlib1g-dev)
 
 install_missing() {
