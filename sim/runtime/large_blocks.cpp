@@ -33,7 +33,6 @@ void* map_block() {
   if (end > aligned + kLargeBlock) {
     ::munmap(reinterpret_cast<void*>(aligned + kLargeBlock), end - (aligned + kLargeBlock));
   }
-  ::madvise(reinterpret_cast<void*>(aligned), kLargeBlock, MADV_HUGEPAGE);  // advice: may be ignored
   return reinterpret_cast<void*>(aligned);
 }
 
