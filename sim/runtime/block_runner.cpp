@@ -433,6 +433,8 @@ void BlockRunner::complete_group(Warp& w, LaneMask group, bool masks_disagree) {
   step.output = out_.value.data();
   step.lane_mask = w.pending.mask.data();
   step.where = w.where.data();
+  // A shuffle with no undefined result read every value from a lane that supplied it.
+  step.output_is_source_input = is_shuffle(op) && out_.undefined == 0;
   std::int64_t index = -1;
   if (options_.record_steps) {
     index = static_cast<std::int64_t>(trace_.steps.size());

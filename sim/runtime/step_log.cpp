@@ -1,6 +1,7 @@
 #include "warpsim/step_log.hpp"
 
 #include <bit>
+#include <cassert>
 #include <cstring>
 #include <new>
 #include <stdexcept>
@@ -14,7 +15,8 @@ namespace warpsim {
 namespace {
 
 // A record: Header, then sections in this order, each 32 entries or one shared entry:
-//   input[32] and output[32] (8 bytes per lane when `wide`, else 4),
+//   input[32] and output[32] (8 bytes per lane when `wide`, else 4; no output section for a
+//   shuffle whose every participant received its source lane's input),
 //   shuffles only: arg (1 or 32), width (1 or 32), src_lane[32],
 //   lane_mask (1 or 32), where (1 or 32);
 // padded to 8 bytes. Entries of non-participants are stored but never read back.
@@ -36,6 +38,7 @@ enum Layout : std::uint8_t {
   kWidthPerLane = 8,
   kMaskPerLane = 16,
   kSitePerLane = 32,
+  kOutputIsSourceInput = 64,  // output[i] = input[src_lane[i]]: not stored
 };
 
 constexpr std::size_t kFirstBlock = std::size_t{64} << 10;  // ~180 steps: a lesson's trace
@@ -79,6 +82,16 @@ const std::byte* get_values(const std::byte* at, std::array<std::uint64_t, kWarp
   return at + sizeof low;
 }
 
+// Whether every participant of a shuffle received exactly its source lane's input.
+bool outputs_are_source_inputs(const StepLog::Source& s) {
+  for (LaneMask m = s.participants; m != 0; m &= m - 1) {
+    const int lane = std::countr_zero(m);
+    const int source = s.src_lane[lane];
+    if (source < 0 || source >= kWarpSize || s.output[lane] != s.input[source]) return false;
+  }
+  return true;
+}
+
 std::byte* allocate_block(std::size_t capacity) {
   if (capacity == detail::kLargeBlock) return static_cast<std::byte*>(detail::take_large_block());
   return static_cast<std::byte*>(::operator new(capacity, std::align_val_t{8}));
@@ -94,7 +107,8 @@ void free_block(std::byte* data, std::size_t capacity) noexcept {
 
 }  // namespace
 
-StepLog::StepLog(const StepLog& other) : used_(other.used_), index_(other.index_) {
+StepLog::StepLog(const StepLog& other)
+    : used_(other.used_), index_(other.index_), record_bytes_(other.record_bytes_) {
   blocks_.reserve(other.blocks_.size());
   try {
     for (std::size_t b = 0; b < other.blocks_.size(); ++b) {
@@ -120,7 +134,8 @@ StepLog& StepLog::operator=(const StepLog& other) {
 StepLog::StepLog(StepLog&& other) noexcept
     : blocks_(std::exchange(other.blocks_, {})),
       used_(std::exchange(other.used_, 0)),
-      index_(std::exchange(other.index_, {})) {}
+      index_(std::exchange(other.index_, {})),
+      record_bytes_(std::exchange(other.record_bytes_, 0)) {}
 
 StepLog& StepLog::operator=(StepLog&& other) noexcept {
   if (this != &other) {
@@ -128,6 +143,7 @@ StepLog& StepLog::operator=(StepLog&& other) noexcept {
     blocks_ = std::exchange(other.blocks_, {});
     used_ = std::exchange(other.used_, 0);
     index_ = std::exchange(other.index_, {});
+    record_bytes_ = std::exchange(other.record_bytes_, 0);
   }
   return *this;
 }
@@ -143,6 +159,7 @@ void StepLog::release() noexcept {
 void StepLog::clear() noexcept {
   release();
   index_.clear();
+  record_bytes_ = 0;
 }
 
 std::size_t StepLog::bytes() const noexcept {
@@ -162,6 +179,7 @@ std::byte* StepLog::reserve_record(std::size_t bytes) {
   index_.push_back(std::uint64_t{blocks_.size() - 1} << 32 | used_);
   std::byte* const at = blocks_.back().data + used_;
   used_ += bytes;
+  record_bytes_ += bytes;
   return at;
 }
 
@@ -173,10 +191,14 @@ void StepLog::append(const Source& s) {
   if (shuffle && !lanes::same_in(s.width, s.participants)) layout |= kWidthPerLane;
   if (!lanes::same_in(s.lane_mask, s.participants)) layout |= kMaskPerLane;
   if (!lanes::same_in(s.where, s.participants)) layout |= kSitePerLane;
+  if (shuffle && s.output_is_source_input) {
+    assert(outputs_are_source_inputs(s) && "the runtime's promise holds");
+    layout |= kOutputIsSourceInput;
+  }
 
   const std::size_t value_bytes = (wide ? 8 : 4) * std::size_t{kWarpSize};
   auto section = [](bool per_lane, std::size_t entry) { return per_lane ? entry * kWarpSize : entry; };
-  std::size_t bytes = sizeof(Header) + 2 * value_bytes;
+  std::size_t bytes = sizeof(Header) + ((layout & kOutputIsSourceInput) ? 1 : 2) * value_bytes;
   if (shuffle) {
     bytes += section(layout & kArgPerLane, 4) + section(layout & kWidthPerLane, 4) + kWarpSize;
   }
@@ -189,7 +211,7 @@ void StepLog::append(const Source& s) {
   // Entries are copied from the lowest participant when shared (lane 0 may not take part).
   const std::size_t first = s.participants != 0 ? static_cast<std::size_t>(std::countr_zero(s.participants)) : 0;
   at = put_values(at, s.input, wide);
-  at = put_values(at, s.output, wide);
+  if (!(layout & kOutputIsSourceInput)) at = put_values(at, s.output, wide);
   if (shuffle) {
     at = (layout & kArgPerLane) ? put(at, s.arg, kWarpSize) : put(at, s.arg + first, 1);
     at = (layout & kWidthPerLane) ? put(at, s.width, kWarpSize) : put(at, s.width + first, 1);
@@ -218,6 +240,7 @@ void StepLog::push_back(const TraceStep& step) {
   s.output = step.output.data();
   s.lane_mask = step.lane_mask.data();
   s.where = step.where.data();
+  s.output_is_source_input = is_shuffle(step.op) && outputs_are_source_inputs(s);
   append(s);
 }
 
@@ -239,11 +262,17 @@ void StepLog::read(std::size_t i, TraceStep& out) const {
   out.pred = h.pred;
   const bool wide = (h.layout & kWide) != 0;
   at = get_values(at, out.input, wide);
-  at = get_values(at, out.output, wide);
+  const bool output_stored = (h.layout & kOutputIsSourceInput) == 0;
+  if (output_stored) at = get_values(at, out.output, wide);
   if ((h.layout & kShuffle) != 0) {
     at = get(at, out.arg, (h.layout & kArgPerLane) != 0);
     at = get(at, out.width, (h.layout & kWidthPerLane) != 0);
     at = get(at, out.src_lane, true);
+    if (!output_stored) {
+      for (int lane = 0; lane < kWarpSize; ++lane) {
+        out.output[lane] = out.input[static_cast<std::size_t>(out.src_lane[lane]) & 31];
+      }
+    }
   } else {
     out.arg.fill(0);
     out.width.fill(0);

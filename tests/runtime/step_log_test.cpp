@@ -133,3 +133,26 @@ TEST_CASE("at() refuses an index past the end") {
   CHECK(log.at(0).op == Op::all);
   CHECK_THROWS_AS(static_cast<void>(log.at(1)), std::out_of_range);
 }
+
+TEST_CASE("a shuffle whose lanes all got their source's input is stored without outputs") {
+  TraceStep gathered = make_step(Op::shfl_xor, ValueType::i32, 0xffffffffu, 7);
+  for (int lane = 0; lane < 32; ++lane) gathered.output[lane] = gathered.input[lane ^ 5];
+  TraceStep from_absent = gathered;  // lane 3 read a lane that had exited: 0, not its input
+  from_absent.output[3] = 0;
+  from_absent.undefined = 1u << 3;
+
+  StepLog small, large;
+  small.push_back(gathered);
+  large.push_back(from_absent);
+  CHECK(small[0] == gathered);
+  CHECK(large[0] == from_absent);
+
+  StepLog many_gathered, many_stored;
+  for (int i = 0; i < 1000; ++i) {
+    many_gathered.push_back(gathered);
+    many_stored.push_back(from_absent);
+  }
+  CHECK(many_gathered.record_bytes() == 1000 * 224);  // 40 + 128 + 4 + 4 + 32 + 4 + 8, padded
+  CHECK(many_stored.record_bytes() == 1000 * 352);    // ... + 128 bytes of outputs
+  CHECK(many_gathered[999] == gathered);
+}

@@ -1,7 +1,7 @@
 // The trace's steps, stored compactly. A traced run records millions of steps, and a TraceStep
 // (1.2 KB: every field for every lane) is mostly repetition: 32-bit values in 64-bit slots, one
 // mask, one call site and one shuffle argument shared by all lanes. StepLog keeps each step as a
-// variable-length record (316 bytes for a full-warp 32-bit shuffle) in blocks that never move,
+// variable-length record (220 bytes for a full-warp 32-bit shuffle) in blocks that never move,
 // and hands steps back as TraceStep values. Only participants' entries are kept, so a step reads
 // back with non-participants zeroed (src_lane -1), as trace_step.hpp describes.
 #pragma once
@@ -33,6 +33,9 @@ class StepLog {
     const std::uint64_t* output = nullptr;
     const LaneMask* lane_mask = nullptr;
     const SourceLine* where = nullptr;
+    // Shuffles: every participant received its source lane's input, output[i] ==
+    // input[src_lane[i]] (true whenever no result is undefined). The outputs are then not stored.
+    bool output_is_source_input = false;
   };
 
   StepLog() = default;
@@ -54,6 +57,7 @@ class StepLog {
   void read(std::size_t i, TraceStep& out) const;  // operator[] into an existing step
   void clear() noexcept;
   std::size_t bytes() const noexcept;  // memory held for the records and their index
+  std::size_t record_bytes() const noexcept { return record_bytes_; }  // the records alone
 
   // Yields TraceStep values: `for (const TraceStep& s : trace.steps)` works as with a vector,
   // but a pointer or reference kept past the loop body dangles.
@@ -96,6 +100,7 @@ class StepLog {
   std::vector<Block> blocks_;
   std::size_t used_ = 0;                // bytes used in the last block
   std::vector<std::uint64_t> index_;    // per step: block << 32 | offset of its record
+  std::size_t record_bytes_ = 0;
 };
 
 }  // namespace warpsim
