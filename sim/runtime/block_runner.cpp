@@ -296,20 +296,29 @@ LaneMask BlockRunner::same_call_lanes(const Warp& w, int a) const {
 // warp_op_slow as a tail call, so that this path saves almost no registers.
 std::uint64_t BlockRunner::warp_op(device::WarpCall call, std::uint64_t value,
                                    device::CallSite site, bool* pred) {
-  Lane& l = *running_;
+  BlockRunner* const r = tl_runner;
+  if (r == nullptr || !r->maximal_) [[unlikely]] return warp_op_slow(call, value, site, pred);
+  Lane& l = *r->running_;
   Warp& w = *l.warp_state;
-  if (site.file != l.where_file || w.ready == 0 || !maximal_) [[unlikely]] {
+  if (site.file != l.where_file || w.ready == 0) [[unlikely]] {
     return warp_op_slow(call, value, site, pred);
   }
   file_operands(l, w, call, value, site.line);
   const int next = lowest_lane(w.ready);
   w.ready &= w.ready - 1;
-  hand_over(l, w.lanes[next]);
+  r->hand_over(l, w.lanes[next]);
   return call_result(pred);
 }
 
 std::uint64_t BlockRunner::warp_op_slow(device::WarpCall call, std::uint64_t value,
                                         device::CallSite site, bool* pred) {
+  BlockRunner* runner = tl_runner;
+  if (runner == nullptr) runner = &runner_or_abort("a warp intrinsic");
+  return runner->warp_op_general(call, value, site, pred);
+}
+
+std::uint64_t BlockRunner::warp_op_general(device::WarpCall call, std::uint64_t value,
+                                           device::CallSite site, bool* pred) {
   Lane& l = *running_;
   if (site.file != l.where_file) note_site(l, site);
   Warp& w = *l.warp_state;
@@ -332,7 +341,7 @@ void BlockRunner::file_operands(Lane& l, Warp& w, device::WarpCall call, std::ui
   w.op[i] = call.op;
   w.type[i] = call.type;
   w.where[i] = l.where;
-  w.pending.mask[i] = call.op == Op::activemask ? 0 : call.mask;
+  w.pending.mask[i] = call.mask;  // 0 for __activemask, which takes none (device_abi.hpp)
   w.pending.value[i] = value;
   w.pending.arg[i] = call.arg;
   w.pending.width[i] = call.width;
@@ -690,9 +699,7 @@ namespace warpsim::device {
 // Defined here, beside BlockRunner::warp_op, so that the whole per-lane path inlines into the
 // one function kernel code calls.
 std::uint64_t warp_op(WarpCall call, std::uint64_t value, CallSite site, bool* pred) {
-  runtime::BlockRunner* runner = runtime::BlockRunner::current();
-  if (runner == nullptr) [[unlikely]] runner = &runtime::runner_or_abort("a warp intrinsic");
-  return runner->warp_op(call, value, site, pred);
+  return runtime::BlockRunner::warp_op(call, value, site, pred);
 }
 
 }  // namespace warpsim::device

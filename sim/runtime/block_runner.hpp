@@ -76,8 +76,10 @@ class BlockRunner {
   BlockOutcome run(std::uint64_t block_linear, Dim3 block_idx);
 
   // Called from the running lane (through device_abi).
-  std::uint64_t warp_op(device::WarpCall call, std::uint64_t value, device::CallSite site,
-                        bool* pred);
+  // The lane's side of a warp-level call (device::warp_op): static, reading the thread's
+  // runner itself, so that its uncommon cases leave by a tail call to warp_op_slow.
+  static std::uint64_t warp_op(device::WarpCall call, std::uint64_t value, device::CallSite site,
+                               bool* pred);
   int block_barrier(Op op, int predicate, device::CallSite site);
   void lane_printf(std::string text);
 
@@ -91,9 +93,11 @@ class BlockRunner {
   void switch_to(Lane* next);           // any context to any other, the launching one included
   void hand_over(Lane& self, Lane& next);  // the per-lane path: one lane to the next
   static std::uint64_t call_result(bool* pred);  // the lane's result once it runs again
-  [[gnu::noinline]] std::uint64_t warp_op_slow(device::WarpCall call, std::uint64_t value,
-                                               device::CallSite site, bool* pred);
-  void file_operands(Lane& lane, Warp& warp, device::WarpCall call, std::uint64_t value,
+  [[gnu::noinline]] static std::uint64_t warp_op_slow(device::WarpCall call, std::uint64_t value,
+                                                      device::CallSite site, bool* pred);
+  std::uint64_t warp_op_general(device::WarpCall call, std::uint64_t value, device::CallSite site,
+                                bool* pred);
+  static void file_operands(Lane& lane, Warp& warp, device::WarpCall call, std::uint64_t value,
                      std::uint32_t line);
   [[noreturn]] void leave_for_good(Lane& self, Lane* next);
   void set_running(Lane* lane);

@@ -41,7 +41,7 @@ struct CallSite {
 struct WarpCall {
   Op op{};
   ValueType type = ValueType::none;
-  LaneMask mask = 0;
+  LaneMask mask = 0;        // the member mask; 0 for __activemask, which takes none
   std::int32_t arg = 0;    // shuffles: srcLane / delta / laneMask
   std::int32_t width = 0;  // shuffles: width
 };
