@@ -328,6 +328,12 @@ std::uint64_t BlockRunner::warp_op_general(device::WarpCall call, std::uint64_t 
     const int next = lowest_lane(w.ready);
     w.ready &= w.ready - 1;
     hand_over(l, w.lanes[next]);
+  } else if (maximal_ && resolve_warp(w) && !aborted_) {
+    // The warp's last lane to arrive completed the call: its lanes run on at once, lowest
+    // first, as pick_next would choose (this warp stays the current one).
+    const int next = lowest_lane(w.ready);
+    w.ready &= w.ready - 1;
+    if (&w.lanes[next] != &l) hand_over(l, w.lanes[next]);
   } else {
     wait_in_call(w, call.op, me);
   }
@@ -455,7 +461,7 @@ void BlockRunner::complete_group(Warp& w, LaneMask group, bool masks_disagree) {
                              "the lanes that arrived",
              w, group, w.where[first], index);
   }
-  record_step_diagnostics(w, step, index);
+  record_step_diagnostics(w, step, index, masks_disagree);
   count_step(w, w.where[first]);
 }
 
@@ -629,10 +635,13 @@ void BlockRunner::abort_launch(LaunchStatus status, std::string message) {
 }
 
 void BlockRunner::record_step_diagnostics(const Warp& w, const StepLog::Source& step,
-                                          std::int64_t step_index) {
+                                          std::int64_t step_index, bool masks_disagree) {
   if (step.op == Op::activemask) return;
   const int first = lowest_lane(step.participants);
-  const LaneMask outside = step.participants & ~lanes::naming_themselves(step.lane_mask);
+  // Lanes that met with one mask (the rule, unless resolve_stuck grouped them) share step.mask.
+  const LaneMask outside =
+      step.participants &
+      ~(masks_disagree ? lanes::naming_themselves(step.lane_mask) : step.mask);
   const bool split = !lanes::same_in(step.where, step.participants);
   if (outside != 0) {
     diagnose(DiagnosticKind::caller_not_in_mask,

@@ -112,7 +112,8 @@ class BlockRunner {
   void abort_launch(LaunchStatus status, std::string message);
   void count_step(const Warp& warp, SourceLine where);
 
-  void record_step_diagnostics(const Warp& warp, const StepLog::Source& step, std::int64_t step_index);
+  void record_step_diagnostics(const Warp& warp, const StepLog::Source& step, std::int64_t step_index,
+                               bool masks_disagree);
   void diagnose(DiagnosticKind kind, std::string message, const Warp& warp, LaneMask lanes,
                 SourceLine where, std::int64_t step);
   std::uint32_t intern_file(const char* file);
