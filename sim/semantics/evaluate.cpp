@@ -43,11 +43,17 @@ void evaluate(Op op, ValueType type, const StepInputs& in, StepOutputs& out,
   assert(!is_block_barrier(op) && "block barriers span warps: the runtime evaluates them");
   assert(accepts_type(op, type));
   assert((in.callers & in.exited) == 0);
+  using namespace semantics_detail;
+  if (is_shuffle(op) && in.callers == kFullMask &&
+      lanes::equal_to(in.mask.data(), kFullMask) == kFullMask) {
+    // The usual call, well formed by construction: the fast path writes every entry.
+    evaluate_shfl_whole_warp(op, type, in, out);
+    return;
+  }
   out.value.fill(0);
   out.src_lane.fill(-1);
   out.pred = 0;
   out.undefined = 0;
-  using namespace semantics_detail;
   switch (op) {
     case Op::shfl_idx:
     case Op::shfl_up:

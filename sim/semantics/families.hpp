@@ -13,6 +13,8 @@ namespace warpsim::semantics_detail {
 
 void evaluate_shfl(Op op, ValueType type, const StepInputs& in, StepOutputs& out,
                    const SemanticsOptions& options);
+// Shuffles by all 32 lanes, each passing the full mask: writes all of `out` (no clearing first).
+void evaluate_shfl_whole_warp(Op op, ValueType type, const StepInputs& in, StepOutputs& out);
 void evaluate_vote(Op op, const StepInputs& in, StepOutputs& out);
 void evaluate_match(Op op, ValueType type, const StepInputs& in, StepOutputs& out);
 void evaluate_reduce(Op op, ValueType type, const StepInputs& in, StepOutputs& out);

@@ -106,17 +106,6 @@ namespace {
 template <Op kOp>
 void shuffle_callers(const StepInputs& in, StepOutputs& out, std::uint64_t bits,
                      std::uint64_t invalid_source_value) {
-  if (in.callers == kFullMask && lanes::equal_to(in.mask.data(), kFullMask) == kFullMask) {
-    // The usual call: the whole warp with the full mask. Every source supplies a value that the
-    // reader's mask names, so nothing is undefined.
-    std::array<std::int32_t, kWarpSize> src;
-    out.pred |= source_lanes<kOp>(in, src);
-    for (int lane = 0; lane < kWarpSize; ++lane) {
-      out.src_lane[lane] = static_cast<std::int8_t>(src[lane]);
-      out.value[lane] = in.value[src[lane]] & bits;
-    }
-    return;
-  }
   LaneMask pred = 0, undefined = 0;
   for_each_lane(in.callers, [&](int lane) {
     const ShflSource src = source_lane<kOp>(lane, in.arg[lane], in.width[lane]);
@@ -131,6 +120,34 @@ void shuffle_callers(const StepInputs& in, StepOutputs& out, std::uint64_t bits,
 }
 
 }  // namespace
+
+namespace {
+
+template <Op kOp>
+void shuffle_whole_warp(const StepInputs& in, StepOutputs& out, std::uint64_t bits) {
+  std::array<std::int32_t, kWarpSize> src;
+  out.pred = source_lanes<kOp>(in, src);
+  out.undefined = 0;
+#pragma GCC unroll 8
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    out.src_lane[lane] = static_cast<std::int8_t>(src[lane]);
+    out.value[lane] = in.value[src[lane]] & bits;
+  }
+}
+
+}  // namespace
+
+// The usual call: all 32 lanes with the full mask. Every source supplies a value that the
+// reader's mask names, so nothing is undefined; every entry of `out` is written.
+void evaluate_shfl_whole_warp(Op op, ValueType type, const StepInputs& in, StepOutputs& out) {
+  const std::uint64_t bits = value_bits_mask(type);
+  switch (op) {
+    case Op::shfl_idx: shuffle_whole_warp<Op::shfl_idx>(in, out, bits); break;
+    case Op::shfl_up: shuffle_whole_warp<Op::shfl_up>(in, out, bits); break;
+    case Op::shfl_down: shuffle_whole_warp<Op::shfl_down>(in, out, bits); break;
+    default: shuffle_whole_warp<Op::shfl_xor>(in, out, bits); break;
+  }
+}
 
 void evaluate_shfl(Op op, ValueType type, const StepInputs& in, StepOutputs& out,
                    const SemanticsOptions& options) {
