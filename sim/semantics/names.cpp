@@ -27,19 +27,6 @@ std::optional<ValueType> value_type_from_string(std::string_view name) {
   return std::nullopt;
 }
 
-bool is_64bit(ValueType t) {
-  return t == ValueType::i64 || t == ValueType::u64 || t == ValueType::f64;
-}
-
-bool is_shuffle(Op op) {
-  return op == Op::shfl_idx || op == Op::shfl_up || op == Op::shfl_down || op == Op::shfl_xor;
-}
-
-bool is_block_barrier(Op op) {
-  return op == Op::syncthreads || op == Op::syncthreads_count || op == Op::syncthreads_and ||
-         op == Op::syncthreads_or;
-}
-
 bool accepts_type(Op op, ValueType t) {
   using enum ValueType;
   switch (op) {
