@@ -281,6 +281,17 @@ void BlockRunner::note_site(Lane& l, device::CallSite site) {
   l.where.line = site.line;
 }
 
+bool BlockRunner::recall_file(Lane& l, const char* file) {
+  for (const RecentFile& recent : recent_files_) {
+    if (recent.name == file) {
+      l.where.file = recent.id;
+      l.where_file = file;
+      return true;
+    }
+  }
+  return false;
+}
+
 LaneMask BlockRunner::same_call_lanes(const Warp& w, int a) const {
   LaneMask same = lanes::equal_to(w.op.data(), w.op[a]) & lanes::equal_to(w.type.data(), w.type[a]) &
                   lanes::equal_to(w.pending.mask.data(), w.pending.mask[a]);
@@ -300,9 +311,10 @@ std::uint64_t BlockRunner::warp_op(device::WarpCall call, std::uint64_t value,
   if (r == nullptr || !r->maximal_) [[unlikely]] return warp_op_slow(call, value, site, pred);
   Lane& l = *r->running_;
   Warp& w = *l.warp_state;
-  if (site.file != l.where_file || w.ready == 0) [[unlikely]] {
+  if (site.file != l.where_file && !r->recall_file(l, site.file)) [[unlikely]] {
     return warp_op_slow(call, value, site, pred);
   }
+  if (w.ready == 0) [[unlikely]] return warp_op_slow(call, value, site, pred);
   file_operands(l, w, call, value, site.line);
   const int next = lowest_lane(w.ready);
   w.ready &= w.ready - 1;
@@ -694,7 +706,21 @@ void BlockRunner::diagnose(DiagnosticKind kind, std::string message, const Warp&
   trace_.diagnostics.push_back(std::move(d));
 }
 
-std::uint32_t BlockRunner::intern_file(const char* file) { return trace_.file_index(file); }
+std::uint32_t BlockRunner::intern_file(const char* file) {
+  // Kernel code passes the same few string literals again and again (a helper in a header and
+  // the kernel's own calls alternate): remember them by address.
+  std::uint32_t id = 0;
+  if (const auto it = file_ids_.find(file); it != file_ids_.end()) {
+    id = it->second;
+  } else {
+    id = trace_.file_index(file);
+    file_ids_.emplace(file, id);
+  }
+  // The per-lane path looks in the few most recent names before taking the slow path.
+  std::move_backward(recent_files_.begin(), recent_files_.end() - 1, recent_files_.end());
+  recent_files_.front() = {file, id};
+  return id;
+}
 
 std::string BlockRunner::site_text(SourceLine where) const {
   const std::string file = where.file < trace_.files.size() ? trace_.files[where.file] : "?";

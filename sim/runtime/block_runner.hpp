@@ -102,6 +102,7 @@ class BlockRunner {
   [[noreturn]] void leave_for_good(Lane& self, Lane* next);
   void set_running(Lane* lane);
   void note_site(Lane& lane, device::CallSite site);
+  bool recall_file(Lane& lane, const char* file);  // from recent_files_, when there
   void unwind_suspended_lanes();
 
   bool resolve_warp(Warp& warp);
@@ -147,6 +148,12 @@ class BlockRunner {
   StepOutputs out_{};
 
   std::unordered_map<std::uint64_t, std::size_t> diagnostic_index_;  // (kind, file, line) -> index
+  std::unordered_map<const char*, std::uint32_t> file_ids_;  // call sites' file names -> Trace::files
+  struct RecentFile {
+    const char* name = nullptr;
+    std::uint32_t id = 0;
+  };
+  std::array<RecentFile, 4> recent_files_{};  // the last names interned, for the per-lane path
 };
 
 }  // namespace warpsim::runtime
