@@ -14,6 +14,19 @@ __global__ void bench_shuffle_chain(int rounds, int* out) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = v;
 }
 
+// The same with four calls per iteration at different lines and of three kinds, as unrolled
+// reductions and scans have them (consecutive steps resume lanes at different call sites).
+__global__ void bench_unrolled_chain(int rounds, int* out) {
+  int v = static_cast<int>(threadIdx.x);
+  for (int i = 0; i < rounds; i += 4) {
+    v += __shfl_xor_sync(0xffffffff, v, 16);
+    v += __shfl_xor_sync(0xffffffff, v, 8);
+    v += __shfl_down_sync(0xffffffff, v, 4);
+    v += __shfl_up_sync(0xffffffff, v, 2);
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+}
+
 // Grid-stride sum: per-thread loop, warp shuffles, shared memory across warps, one atomic per block.
 __global__ void bench_grid_sum(const float* in, int n, float* out) {
   __shared__ float warp_sums[32];

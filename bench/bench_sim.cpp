@@ -2,7 +2,7 @@
 //   butterfly (1 warp, full trace) <= 50 us; >= 2 M traced steps/s on one core;
 //   grid-stride sum of 16M floats (1056 x 256 threads) <= 1 s.
 // Usage: bench_sim [NAME...]  runs only the named figures (butterfly, chain32, chain256,
-// chain256-untraced, grid-sum); no names: all of them.
+// chain256-untraced, unrolled256, grid-sum); no names: all of them.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -56,7 +56,9 @@ struct Rates {
   std::uint64_t steps = 0;
 };
 
-Rates chain_rates(unsigned block, bool record, int launches) {
+using ChainKernel = void (*)(int, int*);
+
+Rates chain_rates(unsigned block, bool record, int launches, ChainKernel kernel) {
   const int rounds = 20000;
   std::vector<int> out(block);
   auto options = shape(1, block);
@@ -64,14 +66,14 @@ Rates chain_rates(unsigned block, bool record, int launches) {
   Rates rates;
   for (int i = 0; i < launches; ++i) {
     const auto start = Clock::now();
-    const auto r = warpsim::launch(options, [&] { bench_shuffle_chain(rounds, out.data()); });
+    const auto r = warpsim::launch(options, [&] { kernel(rounds, out.data()); });
     rates.per_second.push_back(static_cast<double>(r.steps) / seconds_since(start));
     rates.steps = r.steps;
   }
   return rates;
 }
 
-void print_rates(unsigned block, const char* label, Rates rates) {
+void print_rates(const char* chain, unsigned block, const char* label, Rates rates) {
   std::sort(rates.per_second.begin(), rates.per_second.end());
   const double median = rates.per_second[rates.per_second.size() / 2];
   char range[64] = "";
@@ -79,17 +81,25 @@ void print_rates(unsigned block, const char* label, Rates rates) {
     std::snprintf(range, sizeof range, ", %zu launches: %.2f-%.2f", rates.per_second.size(),
                   rates.per_second.front() / 1e6, rates.per_second.back() / 1e6);
   }
-  std::printf("shuffle chain, %4u threads, %-26s %5.2f M steps/s (target >= 2 M/s)  [%llu steps%s]\n",
-              block, label, median / 1e6, static_cast<unsigned long long>(rates.steps), range);
+  std::printf("%s, %4u threads, %-26s %5.2f M steps/s (target >= 2 M/s)  [%llu steps%s]\n",
+              chain, block, label, median / 1e6, static_cast<unsigned long long>(rates.steps),
+              range);
 }
 
 void step_rate(unsigned block, bool record) {
   if (!record) {
-    print_rates(block, "trace off:", chain_rates(block, false, 5));
+    print_rates("shuffle chain", block, "trace off:", chain_rates(block, false, 5, bench_shuffle_chain));
     return;
   }
-  print_rates(block, "trace on, fresh memory:", chain_rates(block, true, 1));
-  print_rates(block, "trace on, reused memory:", chain_rates(block, true, 5));
+  print_rates("shuffle chain", block, "trace on, fresh memory:",
+              chain_rates(block, true, 1, bench_shuffle_chain));
+  print_rates("shuffle chain", block, "trace on, reused memory:",
+              chain_rates(block, true, 5, bench_shuffle_chain));
+}
+
+void unrolled_rate() {
+  print_rates("unrolled chain", 256, "trace on, reused memory:",
+              chain_rates(256, true, 5, bench_unrolled_chain));
 }
 
 void grid_sum() {
@@ -114,6 +124,7 @@ constexpr Figure kFigures[] = {
     {"chain32", [] { step_rate(32, true); }},
     {"chain256", [] { step_rate(256, true); }},
     {"chain256-untraced", [] { step_rate(256, false); }},
+    {"unrolled256", unrolled_rate},
     {"grid-sum", grid_sum},
 };
 

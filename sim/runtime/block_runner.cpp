@@ -729,12 +729,10 @@ std::string BlockRunner::site_text(SourceLine where) const {
 
 }  // namespace warpsim::runtime
 
-namespace warpsim::device {
-
-// Defined here, beside BlockRunner::warp_op, so that the whole per-lane path inlines into the
-// one function kernel code calls.
-std::uint64_t warp_op(WarpCall call, std::uint64_t value, CallSite site, bool* pred) {
-  return runtime::BlockRunner::warp_op(call, value, site, pred);
+// What warpsim_warp_op (sim/runtime/fiber.cpp) calls. Defined here, beside BlockRunner::warp_op,
+// so that the whole per-lane path inlines into it.
+extern "C" __attribute__((visibility("hidden"))) std::uint64_t warpsim_warp_op_body(
+    warpsim::device::WarpCall call, std::uint64_t value, warpsim::device::CallSite site,
+    bool* pred) {
+  return warpsim::runtime::BlockRunner::warp_op(call, value, site, pred);
 }
-
-}  // namespace warpsim::device

@@ -46,10 +46,22 @@ struct WarpCall {
   std::int32_t width = 0;  // shuffles: width
 };
 
-// One lane's part of a warp-level call. Blocks the lane until the call completes (or returns at
-// once where the policy allows), then returns the lane's result bits. `pred` receives the
-// shuffle in-range predicate or match_all's *pred when not null.
-std::uint64_t warp_op(WarpCall call, std::uint64_t value, CallSite site, bool* pred = nullptr);
+}  // namespace warpsim::device
+
+// One lane's part of a warp-level call (device::warp_op below calls it). Blocks the lane until the
+// call completes (or returns at once where the policy allows), then returns the lane's result
+// bits. `pred` receives the shuffle in-range predicate or match_all's *pred when not null.
+// A small assembly function (sim/runtime/fiber.cpp) that returns to the kernel with an indirect
+// jump, which the CPU predicts, where a `ret` would be mispredicted on every lane.
+extern "C" std::uint64_t warpsim_warp_op(warpsim::device::WarpCall call, std::uint64_t value,
+                                         warpsim::device::CallSite site, bool* pred);
+
+namespace warpsim::device {
+
+inline std::uint64_t warp_op(WarpCall call, std::uint64_t value, CallSite site,
+                             bool* pred = nullptr) {
+  return warpsim_warp_op(call, value, site, pred);
+}
 
 // __syncthreads and its _count/_and/_or forms; returns the reduction (1 for plain syncthreads).
 int block_barrier(Op op, int predicate, CallSite site);
