@@ -81,9 +81,10 @@ void print_rates(const char* chain, unsigned block, const char* label, Rates rat
     std::snprintf(range, sizeof range, ", %zu launches: %.2f-%.2f", rates.per_second.size(),
                   rates.per_second.front() / 1e6, rates.per_second.back() / 1e6);
   }
-  std::printf("%s, %4u threads, %-26s %5.2f M steps/s (target >= 2 M/s)  [%llu steps%s]\n",
-              chain, block, label, median / 1e6, static_cast<unsigned long long>(rates.steps),
-              range);
+  const std::string name = std::string(chain) + ",";
+  std::printf("%-15s%4u threads, %-26s %5.2f M steps/s (target >= 2 M/s)  [%llu steps%s]\n",
+              name.c_str(), block, label, median / 1e6,
+              static_cast<unsigned long long>(rates.steps), range);
 }
 
 void step_rate(unsigned block, bool record) {
