@@ -12,7 +12,8 @@
 // Only the callee-saved integer registers are saved: lanes share the thread's MXCSR and x87
 // control word (CUDA device code has no rounding-mode state of its own to keep per lane).
 // Like every user-space fiber switch, this one (and the return trampoline of fiber.cpp) does not
-// keep a CET shadow stack in step; no Debian toolchain or kernel turns shadow stacks on.
+// keep a CET shadow stack in step. Shadow stacks apply only to programs built with
+// -fcf-protection, which Debian's compilers do not use by default.
 #pragma once
 
 #include <cstddef>
