@@ -729,7 +729,7 @@ std::string BlockRunner::site_text(SourceLine where) const {
 
 }  // namespace warpsim::runtime
 
-// What warpsim_warp_op (sim/runtime/fiber.cpp) calls. Defined here, beside BlockRunner::warp_op,
+// What warpsim_warp_op (sim/runtime/warp_call_return.cpp) calls. Defined here, beside BlockRunner::warp_op,
 // so that the whole per-lane path inlines into it.
 extern "C" __attribute__((visibility("hidden"))) std::uint64_t warpsim_warp_op_body(
     warpsim::device::WarpCall call, std::uint64_t value, warpsim::device::CallSite site,

@@ -6,13 +6,7 @@
 //   push the six callee-saved registers, store rsp into *save, load rsp = resume, pop them, ret.
 // A prepared stack holds six register slots (r12 = entry, r13 = arg) and warpsim_fiber_start as
 // the return address, so the first switch to it "returns" into warpsim_fiber_start.
-//
-// warpsim_warp_op (device_abi.hpp), the kernel's entry into a warp-level call: it calls the
-// C++ body, then returns to the kernel with `pop; jmp *` instead of `ret`. A lane resumes at the
-// call where it stopped, while the return stack buffer holds the call the previous lane has just
-// made; in a kernel whose consecutive warp calls sit at different lines (any unrolled reduction)
-// those differ, and every lane's `ret` would be mispredicted. The indirect jump is predicted from
-// its last target instead, which is right for all lanes of a step but the first.
+
 asm(R"(
     .text
     .globl  warpsim_fiber_switch
@@ -45,23 +39,6 @@ warpsim_fiber_switch:
     ret
     .cfi_endproc
     .size   warpsim_fiber_switch, .-warpsim_fiber_switch
-
-    .globl  warpsim_warp_op
-    .type   warpsim_warp_op, @function
-    .p2align 4
-warpsim_warp_op:
-    .cfi_startproc
-    subq    $8, %rsp
-    .cfi_adjust_cfa_offset 8
-    call    warpsim_warp_op_body
-    addq    $8, %rsp
-    .cfi_adjust_cfa_offset -8
-    popq    %rcx
-    .cfi_adjust_cfa_offset -8
-    .cfi_register rip, rcx
-    jmp     *%rcx
-    .cfi_endproc
-    .size   warpsim_warp_op, .-warpsim_warp_op
 
     .globl  warpsim_fiber_start
     .hidden warpsim_fiber_start

@@ -11,7 +11,7 @@
 //
 // Only the callee-saved integer registers are saved: lanes share the thread's MXCSR and x87
 // control word (CUDA device code has no rounding-mode state of its own to keep per lane).
-// This switch (and the return trampoline of fiber.cpp) does not
+// This switch (and the return trampoline of warp_call_return.cpp) does not
 // keep a CET shadow stack in step. Shadow stacks apply only to programs built with
 // -fcf-protection, which Debian's compilers do not use by default.
 #pragma once

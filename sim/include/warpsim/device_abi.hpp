@@ -51,7 +51,7 @@ struct WarpCall {
 // One lane's part of a warp-level call (device::warp_op below calls it). Blocks the lane until the
 // call completes (or returns at once where the policy allows), then returns the lane's result
 // bits. `pred` receives the shuffle in-range predicate or match_all's *pred when not null.
-// A small assembly function (sim/runtime/fiber.cpp) that returns to the kernel with an indirect
+// A small assembly function (sim/runtime/warp_call_return.cpp) that returns to the kernel with an indirect
 // jump, which the CPU predicts, where a `ret` would be mispredicted on every lane.
 extern "C" std::uint64_t warpsim_warp_op(warpsim::device::WarpCall call, std::uint64_t value,
                                          warpsim::device::CallSite site, bool* pred);
