@@ -31,23 +31,6 @@ bool parse_number(const std::string& text, T& value) {
   return !text.empty() && ec == std::errc{} && ptr == end;
 }
 
-std::string json_quoted(std::string_view text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
-      out += escaped;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
 // The GPU's buffers after the launch, as run.md prints buffers: [{"arg":1,"type":"f32",
 // "values":[...]}] (NaN and infinities as strings).
 std::string outputs_json(const gpu::GpuRun& run) {
@@ -63,7 +46,7 @@ std::string outputs_json(const gpu::GpuRun& run) {
       std::memcpy(&bits, buffer.bytes.data() + at, size);
       const std::string value = format_element(bits, type);
       if (at > 0) out += ',';
-      out += value == "nan" || value == "inf" || value == "-inf" ? json_quoted(value) : value;
+      out += value == "nan" || value == "inf" || value == "-inf" ? json_string(value) : value;
     }
     out += "]}";
   }
@@ -78,7 +61,7 @@ std::string printf_json(const std::string& text) {
     std::size_t end = text.find('\n', start);
     end = end == std::string::npos ? text.size() : end + 1;
     if (out.size() > 1) out += ',';
-    out += "{\"text\":" + json_quoted(std::string_view(text).substr(start, end - start)) + "}";
+    out += "{\"text\":" + json_string(std::string_view(text).substr(start, end - start)) + "}";
     start = end;
   }
   return out + "]";
@@ -140,7 +123,7 @@ runner::GpuStageResult run_gpu_stage(const GpuRunFlags& flags,
   std::string json = gpu_comparison_json(comparison);
   json.pop_back();  // the closing brace: the GPU's own outputs follow
   json += ",\"outputs\":" + outputs_json(*run) + ",\"printf\":" + printf_json(run->printf_output);
-  if (!run->compile_log.empty()) json += ",\"compile_log\":" + json_quoted(run->compile_log);
+  if (!run->compile_log.empty()) json += ",\"compile_log\":" + json_string(run->compile_log);
   json += '}';
   result.json = std::move(json);
   result.text = format_gpu_comparison_text(comparison);

@@ -1,15 +1,12 @@
 // The `warpsim run --gpu` comparison as text for people and as the "gpu" JSON object.
 #include <cinttypes>
 #include <cstdio>
-#include <nlohmann/json.hpp>
 
 #include "warpsim/device_trace.hpp"
 #include "warpsim/intrinsic_table.hpp"
 
 namespace warpsim {
 namespace {
-
-std::string json_string(std::string_view text) { return nlohmann::json(std::string(text)).dump(); }
 
 std::string hex(std::uint64_t bits, bool wide) {
   char text[24];

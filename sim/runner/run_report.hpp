@@ -46,9 +46,6 @@ struct RunReport {
   std::string gpu_printf;
 };
 
-// `text` as a JSON string literal, quotes included.
-std::string json_string(std::string_view text);
-
 // The coordinates of a linear block or thread index within `extent`.
 Dim3 coordinates(std::uint64_t linear, Dim3 extent);
 

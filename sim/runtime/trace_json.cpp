@@ -8,28 +8,6 @@
 namespace warpsim {
 namespace {
 
-void write_string(std::ostream& out, std::string_view text) {
-  out << '"';
-  for (const char c : text) {
-    switch (c) {
-      case '"': out << "\\\""; break;
-      case '\\': out << "\\\\"; break;
-      case '\n': out << "\\n"; break;
-      case '\t': out << "\\t"; break;
-      case '\r': out << "\\r"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buffer[8];
-          std::snprintf(buffer, sizeof buffer, "\\u%04x", static_cast<unsigned>(c));
-          out << buffer;
-        } else {
-          out << c;
-        }
-    }
-  }
-  out << '"';
-}
-
 void write_bits(std::ostream& out, std::uint64_t bits, bool wide) {
   char buffer[24];
   if (wide) {
@@ -43,10 +21,10 @@ void write_bits(std::ostream& out, std::uint64_t bits, bool wide) {
 void write_step(std::ostream& out, const TraceStep& s, std::size_t index) {
   const bool wide = is_64bit(s.type);
   out << "{\"i\":" << index << ",\"op\":";
-  write_string(out, to_string(s.op));
+  out << json_string(to_string(s.op));
   if (s.type != ValueType::none) {
     out << ",\"type\":";
-    write_string(out, to_string(s.type));
+    out << json_string(to_string(s.type));
   }
   out << ",\"block\":" << s.block << ",\"warp\":" << s.warp << ",\"seq\":" << s.sequence
       << ",\"mask\":";
@@ -84,13 +62,35 @@ void write_step(std::ostream& out, const TraceStep& s, std::size_t index) {
 
 }  // namespace
 
+std::string json_string(std::string_view text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char escaped[8];
+          std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
+          out += escaped;
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
+
 void write_trace_json(std::ostream& out, const Trace& trace) {
   out << "{\"format\":\"warpsim-trace\",\"version\":1,\"grid\":[" << trace.grid.x << ','
       << trace.grid.y << ',' << trace.grid.z << "],\"block\":[" << trace.block.x << ','
       << trace.block.y << ',' << trace.block.z << "],\n\"files\":[";
   for (std::size_t i = 0; i < trace.files.size(); ++i) {
     if (i > 0) out << ',';
-    write_string(out, trace.files[i]);
+    out << json_string(trace.files[i]);
   }
   out << "],\n\"steps\":[";
   for (std::size_t i = 0; i < trace.steps.size(); ++i) {
@@ -101,9 +101,9 @@ void write_trace_json(std::ostream& out, const Trace& trace) {
   for (std::size_t i = 0; i < trace.diagnostics.size(); ++i) {
     const Diagnostic& d = trace.diagnostics[i];
     out << (i > 0 ? ",\n" : "\n") << "{\"kind\":";
-    write_string(out, to_string(d.kind));
+    out << json_string(to_string(d.kind));
     out << ",\"message\":";
-    write_string(out, d.message);
+    out << json_string(d.message);
     out << ",\"lanes\":";
     write_bits(out, d.lanes, false);
     out << ",\"block\":" << d.block << ",\"warp\":" << d.warp << ",\"step\":" << d.step
@@ -115,7 +115,7 @@ void write_trace_json(std::ostream& out, const Trace& trace) {
     const PrintfRecord& p = trace.printf_records[i];
     out << (i > 0 ? ",\n" : "\n") << "{\"block\":" << p.block << ",\"thread\":" << p.thread
         << ",\"text\":";
-    write_string(out, p.text);
+    out << json_string(p.text);
     out << '}';
   }
   out << "]}\n";

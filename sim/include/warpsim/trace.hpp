@@ -71,6 +71,10 @@ std::string format_mask(LaneMask mask);
 // "42" for unsigned, "0x..." for untyped bits (ValueType::none).
 std::string format_value(std::uint64_t bits, ValueType type);
 
+// `text` as a JSON string literal, quotes included: `"` and `\` escaped, \n \t \r by name, other
+// control characters as \u00XX, every other byte as it is. Every JSON warpsim writes uses it.
+std::string json_string(std::string_view text);
+
 // Deterministic JSON form (hex strings for bits, stable key order). Used by --trace and tests.
 void write_trace_json(std::ostream& out, const Trace& trace);
 
