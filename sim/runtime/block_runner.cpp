@@ -335,19 +335,15 @@ std::uint64_t BlockRunner::warp_op_general(device::WarpCall call, std::uint64_t 
   if (site.file != l.where_file) note_site(l, site);
   Warp& w = *l.warp_state;
   file_operands(l, w, call, value, site.line);
-  const LaneMask me = lane_bit(static_cast<int>(l.lane));
-  if (w.ready != 0 && maximal_) {
-    const int next = lowest_lane(w.ready);
-    w.ready &= w.ready - 1;
-    hand_over(l, w.lanes[next]);
-  } else if (maximal_ && resolve_warp(w) && !aborted_) {
-    // The warp's last lane to arrive completed the call: its lanes run on at once, lowest
-    // first, as pick_next would choose (this warp stays the current one).
+  // Under maximal convergence the warp's next ready lane runs; when this was the last lane to
+  // arrive, it completes the call first and the warp's lanes run on at once, lowest first, as
+  // pick_next would choose (this warp stays the current one).
+  if (maximal_ && (w.ready != 0 || (resolve_warp(w) && !aborted_))) {
     const int next = lowest_lane(w.ready);
     w.ready &= w.ready - 1;
     if (&w.lanes[next] != &l) hand_over(l, w.lanes[next]);
   } else {
-    wait_in_call(w, call.op, me);
+    wait_in_call(w, call.op, lane_bit(static_cast<int>(l.lane)));
   }
   return call_result(pred);
 }
