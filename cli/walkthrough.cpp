@@ -33,7 +33,7 @@ fs::path lessons_dir() {
   return WARPSIM_LESSONS_DIR;
 }
 
-fs::path default_lesson() { return lessons_dir() / "01-butterfly-reduction"; }
+fs::path default_lesson() { return lessons_dir() / "04-butterfly-reduction"; }
 
 void print_lines(const json& lines) {
   for (const json& line : lines) std::cout << line.get<std::string>() << '\n';

@@ -6,7 +6,7 @@
 #include <bit>
 #include <cstdint>
 
-#include "lane_compare.hpp"
+#include "warpsim/detail/lane_compare.hpp"
 #include "warpsim/semantics.hpp"
 
 namespace warpsim::semantics_detail {

@@ -9,7 +9,7 @@
 #include <utility>
 
 #include "large_blocks.hpp"
-#include "semantics/lane_compare.hpp"
+#include "warpsim/detail/lane_compare.hpp"
 
 namespace warpsim {
 namespace {
