@@ -111,10 +111,11 @@ int walkthrough_command(const Args& args) {
   std::cout << "\n(" << lesson.run.file << ", kernel " << lesson.run.kernel << ", "
             << trace.steps.size() << " warp-level steps traced by the simulator)\n\n";
 
+  const TraceIndex index(trace);
   std::size_t i = 0;
   while (i < trace.steps.size()) {
     if (i < notes.size()) std::cout << notes[i].get<std::string>() << '\n';
-    print_step(std::cout, trace, i, style);
+    print_step(std::cout, describe_step(trace, index, i), style);
     std::cout << '\n';
     if (!interactive) {
       ++i;

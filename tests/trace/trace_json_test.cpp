@@ -6,7 +6,7 @@
 
 #include "warpsim/cuda_shim.hpp"
 #include "warpsim/launch.hpp"
-#include "kernels.cuh"
+#include "../runtime/kernels.cuh"
 
 TEST_CASE("a trace written as JSON reads back step for step") {
   std::vector<int> out(32, -1);
