@@ -10,11 +10,13 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <memory>
 #include <string>
 
 #include "commands.hpp"
 #include "trace_text.hpp"
 #include "warpsim/runner.hpp"
+#include "warpsim/trace_index.hpp"
 
 namespace warpsim::cli {
 namespace {
@@ -58,12 +60,12 @@ int load_lesson(const fs::path& dir, Lesson& lesson) {
     r.kernel = lesson.text.at("kernel").get<std::string>();
     const auto grid = runner::parse_dim3(lesson.text.at("grid").get<std::string>());
     const auto block = runner::parse_dim3(lesson.text.at("block").get<std::string>());
-    if (!grid || !block) throw std::invalid_argument(grid ? block.error : grid.error);
+    if (!grid || !block) throw std::invalid_argument(grid ? block.error().message : grid.error().message);
     r.grid = *grid;
     r.block = *block;
     for (const json& a : lesson.text.at("args")) {
       auto spec = runner::parse_arg_spec(a.get<std::string>());
-      if (!spec) throw std::invalid_argument(a.get<std::string>() + ": " + spec.error);
+      if (!spec) throw std::invalid_argument(a.get<std::string>() + ": " + spec.error().message);
       r.args.push_back(*spec);
     }
   } catch (const std::exception& e) {
@@ -88,17 +90,13 @@ std::string buffer_text(const runner::OutputBuffer& buffer) {
 
 }  // namespace
 
-int walkthrough_command(const Args& args) {
-  if (args.size() > 1 || (args.size() == 1 && args[0].rfind("-", 0) == 0)) {
-    std::fprintf(stderr, "usage: warpsim walkthrough [LESSON_DIR]\n");
-    return kExitUsage;
-  }
-  const fs::path dir = args.empty() ? default_lesson() : fs::path(args[0]);
+int walkthrough(const std::string& lesson_dir) {
+  const fs::path dir = lesson_dir.empty() ? default_lesson() : fs::path(lesson_dir);
   Lesson lesson;
   if (const int status = load_lesson(dir, lesson); status != 0) return status;
   const runner::KernelFileResult result = runner::run_kernel_file(lesson.run);
   if (result.status != runner::RunStatus::completed) {
-    std::fprintf(stderr, "warpsim walkthrough: %s\n", result.message.c_str());
+    std::fprintf(stderr, "%swarpsim walkthrough: %s\n", result.details.c_str(), result.message.c_str());
     return result.exit_status();
   }
   const Trace& trace = result.trace;
@@ -139,6 +137,16 @@ int walkthrough_command(const Args& args) {
     print_diagnostics(std::cout, trace, style);
   }
   return 0;
+}
+
+int open_default() { return walkthrough({}); }
+
+CommandRun add_walkthrough_command(CLI::App& app) {
+  auto dir = std::make_shared<std::string>();
+  CLI::App* sub = app.add_subcommand(
+      "walkthrough", "step through a lesson's trace in the terminal (default: the butterfly reduction)");
+  sub->add_option("lesson", *dir, "the lesson's folder");
+  return [dir] { return walkthrough(*dir); };
 }
 
 }  // namespace warpsim::cli
