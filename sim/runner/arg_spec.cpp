@@ -2,6 +2,7 @@
 #include <array>
 #include <bit>
 #include <charconv>
+#include <cstring>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -161,6 +162,38 @@ Expected<ArgSpec> parse_buffer_init(ArgSpec spec, std::string_view init) {
     spec.init = BufferInit::zeros;
   } else if (init == "iota") {
     spec.init = BufferInit::iota;
+  } else if (init.substr(0, 7) == "random:") {
+    spec.init = BufferInit::random;
+    const bool is_unsigned = spec.type == ElementType::u32 || spec.type == ElementType::u64;
+    spec.low = is_unsigned ? 0 : -99;
+    spec.high = 99;
+    std::vector<std::string_view> parts;
+    for (std::string_view rest = init.substr(7);;) {
+      const std::size_t colon = rest.find(':');
+      parts.push_back(trim(rest.substr(0, colon)));
+      if (colon == std::string_view::npos) break;
+      rest.remove_prefix(colon + 1);
+    }
+    if (parts.size() != 1 && parts.size() != 3) {
+      return fail("random needs SEED or SEED:LO:HI, e.g. random:7 or random:7:-5:5");
+    }
+    auto seed = parse_element(ElementType::u64, parts[0]);
+    if (!seed) return fail("random: SEED " + quoted(parts[0]) + " is not a non-negative integer");
+    spec.seed = *seed;
+    if (parts.size() == 3) {
+      auto low = parse_element(ElementType::i64, parts[1]);
+      auto high = parse_element(ElementType::i64, parts[2]);
+      if (!low || !high) return fail("random: LO and HI must be integers");
+      spec.low = static_cast<std::int64_t>(*low);
+      spec.high = static_cast<std::int64_t>(*high);
+      if (spec.low > spec.high) return fail("random: LO is above HI");
+      if (is_unsigned && spec.low < 0) return fail("random: an unsigned buffer needs LO >= 0");
+      const std::int64_t limit = element_size(spec.type) == 4 ? (std::int64_t{1} << 31) : (std::int64_t{1} << 53);
+      if (spec.low < -limit || spec.high >= limit) {
+        return fail("random: LO and HI must fit the type exactly (|x| < 2^" +
+                    std::string(element_size(spec.type) == 4 ? "31" : "53") + ")");
+      }
+    }
   } else if (init.substr(0, 5) == "file:") {
     spec.init = BufferInit::file;
     spec.path = std::string(init.substr(5));
@@ -175,14 +208,14 @@ Expected<ArgSpec> parse_buffer_init(ArgSpec spec, std::string_view init) {
       if (item.empty()) {
         return fail(
             index == 0 && comma == std::string_view::npos
-                ? "INIT is empty; use zeros, iota, file:PATH or a comma list"
+                ? "INIT is empty; use zeros, iota, random:SEED, file:PATH or a comma list"
                 : "value " + std::to_string(index) + " of the list is empty");
       }
       auto value = parse_element(spec.type, item);
       if (!value) {
         if (index == 0 && comma == std::string_view::npos && spec.count != 1) {
           return fail("INIT " + quoted(init) +
-                                       " is not zeros, iota, file:PATH or a comma list of " +
+                                       " is not zeros, iota, random:SEED, file:PATH or a comma list of " +
                                        std::to_string(spec.count) + " values");
         }
         return fail("value " + std::to_string(index) +
@@ -215,6 +248,38 @@ std::string suggested_arg(const KernelParam& param) {
 }
 
 }  // namespace
+
+std::uint64_t random_element(ElementType type, std::uint64_t seed, std::int64_t low,
+                             std::int64_t high, std::uint64_t index) {
+  // splitmix64 of (seed, index): each element on its own, so a buffer fills in any order.
+  std::uint64_t z = seed * 0x9e3779b97f4a7c15ull + (index + 1) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  z ^= z >> 31;
+  const auto span = static_cast<std::uint64_t>(high - low) + 1;
+  const std::int64_t value = low + static_cast<std::int64_t>(span == 0 ? z : z % span);
+  switch (type) {
+    case ElementType::f32: {
+      const auto f = static_cast<float>(value);
+      std::uint32_t bits = 0;
+      std::memcpy(&bits, &f, sizeof bits);
+      return bits;
+    }
+    case ElementType::f64: {
+      const auto d = static_cast<double>(value);
+      std::uint64_t bits = 0;
+      std::memcpy(&bits, &d, sizeof bits);
+      return bits;
+    }
+    case ElementType::i32:
+    case ElementType::u32:
+      return static_cast<std::uint32_t>(value);
+    case ElementType::i64:
+    case ElementType::u64:
+      break;
+  }
+  return static_cast<std::uint64_t>(value);
+}
 
 std::string_view to_string(ElementType type) {
   for (const TypeName& entry : kTypeNames) {

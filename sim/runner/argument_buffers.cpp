@@ -116,6 +116,12 @@ Expected<ArgumentBuffers> ArgumentBuffers::create(const std::vector<ArgSpec>& sp
           std::memcpy(buffer.data + i * element, &bits, element);  // little-endian host
         }
         break;
+      case BufferInit::random:
+        for (std::uint64_t i = 0; i < spec.count; ++i) {
+          const std::uint64_t bits = random_element(spec.type, spec.seed, spec.low, spec.high, i);
+          std::memcpy(buffer.data + i * element, &bits, element);
+        }
+        break;
       case BufferInit::list:
         for (std::uint64_t i = 0; i < spec.count; ++i) {
           std::memcpy(buffer.data + i * element, &spec.list[i], element);

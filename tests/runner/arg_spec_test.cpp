@@ -123,7 +123,7 @@ TEST_CASE("every malformed spec is refused with a message saying what is wrong")
       {"f32[x]:zeros", "count 'x' is not a non-negative integer"},
       {"f32[99999999999999]:zeros", "too large"},
       {"f32[4]:", "INIT is empty"},
-      {"f32[4]:ones", "is not zeros, iota, file:PATH or a comma list of 4 values"},
+      {"f32[4]:ones", "is not zeros, iota, random:SEED, file:PATH or a comma list of 4 values"},
       {"f32[4]:1,2", "the list has 2 values; the buffer has 4 elements"},
       {"f32[1]:1,2", "the list has 2 values; the buffer has 1 elements"},
       {"i32[3]:1,,3", "value 1 of the list is empty"},
@@ -195,4 +195,55 @@ TEST_CASE("an argument fits a parameter of the same pointer-ness, kind and size"
   CHECK_FALSE(warpsim::test::problem(check_arg_against_param(spec("f32[3]:zeros"), float4_pointer)).empty());
   CHECK(warpsim::test::problem(check_arg_against_param(spec("i32:1"), struct_scalar)).find("no --arg type") !=
         std::string::npos);
+}
+
+TEST_CASE("random:SEED fills a buffer with seeded integers, the same on every run") {
+  const auto spec = parse_arg_spec("f32[64]:random:7");
+  REQUIRE_MESSAGE(spec, (spec ? "" : spec.error().message));
+  CHECK(spec->init == BufferInit::random);
+  CHECK(spec->seed == 7);
+  CHECK(spec->low == -99);
+  CHECK(spec->high == 99);
+  bool negative = false, positive = false;
+  for (std::uint64_t i = 0; i < 64; ++i) {
+    const std::uint64_t bits = random_element(ElementType::f32, 7, -99, 99, i);
+    float value = 0;
+    std::memcpy(&value, &bits, sizeof value);
+    CHECK(value == static_cast<float>(static_cast<int>(value)));  // an integer
+    CHECK(value >= -99.0f);
+    CHECK(value <= 99.0f);
+    negative = negative || value < 0;
+    positive = positive || value > 0;
+  }
+  CHECK(negative);
+  CHECK(positive);
+  // The same seed and index give the same value; another seed another sequence.
+  CHECK(random_element(ElementType::i32, 7, -99, 99, 3) == random_element(ElementType::i32, 7, -99, 99, 3));
+  bool differs = false;
+  for (std::uint64_t i = 0; i < 8; ++i) {
+    differs = differs || random_element(ElementType::i32, 7, -99, 99, i) != random_element(ElementType::i32, 8, -99, 99, i);
+  }
+  CHECK(differs);
+  // Pinned values: a change of generator would change every lesson's inputs and recordings.
+  const std::int32_t pinned[] = {-4, 7, 29, -48};
+  for (std::uint64_t i = 0; i < 4; ++i) {
+    CHECK(static_cast<std::int32_t>(random_element(ElementType::i32, 1, -99, 99, i)) == pinned[i]);
+  }
+  const auto unsigned_spec = parse_arg_spec("u32[4]:random:1");
+  REQUIRE(unsigned_spec);
+  CHECK(unsigned_spec->low == 0);
+  const auto ranged = parse_arg_spec("i32[8]:random:3:-2:2");
+  REQUIRE(ranged);
+  CHECK(ranged->low == -2);
+  CHECK(ranged->high == 2);
+  for (std::uint64_t i = 0; i < 100; ++i) {
+    const auto v = static_cast<std::int32_t>(random_element(ElementType::i32, 3, -2, 2, i));
+    CHECK(v >= -2);
+    CHECK(v <= 2);
+  }
+  CHECK_FALSE(parse_arg_spec("i32[8]:random:"));
+  CHECK_FALSE(parse_arg_spec("i32[8]:random:1:5:2"));
+  CHECK_FALSE(parse_arg_spec("u32[8]:random:1:-5:2"));
+  CHECK_FALSE(parse_arg_spec("i32[8]:random:1:2"));
+  CHECK_FALSE(parse_arg_spec("f32[8]:random:x"));
 }

@@ -36,7 +36,7 @@ std::optional<ElementType> element_type_from_string(std::string_view name);
 std::size_t element_size(ElementType type);
 ValueKind element_kind(ElementType type);
 
-enum class BufferInit : std::uint8_t { zeros, iota, file, list };
+enum class BufferInit : std::uint8_t { zeros, iota, file, list, random };
 
 struct ArgSpec {
   ElementType type = ElementType::i32;
@@ -46,15 +46,23 @@ struct ArgSpec {
   BufferInit init = BufferInit::zeros;
   std::string path;                 // init == file: raw little-endian, exactly `count` elements
   std::vector<std::uint64_t> list;  // init == list: each element's bits
+  std::uint64_t seed = 0;           // init == random: seeded integers in [low, high]
+  std::int64_t low = 0, high = 0;
 
   std::string type_text() const;  // "i32" or "f32[1024]"
 };
 
 // `TYPE:VALUE` (i32:-3, u32:0xffffffff, f32:0.5, f64:-1e300) or `TYPE[COUNT]:INIT` with INIT one
-// of zeros, iota, file:PATH, or exactly COUNT comma-separated values. Integers take decimal or
+// of zeros, iota, random:SEED (integers in [-99, 99]; [0, 99] unsigned), random:SEED:LO:HI,
+// file:PATH, or exactly COUNT comma-separated values. Integers take decimal or
 // 0x hex; hex fills the type's width as a bit pattern (i32:0xffffffff is -1). The error says what
 // is wrong with the spec, without naming which --arg it was.
 Expected<ArgSpec> parse_arg_spec(std::string_view text);
+
+// Element `index` of a `random:SEED:LO:HI` buffer: an integer in [low, high] (as a float for
+// f32/f64), the same on every machine (a counter-based generator, no std:: distributions).
+std::uint64_t random_element(ElementType type, std::uint64_t seed, std::int64_t low,
+                             std::int64_t high, std::uint64_t index);
 
 // One element of `type` from text, as its bits zero-extended to 64.
 Expected<std::uint64_t> parse_element(ElementType type, std::string_view text);
