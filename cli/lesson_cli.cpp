@@ -2,6 +2,7 @@
 // `warpsim walkthrough`, the default lesson's walkthrough.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -213,7 +214,11 @@ void print_check(const course::Lesson& lesson, const course::LessonCheck& c, jso
                 {"status", runner::to_string(c.status)}};
   std::cout << (c.passed() ? "ok    " : "FAIL  ") << lesson.id << " (" << c.preset << ")";
   std::cout << ": " << runner::to_string(c.status);
-  if (!c.reference.empty() && c.reference_problem.empty()) std::cout << ", reference matches";
+  if (!c.reference.empty() && c.reference_problem.empty()) {
+    const bool matches = std::all_of(c.reference.begin(), c.reference.end(),
+                                     [](const BufferComparison& b) { return b.matches(); });
+    std::cout << (matches ? ", reference matches" : ", differs from the reference as the lesson intends");
+  }
   if (c.gpu) {
     std::cout << ", GPU " << (c.gpu->identical() ? "identical" : c.gpu->matches() ? "matches within tolerance" : "DIFFERS");
     if (c.gpu->steps) std::cout << " (" << c.gpu->steps->calls << " calls of " << c.gpu->steps->lanes << " lanes)";

@@ -15,8 +15,7 @@ Expected<GpuRun> load_gpu_record(const Lesson& lesson, const Preset& preset) {
   const std::filesystem::path path = gpu_record_path(lesson, preset);
   gzFile file = gzopen(path.c_str(), "rb");
   if (file == nullptr) {
-    return fail(ErrorKind::file, "no recorded GPU run of " + lesson.id + " (" + preset.name +
-                                     "): " + path.string() + " is missing");
+    return fail(ErrorKind::file, "no recorded GPU run (gpu/" + preset.name + ".json.gz)");
   }
   std::string text;
   char chunk[1 << 16];
