@@ -173,7 +173,7 @@ int walk(const course::Lesson& lesson, const course::Preset& preset, const Lesso
   for (const std::size_t arg : lesson.check) {
     for (const runner::OutputBuffer& b : run.result.buffers) {
       if (b.arg != arg) continue;
-      std::cout << "arg " << arg << " after the kernel: " << buffer_values_json(b).dump() << "\n";
+      std::cout << "arg " << arg << " after the kernel: " << buffer_text(b) << "\n";
     }
   }
   if (!run.result.trace.diagnostics.empty()) {

@@ -28,9 +28,10 @@ std::string lanes_text(LaneMask lanes) {
   return ((lanes & (lanes - 1)) == 0 ? "lane " : "lanes ") + format_lanes(lanes);
 }
 
+}  // namespace
+
 // Up to `head` values, "...", then the last `tail` ones.
-std::string abbreviated_values(const runner::OutputBuffer& buffer, std::uint64_t head,
-                               std::uint64_t tail) {
+std::string buffer_text(const runner::OutputBuffer& buffer, std::uint64_t head, std::uint64_t tail) {
   const ValueType type = value_type(buffer.type);
   const std::uint64_t count = buffer.count();
   std::string out = "[";
@@ -47,6 +48,8 @@ std::string abbreviated_values(const runner::OutputBuffer& buffer, std::uint64_t
   }
   return out + "]";
 }
+
+namespace {
 
 std::string file_of(const Trace& trace, SourceLine where) {
   return where.line != 0 && where.file < trace.files.size() ? trace.files[where.file] : "";
@@ -160,7 +163,7 @@ void write_run_text(std::ostream& out, const runner::KernelFileResult& r, const 
   for (const runner::OutputBuffer& buffer : r.buffers) {
     const std::uint64_t count = buffer.count();
     out << "  arg " << buffer.arg << "  " << runner::to_string(buffer.type) << "[" << count
-        << "]  " << abbreviated_values(buffer, 16, 4);
+        << "]  " << buffer_text(buffer, 16, 4);
     if (count > 20) out << "  (--json shows all " << count << ")";
     out << "\n";
   }

@@ -28,6 +28,9 @@ void write_run_text(std::ostream& out, const runner::KernelFileResult& result,
 std::string shape_text(Dim3 d);
 // The coordinates of a linear block or thread index within `extent`.
 Dim3 coordinates(std::uint64_t linear, Dim3 extent);
+// A buffer as people read it: "[0, 1, 2, ..., 30, 31]", at most `head` + `tail` elements.
+std::string buffer_text(const runner::OutputBuffer& buffer, std::uint64_t head = 32,
+                        std::uint64_t tail = 8);
 // Every element of a buffer as run.md's JSON writes them.
 nlohmann::ordered_json buffer_values_json(const runner::OutputBuffer& buffer);
 

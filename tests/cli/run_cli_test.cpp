@@ -547,5 +547,5 @@ TEST_CASE("the walkthrough of the default lesson prints every step and the warp'
 TEST_CASE("the walkthrough refuses a folder without a lesson") {
   const Outcome run = run_cli({"walkthrough", "/nonexistent-lesson"});
   CHECK(run.exit_code == 2);
-  CHECK(contains(run.err, "no lesson at /nonexistent-lesson"));
+  CHECK(contains(run.err, "no lesson '/nonexistent-lesson'; lessons: "));
 }
