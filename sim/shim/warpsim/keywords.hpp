@@ -11,8 +11,14 @@
 #endif
 #define __device__
 #define __host__
-#define __forceinline__ inline __attribute__((always_inline))
-#define __noinline__ __attribute__((noinline))
+#define __forceinline__ inline __attribute__((__always_inline__))
+// nvcc's front end knows __noinline__ as a keyword; a host compiler can only have a macro, and a
+// macro also rewrites the GNU attribute spelling `__attribute__((__noinline__))` that libstdc++
+// uses (into `__attribute__((__attribute__((__noinline__))))`, an error). The expansion names
+// the attribute by its reserved spelling, which the preprocessor does not expand again here, and
+// the libstdc++ files that use that spelling are read through the wrappers in ../bits/, which set
+// the macro aside (see ../bits/README.md).
+#define __noinline__ __attribute__((__noinline__))
 #define __inline__ inline
 #define __shared__ static
 #define __constant__ static
