@@ -157,6 +157,7 @@ struct KernelRun {
   std::optional<std::string> trace_json;  // when asked for and the launch returned
   std::optional<GpuStageResult> gpu;      // --gpu: what the GPU stage returned, when it ran
   std::string gpu_skipped;                // --gpu: why the GPU stage did not run, when it did not
+  std::vector<std::string> warnings;      // about the compiled file (CompiledKernel::warnings)
 };
 
 std::vector<OutputBuffer> buffer_bytes(const ArgumentBuffers& buffers) {
@@ -183,10 +184,11 @@ GpuStageResult run_gpu_stage(const GpuStage& stage, const GpuStageInput& input) 
 
 // The kernels that a macro declares, seen in the preprocessed file; empty when it does not
 // preprocess (the compile will say why).
-std::vector<KernelInfo> macro_kernels(const std::string& file, const std::vector<KernelInfo>& written) {
+std::vector<KernelInfo> macro_kernels(const std::string& file, const std::vector<KernelInfo>& written,
+                                      int arch = 900) {
   auto toolchain = find_toolchain();
   if (!toolchain) return {};
-  auto expanded = preprocess_for_kernel_scan(*toolchain, file);
+  auto expanded = preprocess_for_kernel_scan(*toolchain, file, arch);
   if (!expanded) return {};
   std::vector<KernelInfo> found;
   for (KernelInfo& kernel : scan_kernels(*expanded)) {
@@ -202,11 +204,12 @@ std::vector<KernelInfo> macro_kernels(const std::string& file, const std::vector
 
 // Resolves --kernel against the kernels written in the file; a name found there in no form is
 // looked up again among those that macros declare.
-Result<KernelChoice> find_kernel(const std::string& source, const KernelFileRequest& request) {
+Result<KernelChoice> find_kernel(const std::string& source, const KernelFileRequest& request,
+                                 int arch) {
   std::vector<KernelInfo> kernels = scan_kernels(source);
   auto kernel = resolve_kernel(kernels, request.kernel, request.file);
   if (kernel || kernel.error.rfind("unknown kernel", 0) != 0) return kernel;
-  const std::vector<KernelInfo> more = macro_kernels(request.file, kernels);
+  const std::vector<KernelInfo> more = macro_kernels(request.file, kernels, arch);
   if (more.empty()) return kernel;
   kernels.insert(kernels.end(), more.begin(), more.end());
   return resolve_kernel(kernels, request.kernel, request.file);
@@ -222,9 +225,11 @@ void run_request(const KernelFileRequest& request, bool want_trace, bool color_d
     run.status = RunStatus::bad_input;
     run.error = std::move(message);
   };
+  const auto arch = cuda_arch_number(request.arch);
+  if (!arch) return bad_input(arch.error);
   auto source = read_source(request.file);
   if (!source) return bad_input(source.error);
-  const auto kernel = find_kernel(*source, request);
+  const auto kernel = find_kernel(*source, request, *arch);
   if (!kernel) return bad_input(kernel.error);
   run.report.kernel = kernel->name;
   if (std::string problem = check_launch_shape(request.grid, request.block); !problem.empty()) {
@@ -241,8 +246,10 @@ void run_request(const KernelFileRequest& request, bool want_trace, bool color_d
   if (!toolchain) return bad_input(toolchain.error);
   const fs::path absolute = fs::absolute(request.file).lexically_normal();
   const std::string prepared = prepare_source(*source, absolute.string(), *kernel);
-  auto compiled =
-      compile_kernel(*toolchain, prepared, absolute.parent_path().string(), color_diagnostics);
+  const std::string kernel_name = kernel->name.substr(0, kernel->name.find('<'));
+  auto compiled = compile_kernel(
+      *toolchain, prepared,
+      {absolute.parent_path().string(), *arch, color_diagnostics, absolute.string(), kernel_name});
   if (!compiled) {
     run.compiler_output = compiled.error;
     if (!compiled.error.empty() && compiled.error.back() != '\n') run.compiler_output += "\n";
@@ -254,6 +261,7 @@ void run_request(const KernelFileRequest& request, bool want_trace, bool color_d
     }
     return bad_input(request.file + " did not compile");
   }
+  run.warnings = compiled->warnings;
 
   const LaunchOptions launch = launch_options_for(request, want_trace);
   const ChildOutcome outcome =
@@ -427,6 +435,7 @@ KernelFileResult run_kernel_file(const KernelFileRequest& request) {
   }
   result.message = run.report.message;
   result.steps = run.report.steps;
+  result.warnings = run.warnings;
   result.buffers = buffer_bytes(run.buffers);
   if (run.trace_json) {
     std::istringstream in(*run.trace_json);
@@ -456,6 +465,7 @@ int run_kernel_file(const RunOptions& options, std::ostream& out, std::ostream& 
     err << run.compiler_output;
     return bad_input(run.error);
   }
+  for (const std::string& warning : run.warnings) err << "warpsim run: warning: " << warning << "\n";
   const GpuStageError gpu_error = run.gpu ? run.gpu->error : GpuStageError::none;
   if (gpu_error == GpuStageError::no_device) {  // one line, nothing else
     err << "warpsim run: --gpu: " << run.gpu->message << "\n";

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#ifndef __CUDACC__
+#ifdef __CUDACC_WARPSIM__  // the shim defines __CUDACC__ too, as nvcc does
 #include "warpsim/launch.hpp"
 #endif
 
@@ -17,7 +17,7 @@
 
 #define COMMA ,
 
-#ifdef __CUDACC__
+#ifndef __CUDACC_WARPSIM__
 template <class T>
 struct Buffer {
   std::vector<T> host;

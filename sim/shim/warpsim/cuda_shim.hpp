@@ -3,6 +3,10 @@
 // Nothing in a kernel file is written for the simulator.
 #pragma once
 
+// First: nvcc defines __CUDACC__ and __CUDA_ARCH__ before any header is read (glibc and other
+// libraries look at them).
+#include "warpsim/arch.hpp"
+
 #include <cmath>
 #include <cstddef>
 #include <cstdint>

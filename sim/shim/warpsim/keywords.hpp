@@ -29,7 +29,6 @@
 #define __grid_constant__
 #define __device_builtin__
 #define __builtin_align__(n) alignas(n)
-#define __CUDACC_WARPSIM__ 1
 
 inline constexpr int warpSize = 32;
 
