@@ -8,6 +8,9 @@
 #include "warpsim/arch.hpp"
 
 #include <cmath>
+// The C++ <math.h>: CUDA's global math overloads (isnan, signbit, sqrt(float), ...) are found
+// unqualified in device code, as nvcc's math_functions.h declares them.
+#include <math.h>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>

@@ -2,7 +2,7 @@
 // headers, as real kernel files include <vector> or <algorithm> after <cooperative_groups.h>.
 // libstdc++ writes __attribute__((__noinline__)) in <memory> and <string>: with the shim's
 // __noinline__ macro that broke GCC 12 (<memory>) and GCC 13 (every header that reaches
-// <string>, so every cooperative-groups kernel). Compiled by std_headers_test.cpp with each
+// <string>, so every cooperative-groups kernel). Compiled by host_compilers_test.cpp with each
 // compiler it finds.
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>

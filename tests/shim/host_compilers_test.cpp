@@ -1,10 +1,11 @@
-// Kernel files that include standard headers after the CUDA headers compile with every host
-// compiler found here (g++, clang++ and their versioned names), through the shim alone and end to
-// end through `warpsim run` (WARPSIM_CXX picks the compiler).
+// The shim's kernel files compile with every host compiler found here (g++, clang++ and their
+// versioned names): each file through the shim alone, and one that includes every standard header
+// after the CUDA headers end to end through `warpsim run` (WARPSIM_CXX picks the compiler).
 #include <doctest/doctest.h>
 
 #include "support/run_warpsim.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -19,7 +20,18 @@ using nlohmann::json;
 namespace {
 
 const fs::path kSource = WARPSIM_SOURCE_DIR;
-const fs::path kKernel = kSource / "tests/shim/kernels/std_headers.cu";
+const fs::path kKernels = kSource / "tests/shim/kernels";
+const fs::path kKernel = kKernels / "std_headers.cu";
+
+// Every kernel file of the shim suites that is meant to compile (needs_sm80.cu only for sm_80 and later, which is the default).
+std::vector<fs::path> kernel_files() {
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(kKernels)) {
+    if (entry.path().extension() == ".cu") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
 
 // `name` on $PATH, or "" when it is not there.
 std::string find_on_path(const std::string& name) {
@@ -53,18 +65,23 @@ std::vector<std::string> installed_compilers() {
 
 }  // namespace
 
-TEST_CASE("every C++17 standard header compiles after the shim, with each installed compiler") {
+TEST_CASE("every kernel file of the shim suites compiles with each installed compiler") {
   const std::vector<std::string> compilers = installed_compilers();
   REQUIRE(!compilers.empty());
+  const std::vector<fs::path> files = kernel_files();
+  REQUIRE(std::find(files.begin(), files.end(), kKernel) != files.end());
   for (const std::string& compiler : compilers) {
-    CAPTURE(compiler);
-    const auto run = warpsim::test::run_process(
-        {compiler, "-std=c++17", "-fsyntax-only", "-x", "c++", "-I" + (kSource / "sim/shim").string(),
-         "-I" + (kSource / "sim/include").string(), "-include", "warpsim/cuda_shim.hpp",
-         kKernel.string()},
-        fs::temp_directory_path() / "warpsim-std-headers-test");
-    CHECK_MESSAGE(run.exit_code == 0, run.err.substr(0, 4000));
-    if (run.exit_code == 0) MESSAGE("compiled with " << compiler);
+    for (const fs::path& file : files) {
+      CAPTURE(compiler);
+      CAPTURE(file);
+      const auto run = warpsim::test::run_process(
+          {compiler, "-std=c++17", "-fsyntax-only", "-x", "c++",
+           "-I" + (kSource / "sim/shim").string(), "-I" + (kSource / "sim/include").string(),
+           "-include", "warpsim/cuda_shim.hpp", file.string()},
+          fs::temp_directory_path() / "warpsim-host-compilers-test");
+      CHECK_MESSAGE(run.exit_code == 0, run.err.substr(0, 4000));
+    }
+    MESSAGE("compiled " << files.size() << " kernel files with " << compiler);
   }
 }
 
@@ -74,7 +91,7 @@ TEST_CASE("warpsim run compiles and runs that kernel file with each installed co
     const auto run = warpsim::test::run_process(
         {WARPSIM_CLI_PATH, "run", kKernel.string(), "--kernel", "tile_sums", "--grid", "1",
          "--block", "32", "--arg", "i32[32]:iota", "--arg", "i32[32]:zeros", "--json"},
-        fs::temp_directory_path() / "warpsim-std-headers-run", {"WARPSIM_CXX=" + compiler});
+        fs::temp_directory_path() / "warpsim-host-compilers-run", {"WARPSIM_CXX=" + compiler});
     REQUIRE_MESSAGE(run.exit_code == 0, run.err.substr(0, 4000));
     const json result = json::parse(run.out);
     const json& out = result["buffers"][1]["values"];
