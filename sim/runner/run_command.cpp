@@ -273,6 +273,7 @@ KernelFileResult run_kernel_file(const KernelFileRequest& request) {
   launch.dynamic_shared_bytes = request.shared_bytes;
   launch.policy = request.policy;
   launch.seed = request.seed;
+  launch.order_seed = request.order_seed;
   launch.max_steps = request.max_steps;
   launch.record_steps = request.record_steps;
   const ChildOutcome outcome =

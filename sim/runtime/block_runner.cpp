@@ -91,7 +91,9 @@ BlockRunner::BlockRunner(const LaunchOptions& options, const std::function<void(
       steps_(steps),
       stacks_(StackPool::for_this_thread()),
       maximal_(options.policy == ConvergencePolicy::maximal),
-      rng_(options.seed) {
+      rng_(options.seed),
+      order_seeded_(options.order_seed != 0),
+      order_rng_(options.order_seed) {
   threads_ = static_cast<std::uint32_t>(options.block.count());
   const std::uint32_t warps = (threads_ + kWarpSize - 1) / kWarpSize;
   lanes_.resize(std::size_t{warps} * kWarpSize);
@@ -153,6 +155,7 @@ BlockOutcome BlockRunner::run(std::uint64_t block_linear, Dim3 block_idx) {
     }
   }
 
+  if (order_seeded_) current_warp_ = static_cast<std::uint32_t>(order_rng_() % warps_.size());
   BlockRunner* const outer = tl_runner;
   tl_runner = this;
   switch_to(pick_next());
@@ -248,18 +251,21 @@ Lane* BlockRunner::pick_next() {
       w.ready &= ~lane_bit(lane);
       return &lane_of(w, lane);
     }
-    if (w.at_op != 0 && resolve_warp(w)) continue;
-
-    bool moved = false;
-    for (std::uint32_t k = 1; k < warp_count && !moved; ++k) {
-      const std::uint32_t index = (current_warp_ + k) % warp_count;
-      Warp& other = warps_[index];
-      if (other.ready != 0 || (other.at_op != 0 && resolve_warp(other))) {
-        current_warp_ = index;
-        moved = true;
+    if (order_seeded_) {
+      if (choose_warp()) continue;
+    } else {
+      if (w.at_op != 0 && resolve_warp(w)) continue;
+      bool moved = false;
+      for (std::uint32_t k = 1; k < warp_count && !moved; ++k) {
+        const std::uint32_t index = (current_warp_ + k) % warp_count;
+        Warp& other = warps_[index];
+        if (other.ready != 0 || (other.at_op != 0 && resolve_warp(other))) {
+          current_warp_ = index;
+          moved = true;
+        }
       }
+      if (moved) continue;
     }
-    if (moved) continue;
     if (aborted_) break;
 
     const bool all_exited = std::all_of(warps_.begin(), warps_.end(),
@@ -267,12 +273,25 @@ Lane* BlockRunner::pick_next() {
     if (all_exited) return nullptr;
     if (resolve_barrier()) {
       current_warp_ = 0;
+      if (order_seeded_) choose_warp();
       continue;
     }
     if (resolve_stuck()) continue;
     describe_deadlock();
   }
   return nullptr;
+}
+
+bool BlockRunner::choose_warp() {
+  runnable_.clear();
+  for (Warp& x : warps_) {
+    if (x.ready == 0 && x.at_op != 0) resolve_warp(x);
+    if (aborted_) return false;
+    if (x.ready != 0) runnable_.push_back(x.index);
+  }
+  if (runnable_.empty()) return false;
+  current_warp_ = runnable_[order_rng_() % runnable_.size()];
+  return true;
 }
 
 void BlockRunner::note_site(Lane& l, device::CallSite site) {
@@ -338,7 +357,8 @@ std::uint64_t BlockRunner::warp_op_general(device::WarpCall call, std::uint64_t 
   // Under maximal convergence the warp's next ready lane runs; when this was the last lane to
   // arrive, it completes the call first and the warp's lanes run on at once, lowest first, as
   // pick_next would choose (this warp stays the current one).
-  if (maximal_ && (w.ready != 0 || (resolve_warp(w) && !aborted_))) {
+  // With an order seed, a completed call goes back to pick_next: another warp may run first.
+  if (maximal_ && (w.ready != 0 || (!order_seeded_ && resolve_warp(w) && !aborted_))) {
     const int next = lowest_lane(w.ready);
     w.ready &= w.ready - 1;
     if (&w.lanes[next] != &l) hand_over(l, w.lanes[next]);

@@ -105,6 +105,7 @@ class BlockRunner {
   bool recall_file(Lane& lane, const char* file);  // from recent_files_, when there
   void unwind_suspended_lanes();
 
+  bool choose_warp();  // with an order seed: the next warp to run
   bool resolve_warp(Warp& warp);
   bool resolve_barrier();
   bool resolve_stuck();
@@ -145,6 +146,9 @@ class BlockRunner {
   bool unwinding_ = false;
   BlockOutcome outcome_;
   std::mt19937_64 rng_;
+  const bool order_seeded_;          // options_.order_seed != 0
+  std::mt19937_64 order_rng_;        // which warp runs next, when order_seeded_
+  std::vector<std::uint32_t> runnable_;  // choose_warp's candidates (kept to reuse its memory)
   StepOutputs out_{};
 
   std::unordered_map<std::uint64_t, std::size_t> diagnostic_index_;  // (kind, file, line) -> index

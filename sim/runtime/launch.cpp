@@ -1,5 +1,6 @@
 #include "warpsim/launch.hpp"
 
+#include <random>
 #include <stdexcept>
 #include <string>
 
@@ -34,6 +35,36 @@ void check_shape(const LaunchOptions& o) {
   }
 }
 
+// The order blocks run in: 0, 1, 2, ... without a seed; with one, every block once in a seeded
+// order (a full-period LCG modulo the next power of two, a = 1 mod 4 and c odd, skipping values
+// past the end), in constant memory however large the grid.
+class BlockOrder {
+ public:
+  BlockOrder(std::uint64_t count, std::uint64_t seed) : count_(count), seeded_(seed != 0) {
+    if (!seeded_) return;
+    while (size_ < count_) size_ *= 2;
+    std::mt19937_64 rng(seed);
+    a_ = (rng() & ~std::uint64_t{3}) | 1;
+    c_ = rng() | 1;
+    next_ = rng() & (size_ - 1);
+  }
+  // The i-th block to run (i counts up from 0, one call each).
+  std::uint64_t at(std::uint64_t i) {
+    if (!seeded_) return i;
+    std::uint64_t x = next_;
+    do {
+      x = next_;
+      next_ = (a_ * next_ + c_) & (size_ - 1);
+    } while (x >= count_);
+    return x;
+  }
+
+ private:
+  std::uint64_t count_;
+  bool seeded_;
+  std::uint64_t size_ = 1, a_ = 1, c_ = 1, next_ = 0;
+};
+
 }  // namespace
 
 Expected<void> check_launch_shape(Dim3 grid, Dim3 block) {
@@ -64,17 +95,18 @@ LaunchResult launch(const LaunchOptions& options, const std::function<void()>& t
   result.trace.grid = options.grid;
   result.trace.block = options.block;
   runtime::BlockRunner runner(options, thread_body, result.trace, result.steps);
-  std::uint64_t linear = 0;
-  for (std::uint32_t z = 0; z < options.grid.z; ++z) {
-    for (std::uint32_t y = 0; y < options.grid.y; ++y) {
-      for (std::uint32_t x = 0; x < options.grid.x; ++x, ++linear) {
-        runtime::BlockOutcome outcome = runner.run(linear, {x, y, z});
-        if (outcome.status != LaunchStatus::completed) {
-          result.status = outcome.status;
-          result.message = std::move(outcome.message);
-          return result;
-        }
-      }
+  const Dim3 g = options.grid;
+  BlockOrder order(g.count(), options.order_seed);
+  for (std::uint64_t i = 0; i < g.count(); ++i) {
+    const std::uint64_t linear = order.at(i);
+    const Dim3 idx{static_cast<std::uint32_t>(linear % g.x),
+                   static_cast<std::uint32_t>(linear / g.x % g.y),
+                   static_cast<std::uint32_t>(linear / (std::uint64_t{g.x} * g.y))};
+    runtime::BlockOutcome outcome = runner.run(linear, idx);
+    if (outcome.status != LaunchStatus::completed) {
+      result.status = outcome.status;
+      result.message = std::move(outcome.message);
+      return result;
     }
   }
   return result;

@@ -80,3 +80,14 @@ __global__ void syncthreads_in_branch(int* out) {
   }
   out[threadIdx.x] = 1;
 }
+
+// The order blocks and warps ran in: the first lane of each block, and of each warp before and
+// after a full-mask shuffle, takes the next ticket.
+__global__ void take_tickets(int* counter, int* block_ticket, int* warp_ticket) {
+  const unsigned lane = threadIdx.x % 32;
+  const unsigned warp = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+  if (threadIdx.x == 0) block_ticket[blockIdx.x] = atomicAdd(&counter[0], 1);
+  if (lane == 0) warp_ticket[2 * warp] = atomicAdd(&counter[1], 1);
+  __shfl_sync(0xffffffff, 0, 0);
+  if (lane == 0) warp_ticket[2 * warp + 1] = atomicAdd(&counter[1], 1);
+}

@@ -2,6 +2,7 @@
 
 #include "support/launch_helpers.hpp"
 
+#include <algorithm>
 #include <numeric>
 #include <stdexcept>
 #include <thread>
@@ -100,6 +101,48 @@ TEST_CASE("a block reduction over several warps and blocks meets at __syncthread
   REQUIRE(r.status == LaunchStatus::completed);
   CHECK(out[0] == 1024);
   CHECK(r.trace.diagnostics.empty());
+}
+
+TEST_CASE("an order seed runs blocks and warps in seeded orders; without one they run in index order") {
+  const auto tickets = [](std::uint64_t order_seed) {
+    std::vector<int> counter(2, 0), blocks(6), warps(6 * 4 * 2);
+    LaunchOptions options = shape(6, 128);
+    options.order_seed = order_seed;
+    const auto r = warpsim::launch(options, [&] { take_tickets(counter.data(), blocks.data(), warps.data()); });
+    REQUIRE(r.status == LaunchStatus::completed);
+    CHECK(r.trace.diagnostics.empty());
+    std::vector<int> sorted = blocks;
+    std::sort(sorted.begin(), sorted.end());
+    CHECK(sorted == std::vector<int>{0, 1, 2, 3, 4, 5});  // every block once
+    blocks.insert(blocks.end(), warps.begin(), warps.end());
+    return blocks;
+  };
+  const std::vector<int> in_order = tickets(0);
+  CHECK(std::vector<int>(in_order.begin(), in_order.begin() + 6) == std::vector<int>{0, 1, 2, 3, 4, 5});
+  CHECK(in_order[6] == 0);  // block 0's warp 0 runs first, and on after its shuffle
+  CHECK(in_order[7] == 1);
+  CHECK(tickets(7) == tickets(7));  // the same seed, the same order
+  int differ = 0;
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) differ += tickets(seed) != in_order ? 1 : 0;
+  CHECK(differ >= 7);
+  // Warps interleave: another warp takes a ticket between some warp's two.
+  bool interleaved = false;
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    const std::vector<int> t = tickets(seed);
+    for (std::size_t w = 0; w < 24; ++w) interleaved = interleaved || t[6 + 2 * w + 1] != t[6 + 2 * w] + 1;
+  }
+  CHECK(interleaved);
+  // The block reduction comes out the same in every order.
+  for (std::uint64_t seed = 0; seed <= 4; ++seed) {
+    std::vector<int> in(4 * 256, 1), out(1, 0);
+    LaunchOptions options = shape(4, 256);
+    options.order_seed = seed;
+    options.policy = seed % 2 == 0 ? warpsim::ConvergencePolicy::maximal : warpsim::ConvergencePolicy::interleaved;
+    const auto r = warpsim::launch(options, [&] { block_sum(in.data(), out.data()); });
+    REQUIRE(r.status == LaunchStatus::completed);
+    CHECK(out[0] == 1024);
+    CHECK(r.trace.diagnostics.empty());
+  }
 }
 
 TEST_CASE("__syncthreads_count counts the block's true predicates") {

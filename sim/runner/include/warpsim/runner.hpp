@@ -149,6 +149,7 @@ struct KernelFileRequest {
   std::vector<ArgSpec> args;  // one per kernel parameter, in order
   ConvergencePolicy policy = ConvergencePolicy::maximal;
   std::uint64_t seed = 1;
+  std::uint64_t order_seed = 0;  // LaunchOptions::order_seed: 0 in order, else seeded block/warp orders
   std::uint64_t max_steps = LaunchOptions{}.max_steps;
   double timeout_seconds = 60;
   std::size_t shared_bytes = 48 * 1024;

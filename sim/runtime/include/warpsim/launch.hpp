@@ -25,6 +25,11 @@ struct LaunchOptions {
   std::size_t dynamic_shared_bytes = 0;  // `extern __shared__` bytes, at most kDynamicSharedCapacity
   ConvergencePolicy policy = ConvergencePolicy::maximal;
   std::uint64_t seed = 1;                // order of the interleaved policy
+  // 0: blocks run in index order, and a warp runs on until it waits. Any other value: blocks run
+  // in an order this seeds, and each time a warp completes a warp-level call, waits or a lane
+  // exits, the warp that runs next is a seeded choice among those that can run. Kernels without
+  // races give the same results in every order; those that rely on one order do not.
+  std::uint64_t order_seed = 0;
   std::uint64_t max_steps = 100'000'000; // warp-level steps before the run counts as runaway
   bool record_steps = true;              // false: count steps, keep only diagnostics
   std::size_t stack_bytes = 256 * 1024;  // per-lane fiber stack
