@@ -20,6 +20,8 @@ CommandRun add_vectors_command(CLI::App& app);
 CommandRun add_walkthrough_command(CLI::App& app);
 CommandRun add_lesson_commands(CLI::App& app);
 CommandRun add_lessons_command(CLI::App& app);
+CommandRun add_grade_command(CLI::App& app);
+CommandRun add_exercises_command(CLI::App& app);
 
 // `warpsim` with no command: the main job (the terminal walkthrough of the default lesson).
 int open_default();

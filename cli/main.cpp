@@ -32,6 +32,8 @@ int main(int argc, char** argv) {
   add(add_lesson_commands);
   add(add_walkthrough_command);
   add(add_vectors_command);
+  add(add_grade_command);
+  add(add_exercises_command);
   std::string help_topic;
   CLI::App* help = app.add_subcommand("help", "this text, or a command's options");
   help->add_option("command", help_topic, "the command");

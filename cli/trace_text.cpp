@@ -27,18 +27,19 @@ void print_step(std::ostream& out, const StepView& v, const TextStyle& style) {
   for (const auto& [name, value] : v.facts) out << " · " << name << " " << value;
   out << " · " << v.site << " · block " << v.warp.block << " warp " << v.warp.warp << '\n';
 
-  std::size_t width = 3;
+  std::size_t width = 3, label_width = 4;
   for (const StepRow& row : v.rows) {
     for (const LaneCell& cell : row.cells) width = std::max(width, cell.text.size() + 1);
+    label_width = std::max(label_width, row.label.size());
   }
   for (int begin = 0; begin < kWarpSize; begin += kLanesPerRow) {
-    out << "  lane |";
+    out << "  " << pad("lane", label_width) << " |";
     for (int lane = begin; lane < begin + kLanesPerRow; ++lane) {
       out << ' ' << pad(std::to_string(lane), width);
     }
     out << '\n';
     for (const StepRow& row : v.rows) {
-      out << "  " << pad(row.label, 4) << " |";
+      out << "  " << pad(row.label, label_width) << " |";
       for (int lane = begin; lane < begin + kLanesPerRow; ++lane) {
         const LaneCell& cell = row.cells[static_cast<std::size_t>(lane)];
         const LaneState state = v.lanes[static_cast<std::size_t>(lane)];

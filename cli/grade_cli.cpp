@@ -1,0 +1,223 @@
+// `warpsim grade EXERCISE FILE.cu` (a student's submission), `warpsim grade EXERCISE DIR/` (a
+// class's), `warpsim grade EXERCISE --hint N`, and `warpsim exercises [ID]`.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+
+#include "commands.hpp"
+#include "grade_report.hpp"
+#include "warpsim/course.hpp"
+#include "warpsim/grading.hpp"
+
+namespace warpsim::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+
+struct GradeFlags {
+  std::string exercise;
+  std::string target;  // a submission file, or a folder of submissions
+  bool json = false;
+  std::string junit;
+  std::optional<std::uint64_t> seed;
+  std::size_t hint = 0;
+  std::string csv;
+  std::string report;
+  double budget = 60;
+};
+
+bool color_wanted() { return isatty(STDOUT_FILENO) != 0 && std::getenv("NO_COLOR") == nullptr; }
+
+// The exercise an argument names: an id of the catalogue or an exercise folder's path.
+Expected<course::Exercise> find(const std::string& id) {
+  if (fs::exists(fs::path(id) / "exercise.json")) return course::load_exercise(id);
+  const course::ExerciseCatalogue catalogue = course::load_exercises(course::default_lessons_dir());
+  if (const course::Exercise* exercise = course::find_exercise(catalogue, id)) return *exercise;
+  for (const Error& problem : catalogue.problems) {
+    if (problem.message.find("/" + id + "/") != std::string::npos) return problem;
+  }
+  std::string known;
+  for (const course::Exercise& e : catalogue.exercises) known += (known.empty() ? "" : ", ") + e.id;
+  return fail("no exercise '" + id + "'; exercises: " +
+              (known.empty() ? "none found in " + course::default_lessons_dir().string() : known));
+}
+
+bool write_file(const std::string& path, const std::string& text, const char* what) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) {
+    std::fprintf(stderr, "warpsim grade: cannot write %s %s\n", what, path.c_str());
+    return false;
+  }
+  return true;
+}
+
+int hints(const course::Exercise& exercise, std::size_t n) {
+  if (exercise.hints.empty()) {
+    std::cout << exercise.id << " has no hints\n";
+    return 0;
+  }
+  const std::vector<std::string> unlocked = course::hints_up_to(exercise, n);
+  for (std::size_t k = 0; k < unlocked.size(); ++k) {
+    std::cout << "Hint " << k + 1 << " of " << exercise.hints.size() << ": " << unlocked[k] << "\n\n";
+  }
+  if (n < exercise.hints.size()) {
+    std::cout << "(warpsim grade " << exercise.id << " --hint " << n + 1 << " unlocks the next)\n";
+  } else if (n > exercise.hints.size()) {
+    std::cout << "(that is every hint: " << exercise.id << " has " << exercise.hints.size() << ")\n";
+  }
+  return 0;
+}
+
+int grade_one(const course::Exercise& exercise, const GradeFlags& flags, std::uint64_t seed) {
+  const course::GradeResult result = course::grade(exercise, flags.target, {.seed = seed, .budget_seconds = flags.budget});
+  if (flags.json) {
+    std::cout << grade_json(exercise, result).dump() << "\n";
+  } else {
+    write_grade_text(std::cout, exercise, result, TextStyle{color_wanted()});
+  }
+  if (!flags.junit.empty()) {
+    std::ostringstream xml;
+    write_junit(xml, exercise, result);
+    if (!write_file(flags.junit, xml.str(), "the JUnit report")) return kExitUsage;
+  }
+  switch (result.status) {
+    case course::GradeStatus::passed: return 0;
+    case course::GradeStatus::failed: return 1;
+    default:
+      if (flags.json) std::fprintf(stderr, "warpsim grade: %s\n", result.message.c_str());
+      return kExitUsage;
+  }
+}
+
+int grade_folder(const course::Exercise& exercise, const GradeFlags& flags, std::uint64_t seed) {
+  const std::vector<course::Submission> submissions = course::find_submissions(flags.target);
+  if (submissions.empty()) return usage_error("grade", "no submissions in " + flags.target + " (*.cu files, or one folder per student)");
+  std::vector<course::StudentGrade> grades;
+  for (const course::Submission& s : submissions) {
+    std::vector<course::StudentGrade> one = course::grade_class(exercise, {s}, {.seed = seed, .budget_seconds = flags.budget});
+    const course::GradeResult& r = one.front().result;
+    if (!flags.json) {
+      std::cout << (r.passed() ? "ok    " : r.status == course::GradeStatus::failed ? "FAIL  " : "ERROR ") << s.student
+                << ": " << r.cases_passed() << " of " << r.cases.size() << " cases";
+      for (const course::CaseResult& c : r.cases) {
+        if (!c.passed()) {
+          std::cout << "; first failing " << c.name << ": " << c.message;
+          break;
+        }
+      }
+      if (!r.message.empty()) std::cout << "; " << r.message;
+      std::cout << "\n" << std::flush;
+    }
+    grades.push_back(std::move(one.front()));
+  }
+  if (flags.json) {
+    json out = json::array();
+    for (const course::StudentGrade& g : grades) {
+      json entry = grade_json(exercise, g.result);
+      entry["student"] = g.submission.student;
+      out.push_back(std::move(entry));
+    }
+    std::cout << out.dump() << "\n";
+  }
+  if (!flags.csv.empty()) {
+    std::ostringstream csv;
+    write_class_csv(csv, grades);
+    if (!write_file(flags.csv, csv.str(), "the CSV")) return kExitUsage;
+  }
+  if (!flags.report.empty()) {
+    std::ostringstream md;
+    write_class_markdown(md, exercise, grades, seed);
+    if (!write_file(flags.report, md.str(), "the report")) return kExitUsage;
+  }
+  if (!flags.json) {
+    std::size_t passed = 0;
+    for (const course::StudentGrade& g : grades) passed += g.result.passed() ? 1 : 0;
+    std::cout << "\n" << passed << " of " << grades.size() << " submissions pass every case (seed " << seed << ")\n";
+  }
+  return 0;
+}
+
+int grade_command(const GradeFlags& flags) {
+  auto exercise = find(flags.exercise);
+  if (!exercise) return usage_error("grade", exercise.error().message);
+  if (flags.hint > 0) return hints(*exercise, flags.hint);
+  if (flags.target.empty()) {
+    return usage_error("grade", "which submission? warpsim grade " + exercise->id + " FILE.cu (or a folder of them)");
+  }
+  std::error_code error;
+  if (!fs::exists(flags.target, error)) return usage_error("grade", "no file " + flags.target);
+  const std::uint64_t seed = flags.seed ? *flags.seed : std::random_device{}() % 1000000 + 1;
+  if (fs::is_directory(flags.target, error)) return grade_folder(*exercise, flags, seed);
+  if (!flags.csv.empty() || !flags.report.empty()) {
+    return usage_error("grade", "--csv and --report grade a folder of submissions; " + flags.target + " is a file");
+  }
+  return grade_one(*exercise, flags, seed);
+}
+
+int exercises_command(const std::string& id, bool as_json) {
+  if (!id.empty()) {
+    auto exercise = find(id);
+    if (!exercise) return usage_error("exercises", exercise.error().message);
+    if (as_json) {
+      std::cout << exercise_json(*exercise).dump() << "\n";
+      return 0;
+    }
+    auto statement = runner::read_text_file(exercise->statement_file().string());
+    std::cout << (statement ? *statement : exercise->contract + "\n") << "\nStarter: " << exercise->starter_file().string()
+              << "\nHints: " << exercise->hints.size() << " (warpsim grade " << exercise->id << " --hint 1)\n";
+    return 0;
+  }
+  const course::ExerciseCatalogue catalogue = course::load_exercises(course::default_lessons_dir());
+  for (const Error& problem : catalogue.problems) std::cerr << "warpsim exercises: " << problem.message << "\n";
+  json list = json::array();
+  for (const course::Exercise& e : catalogue.exercises) {
+    list.push_back(exercise_json(e));
+    if (!as_json) {
+      std::cout << e.id << "  " << e.title << "  (lesson " << e.lesson << ")\n    " << e.summary << "\n    " << e.signature
+                << "\n";
+    }
+  }
+  if (as_json) std::cout << list.dump() << "\n";
+  return catalogue.problems.empty() ? 0 : 1;
+}
+
+}  // namespace
+
+CommandRun add_grade_command(CLI::App& app) {
+  auto f = std::make_shared<GradeFlags>();
+  CLI::App* sub = app.add_subcommand(
+      "grade", "grade a submission of an exercise in the simulator (exit 0 only when every case passes)");
+  sub->add_option("exercise", f->exercise, "the exercise: an id (warpsim exercises lists them) or its folder")->required();
+  sub->add_option("submission", f->target, "the student's .cu file, or a folder of submissions (one .cu or folder each)");
+  sub->add_flag("--json", f->json, "the grading as JSON");
+  sub->add_option("--junit", f->junit, "also write the grading as JUnit XML to this file");
+  sub->add_option("--seed", f->seed, "the seed of the random cases and orders (the report names it; default: a new one)");
+  sub->add_option("--hint", f->hint, "show hints 1 to N instead of grading")->check(CLI::PositiveNumber);
+  sub->add_option("--csv", f->csv, "a folder of submissions: one row per student and case into this CSV file");
+  sub->add_option("--report", f->report, "a folder of submissions: a Markdown report into this file");
+  sub->add_option("--budget", f->budget, "seconds of grading per submission before the remaining cases are skipped (default 60)")
+      ->check(CLI::PositiveNumber);
+  return [f] { return grade_command(*f); };
+}
+
+CommandRun add_exercises_command(CLI::App& app) {
+  auto id = std::make_shared<std::string>();
+  auto as_json = std::make_shared<bool>(false);
+  CLI::App* sub = app.add_subcommand("exercises", "list the exercises, or show one's statement");
+  sub->add_option("id", *id, "an exercise: print its statement");
+  sub->add_flag("--json", *as_json, "as JSON");
+  return [id, as_json] { return exercises_command(*id, *as_json); };
+}
+
+}  // namespace warpsim::cli

@@ -1,0 +1,35 @@
+// What `warpsim grade` prints and writes: a grading (course::GradeResult) as text for people, as
+// JSON, as JUnit XML; a class's gradings as CSV (one row per student and case) and Markdown.
+#pragma once
+
+#include <iosfwd>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "trace_text.hpp"
+#include "warpsim/grading.hpp"
+
+namespace warpsim::cli {
+
+// The command that repeats a grading: "warpsim grade warp-sum alice.cu --seed 42".
+std::string rerun_command(const course::GradeResult& result);
+
+void write_grade_text(std::ostream& out, const course::Exercise& exercise,
+                      const course::GradeResult& result, const TextStyle& style);
+nlohmann::ordered_json grade_json(const course::Exercise& exercise, const course::GradeResult& result);
+nlohmann::ordered_json step_view_json(const StepView& view);
+void write_junit(std::ostream& out, const course::Exercise& exercise, const course::GradeResult& result);
+
+void write_class_csv(std::ostream& out, const std::vector<course::StudentGrade>& grades);
+void write_class_markdown(std::ostream& out, const course::Exercise& exercise,
+                          const std::vector<course::StudentGrade>& grades, std::uint64_t seed);
+
+// `warpsim exercises`: one entry per exercise.
+nlohmann::ordered_json exercise_json(const course::Exercise& exercise);
+
+// Text for CSV, XML and Markdown cells.
+std::string csv_field(const std::string& text);
+std::string xml_escape(const std::string& text);
+
+}  // namespace warpsim::cli

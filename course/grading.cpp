@@ -1,0 +1,358 @@
+// Grading a submission: every case run by the reference solution once and by the submission under
+// each schedule, the checked buffers compared, any diagnostic or stop a failure.
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+
+#include "grading_internal.hpp"
+#include "warpsim/device_trace.hpp"
+#include "warpsim/grading.hpp"
+
+namespace warpsim::course {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// What a failed run tells the student about where it failed, when not in order.
+std::string schedule_note(const Schedule& s) {
+  if (s.order_seed == 0 && s.policy == ConvergencePolicy::maximal) return "";
+  if (s.policy == ConvergencePolicy::interleaved) {
+    return " [" + s.name + ": the in-order runs were right; under the interleaved policy diverged lanes "
+           "run in a seeded order, so the kernel relies on lanes of a warp staying in step, which nothing "
+           "guarantees]";
+  }
+  return " [" + s.name + ": the in-order run was right; the result depends on the order in which warps "
+         "or blocks run]";
+}
+
+std::string stop_message(const runner::KernelFileResult& r, const Exercise& e) {
+  switch (r.status) {
+    case runner::RunStatus::deadlock:
+      return "deadlock: " + r.message;
+    case runner::RunStatus::step_budget_exceeded:
+      return "ran past " + std::to_string(e.max_steps) + " warp-level steps (a loop that never ends?): " + r.message;
+    case runner::RunStatus::timeout:
+      return "ran past the time limit of " + std::to_string(static_cast<int>(e.time_limit_seconds)) +
+             " s (a loop that never ends?): " + r.message;
+    case runner::RunStatus::crashed:
+      return "crashed: " + r.message;
+    case runner::RunStatus::kernel_exception:
+      return "stopped: " + r.message;
+    default:
+      return r.message;
+  }
+}
+
+}  // namespace
+
+namespace detail {
+
+ValueType value_type(runner::ElementType type) {
+  return value_type_from_string(runner::to_string(type)).value_or(ValueType::none);
+}
+
+runner::KernelFileRequest request_for_case(const Exercise& e, const fs::path& file, const GradeCase& c,
+                                           const Schedule& s, bool record_steps) {
+  runner::KernelFileRequest r;
+  r.file = file.string();
+  r.kernel = e.kernel;
+  r.grid = c.grid;
+  r.block = c.block;
+  r.args = c.args;
+  if (e.shared_bytes != 0) r.shared_bytes = e.shared_bytes;
+  r.policy = s.policy;
+  r.seed = s.seed;
+  r.order_seed = s.order_seed;
+  r.max_steps = e.max_steps;
+  r.timeout_seconds = e.time_limit_seconds;
+  r.record_steps = record_steps;
+  return r;
+}
+
+const runner::OutputBuffer* buffer_at(const runner::KernelFileResult& r, std::size_t arg) {
+  for (const runner::OutputBuffer& b : r.buffers) {
+    if (b.arg == arg) return &b;
+  }
+  return nullptr;
+}
+
+// Floats as numbers: -0 as +0, every NaN as one NaN.
+std::vector<std::byte> canonical(const runner::OutputBuffer& b) {
+  std::vector<std::byte> bytes = b.bytes;
+  if (b.type == runner::ElementType::f32) {
+    for (std::size_t i = 0; i + 4 <= bytes.size(); i += 4) {
+      float f = 0;
+      std::memcpy(&f, bytes.data() + i, 4);
+      if (f == 0.0f) f = 0.0f;
+      if (std::isnan(f)) f = std::numeric_limits<float>::quiet_NaN();
+      std::memcpy(bytes.data() + i, &f, 4);
+    }
+  } else if (b.type == runner::ElementType::f64) {
+    for (std::size_t i = 0; i + 8 <= bytes.size(); i += 8) {
+      double d = 0;
+      std::memcpy(&d, bytes.data() + i, 8);
+      if (d == 0.0) d = 0.0;
+      if (std::isnan(d)) d = std::numeric_limits<double>::quiet_NaN();
+      std::memcpy(bytes.data() + i, &d, 8);
+    }
+  }
+  return bytes;
+}
+
+std::optional<Mismatch> first_mismatch(const Exercise& e, const runner::KernelFileResult& got,
+                                       const runner::KernelFileResult& expected) {
+  for (std::size_t p = 0; p < e.params.size(); ++p) {
+    const ExerciseParam& param = e.params[p];
+    if (!param.checked) continue;
+    const runner::OutputBuffer* g = buffer_at(got, p);
+    const runner::OutputBuffer* x = buffer_at(expected, p);
+    if (g == nullptr || x == nullptr) continue;
+    std::uint64_t length = x->count();
+    if (!param.length_from.empty()) {
+      const auto n_arg = static_cast<std::size_t>(e.param(param.length_from) - e.params.data());
+      const runner::OutputBuffer* n = buffer_at(expected, n_arg);
+      if (n != nullptr && n->count() > 0) {
+        std::uint64_t bits = n->element(0);
+        const auto value = runner::element_size(n->type) == 4 ? static_cast<std::int64_t>(static_cast<std::int32_t>(bits))
+                                                              : static_cast<std::int64_t>(bits);
+        length = static_cast<std::uint64_t>(std::clamp<std::int64_t>(value, 0, static_cast<std::int64_t>(length)));
+      }
+    }
+    const std::size_t size = runner::element_size(x->type);
+    std::vector<std::byte> a = e.comparison == Comparison::values ? canonical(*g) : g->bytes;
+    std::vector<std::byte> b = e.comparison == Comparison::values ? canonical(*x) : x->bytes;
+    a.resize(std::min<std::size_t>(a.size(), length * size));
+    b.resize(std::min<std::size_t>(b.size(), length * size));
+    const BufferData gd{p, value_type(g->type), a};
+    const BufferData xd{p, value_type(x->type), b};
+    const BufferComparison c = compare_buffer(gd, xd, e.tolerance_ulps);
+    if (c.matches()) continue;
+    Mismatch m;
+    m.arg = p;
+    m.comparison = c;
+    if (c.first_index) {
+      m.index = *c.first_index;
+      const ValueType t = value_type(x->type);
+      m.text = param.name + "[" + std::to_string(*c.first_index) + "] is " + format_element(g->element(*c.first_index), t) +
+               ", expected " + format_element(x->element(*c.first_index), t);
+      if (c.differing > 1) m.text += " (" + std::to_string(c.differing) + " elements of " + param.name + " differ)";
+      if (e.tolerance_ulps > 0) m.text += " (beyond the " + std::to_string(e.tolerance_ulps) + " ULP tolerance)";
+    } else {
+      m.text = param.name + ": " + c.problem;
+    }
+    return m;
+  }
+  return std::nullopt;
+}
+
+std::string launch_text(const Exercise& e, const GradeCase& c) {
+  const auto shape = [](Dim3 d) {
+    if (d.y == 1 && d.z == 1) return std::to_string(d.x);
+    return std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z);
+  };
+  std::string text = "grid " + shape(c.grid) + ", block " + shape(c.block);
+  for (std::size_t p = 0; p < e.params.size(); ++p) {
+    if (e.params[p].is_buffer) continue;
+    text += ", " + e.params[p].name + " = " + format_element(c.args[p].scalar_bits, value_type(e.params[p].type));
+  }
+  return text;
+}
+
+std::string diagnostic_text(const runner::KernelFileResult& r, const Diagnostic& d) {
+  std::string text(to_string(d.kind));
+  if (d.where.line != 0) text += " at " + site_text(r.trace, d.where);
+  text += " (block " + std::to_string(d.block) + ", warp " + std::to_string(d.warp) + ", lanes " + format_lanes(d.lanes) + ")";
+  return text + ": " + d.message;
+}
+
+Verdict judge(const Exercise& e, const runner::KernelFileResult& got, const runner::KernelFileResult& expected) {
+  Verdict v;
+  if (got.status != runner::RunStatus::completed) {
+    v.outcome = CaseOutcome::stopped;
+    v.message = stop_message(got, e);
+    v.headline = v.message.size() > 100 ? v.message.substr(0, 97) + "..." : v.message;
+    return v;
+  }
+  v.mismatch = first_mismatch(e, got, expected);
+  if (!got.trace.diagnostics.empty()) {
+    v.outcome = CaseOutcome::misuse;
+    const Diagnostic& first = got.trace.diagnostics.front();
+    v.headline = std::string(to_string(first.kind)) + (first.where.line != 0 ? " at " + site_text(got.trace, first.where) : "") +
+                 " (lanes " + format_lanes(first.lanes) + ")" + (v.mismatch ? "; " + v.mismatch->text : "; outputs right");
+    v.message = diagnostic_text(got, first);
+    if (got.trace.diagnostics.size() > 1) v.message += " (and " + std::to_string(got.trace.diagnostics.size() - 1) + " more)";
+    v.message += v.mismatch ? "; and " + v.mismatch->text
+                            : " (the outputs match the reference's, but misuse fails the case all the same: "
+                              "hardware need not forgive it)";
+    return v;
+  }
+  if (v.mismatch) {
+    v.outcome = CaseOutcome::wrong_output;
+    v.message = v.headline = v.mismatch->text;
+  }
+  return v;
+}
+
+}  // namespace detail
+
+std::string_view to_string(CaseOutcome outcome) {
+  switch (outcome) {
+    case CaseOutcome::passed: return "passed";
+    case CaseOutcome::wrong_output: return "wrong_output";
+    case CaseOutcome::misuse: return "misuse";
+    case CaseOutcome::stopped: return "stopped";
+    case CaseOutcome::not_run: return "not_run";
+  }
+  return "?";
+}
+
+std::string_view to_string(GradeStatus status) {
+  switch (status) {
+    case GradeStatus::passed: return "passed";
+    case GradeStatus::failed: return "failed";
+    case GradeStatus::bad_submission: return "bad_submission";
+    case GradeStatus::broken_exercise: return "broken_exercise";
+  }
+  return "?";
+}
+
+std::size_t GradeResult::cases_passed() const {
+  return static_cast<std::size_t>(std::count_if(cases.begin(), cases.end(), [](const CaseResult& c) { return c.passed(); }));
+}
+
+GradeResult grade(const Exercise& e, const fs::path& submission, const GradeOptions& options) {
+  using namespace detail;
+  const Clock::time_point start = Clock::now();
+  GradeResult result;
+  result.exercise = e.id;
+  result.submission = submission.string();
+  result.seed = options.seed;
+  const auto finish = [&](GradeStatus status, std::string message = {}, std::string details = {}) {
+    result.status = status;
+    result.message = std::move(message);
+    result.details = std::move(details);
+    result.seconds = seconds_since(start);
+    return std::move(result);
+  };
+  std::error_code error;
+  if (!fs::is_regular_file(submission, error)) return finish(GradeStatus::bad_submission, "no file " + submission.string());
+  auto cases = make_cases(e, options.seed);
+  if (!cases) return finish(GradeStatus::broken_exercise, cases.error().message);
+
+  std::optional<std::size_t> first_failure;
+  Schedule failed_schedule;
+  std::optional<runner::KernelFileResult> timed_out;  // a run not worth repeating for the detail
+  bool budget_spent = false;
+  for (std::size_t i = 0; i < cases->size(); ++i) {
+    const GradeCase& c = (*cases)[i];
+    const Clock::time_point case_start = Clock::now();
+    CaseResult row;
+    row.name = c.name;
+    row.summary = c.summary;
+    row.random = c.random;
+    row.launch = launch_text(e, c);
+    if (budget_spent || seconds_since(start) > options.budget_seconds) {
+      budget_spent = true;
+      row.outcome = CaseOutcome::not_run;
+      row.message = "not run: the grading time budget (" + std::to_string(static_cast<int>(options.budget_seconds)) +
+                    " s) was spent on the cases before";
+      row.headline = "not run (time budget spent)";
+      result.cases.push_back(std::move(row));
+      continue;
+    }
+    const Schedule in_order = schedules_for(e, c, options.seed, i).front();
+    const runner::KernelFileResult reference =
+        runner::run_kernel_file(request_for_case(e, e.solution_file(), c, in_order, false));
+    if (reference.status != runner::RunStatus::completed || !reference.trace.diagnostics.empty()) {
+      const std::string why = reference.status != runner::RunStatus::completed
+                                  ? std::string(runner::to_string(reference.status)) + ": " + reference.message
+                                  : diagnostic_text(reference, reference.trace.diagnostics.front());
+      return finish(GradeStatus::broken_exercise,
+                    "the exercise's reference solution fails on case " + c.name + " (" + why + ")", reference.details);
+    }
+    for (const Schedule& s : schedules_for(e, c, options.seed, i)) {
+      const runner::KernelFileResult got = runner::run_kernel_file(request_for_case(e, submission, c, s, false));
+      ++row.runs;
+      if (got.status == runner::RunStatus::bad_input) {
+        return finish(GradeStatus::bad_submission, got.message, got.details);
+      }
+      const Verdict v = judge(e, got, reference);
+      if (v.outcome == CaseOutcome::passed) continue;
+      row.outcome = v.outcome;
+      row.schedule = s.name;
+      row.message = v.message + schedule_note(s);
+      row.headline = v.headline + (s.name == "in order" ? "" : " [" + s.name + "]");
+      if (!first_failure) {
+        first_failure = i;
+        failed_schedule = s;
+        if (got.status == runner::RunStatus::timeout) timed_out = got;
+      }
+      break;
+    }
+    row.seconds = seconds_since(case_start);
+    result.cases.push_back(std::move(row));
+  }
+  result.status = result.cases_passed() == result.cases.size() ? GradeStatus::passed : GradeStatus::failed;
+  if (first_failure && options.detail) {
+    result.failure = explain_failure(e, submission, (*cases)[*first_failure], failed_schedule, *first_failure,
+                                     timed_out ? &*timed_out : nullptr);
+  }
+  result.seconds = seconds_since(start);
+  return result;
+}
+
+std::vector<Submission> find_submissions(const fs::path& dir) {
+  std::vector<Submission> out;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(dir, error)) {
+    const fs::path& path = entry.path();
+    if (path.filename().string().starts_with(".")) continue;
+    if (entry.is_regular_file() && path.extension() == ".cu") {
+      out.push_back({path.stem().string(), path, ""});
+    } else if (entry.is_directory()) {
+      std::vector<fs::path> files;
+      for (const auto& inner : fs::directory_iterator(path, error)) {
+        if (inner.is_regular_file() && inner.path().extension() == ".cu") files.push_back(inner.path());
+      }
+      std::sort(files.begin(), files.end());
+      Submission s{path.filename().string(), {}, ""};
+      if (files.size() == 1) {
+        s.file = files.front();
+      } else {
+        s.problem = files.empty() ? "the folder holds no .cu file"
+                                  : "the folder holds " + std::to_string(files.size()) + " .cu files; which one to grade?";
+      }
+      out.push_back(std::move(s));
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const Submission& a, const Submission& b) { return a.student < b.student; });
+  return out;
+}
+
+std::vector<StudentGrade> grade_class(const Exercise& exercise, const std::vector<Submission>& submissions,
+                                      const GradeOptions& options) {
+  std::vector<StudentGrade> grades;
+  for (const Submission& s : submissions) {
+    StudentGrade g{s, {}};
+    if (!s.problem.empty()) {
+      g.result.exercise = exercise.id;
+      g.result.submission = s.file.string();
+      g.result.seed = options.seed;
+      g.result.status = GradeStatus::bad_submission;
+      g.result.message = s.problem;
+    } else {
+      g.result = grade(exercise, s.file, options);
+    }
+    grades.push_back(std::move(g));
+  }
+  return grades;
+}
+
+}  // namespace warpsim::course

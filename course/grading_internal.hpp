@@ -1,0 +1,54 @@
+// Pieces of grading shared by grading.cpp (runs and verdicts) and grading_detail.cpp (the first
+// failing case, lane by lane). Not installed.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "warpsim/device_trace.hpp"
+#include "warpsim/grading.hpp"
+
+namespace warpsim::course {
+namespace detail {
+
+ValueType value_type(runner::ElementType type);
+
+runner::KernelFileRequest request_for_case(const Exercise& e, const std::filesystem::path& file,
+                                           const GradeCase& c, const Schedule& s, bool record_steps);
+
+const runner::OutputBuffer* buffer_at(const runner::KernelFileResult& r, std::size_t arg);
+
+// The first checked buffer that differs from the reference's, as the exercise compares them.
+struct Mismatch {
+  std::size_t arg = 0;
+  std::uint64_t index = 0;
+  BufferComparison comparison;
+  std::string text;  // "out[4] is 0, expected 172.5 (3 elements of out differ)"
+};
+std::optional<Mismatch> first_mismatch(const Exercise& e, const runner::KernelFileResult& got,
+                                       const runner::KernelFileResult& expected);
+
+// How one run of the submission fares against the reference's run of the same case.
+struct Verdict {
+  CaseOutcome outcome = CaseOutcome::passed;
+  std::string message;
+  std::string headline;
+  std::optional<Mismatch> mismatch;
+};
+Verdict judge(const Exercise& e, const runner::KernelFileResult& got, const runner::KernelFileResult& expected);
+
+// "grid 3, block 128, n = 384"
+std::string launch_text(const Exercise& e, const GradeCase& c);
+// "undefined_source at sub.cu:12 (block 0, warp 0, lanes 4-15): ..."
+std::string diagnostic_text(const runner::KernelFileResult& r, const Diagnostic& d);
+
+}  // namespace detail
+
+// The first failing case again, with steps recorded, beside the reference's run: the table of
+// elements around the first wrong one and the step to look at. `timed_out`: the failing run
+// when it ran out of time (not repeated).
+FailureDetail explain_failure(const Exercise& e, const std::filesystem::path& submission,
+                              const GradeCase& c, const Schedule& s, std::size_t case_index,
+                              const runner::KernelFileResult* timed_out);
+
+}  // namespace warpsim::course
