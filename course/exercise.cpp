@@ -243,12 +243,22 @@ void read_vars(const json& j, const std::string& where, CaseSpec* spec,
   if (!j.is_object()) throw Invalid{where + "\"vars\" maps names to expressions"};
   for (const auto& [name, value] : j.items()) {
     if (value.is_object()) {
-      if (spec == nullptr || !value.contains("random")) {
-        throw Invalid{where + "var \"" + name + "\": an integer, an expression, or (random cases) {\"random\": [lo, hi]}"};
+      if (spec == nullptr || (!value.contains("random") && !value.contains("choice"))) {
+        throw Invalid{where + "var \"" + name +
+                      "\": an integer, an expression, or (random cases) {\"random\": [lo, hi]} or {\"choice\": [a, b, ...]}"};
       }
-      const json& r = value.at("random");
-      if (!r.is_array() || r.size() != 2) throw Invalid{where + "var \"" + name + "\": \"random\" is [lo, hi]"};
-      spec->random_vars.push_back({name, {expression_of(r[0], where + name), expression_of(r[1], where + name)}});
+      CaseSpec::RandomVar var{name, {}, {}, {}};
+      if (value.contains("random")) {
+        const json& r = value.at("random");
+        if (!r.is_array() || r.size() != 2) throw Invalid{where + "var \"" + name + "\": \"random\" is [lo, hi]"};
+        var.low = expression_of(r[0], where + name);
+        var.high = expression_of(r[1], where + name);
+      } else {
+        const json& c = value.at("choice");
+        if (!c.is_array() || c.empty()) throw Invalid{where + "var \"" + name + "\": \"choice\" is a non-empty list"};
+        for (const json& e : c) var.choices.push_back(expression_of(e, where + name));
+      }
+      spec->random_vars.push_back(std::move(var));
     } else {
       fixed.emplace_back(name, expression_of(value, where + "var \"" + name + "\""));
     }
@@ -340,7 +350,7 @@ void check_expressions(const Exercise& e, const std::string& where) {
   for (const auto& [name, expr] : e.vars) names[name] = 64;
   for (const CaseSpec& c : e.cases) {
     for (const auto& [name, expr] : c.vars) names[name] = 64;
-    for (const auto& [name, range] : c.random_vars) names[name] = 64;
+    for (const CaseSpec::RandomVar& v : c.random_vars) names[v.name] = 64;
   }
   const auto check = [&](const Expression& expr, const std::string& what) {
     if (expr.text.empty()) return;
@@ -366,9 +376,10 @@ void check_expressions(const Exercise& e, const std::string& where) {
   }
   for (const CaseSpec& c : e.cases) {
     for (const auto& [name, expr] : c.vars) check(expr, "case " + c.name + " var " + name);
-    for (const auto& [name, range] : c.random_vars) {
-      check(range.first, "case " + c.name + " var " + name);
-      check(range.second, "case " + c.name + " var " + name);
+    for (const CaseSpec::RandomVar& v : c.random_vars) {
+      check(v.low, "case " + c.name + " var " + v.name);
+      check(v.high, "case " + c.name + " var " + v.name);
+      for (const Expression& choice : v.choices) check(choice, "case " + c.name + " var " + v.name);
     }
     for (const auto& [name, g] : c.inputs) check_generator(g, "case " + c.name + " input " + name);
   }
@@ -638,16 +649,21 @@ Expected<GradeCase> make_case(const Exercise& e, const CaseSpec& spec, std::size
   };
   const auto overridden = [&](const std::string& name) {
     return std::any_of(spec.vars.begin(), spec.vars.end(), [&](const auto& v) { return v.first == name; }) ||
-           std::any_of(spec.random_vars.begin(), spec.random_vars.end(), [&](const auto& v) { return v.first == name; });
+           std::any_of(spec.random_vars.begin(), spec.random_vars.end(), [&](const auto& v) { return v.name == name; });
   };
   // The case's own values first (they may only use the launch), then the exercise's defaults
   // that the case leaves alone (they may use the case's values).
-  for (const auto& [name, range] : spec.random_vars) {
-    auto lo = evaluate(range.first, c.vars);
-    auto hi = evaluate(range.second, c.vars);
-    if (!lo || !hi) return fail(where + "var " + name + ": " + (!lo ? lo.error() : hi.error()).message);
-    if (*hi < *lo) return fail(where + "var " + name + ": [" + std::to_string(*lo) + ", " + std::to_string(*hi) + "] is empty");
-    c.vars[name] = *lo + static_cast<std::int64_t>(draw(case_seed, 5, var_draw++) % static_cast<std::uint64_t>(*hi - *lo + 1));
+  for (const CaseSpec::RandomVar& v : spec.random_vars) {
+    const std::uint64_t r = draw(case_seed, 5, var_draw++);
+    if (!v.choices.empty()) {
+      if (auto r2 = set_var(v.name, v.choices[r % v.choices.size()]); !r2) return r2.error();
+      continue;
+    }
+    auto lo = evaluate(v.low, c.vars);
+    auto hi = evaluate(v.high, c.vars);
+    if (!lo || !hi) return fail(where + "var " + v.name + ": " + (!lo ? lo.error() : hi.error()).message);
+    if (*hi < *lo) return fail(where + "var " + v.name + ": [" + std::to_string(*lo) + ", " + std::to_string(*hi) + "] is empty");
+    c.vars[v.name] = *lo + static_cast<std::int64_t>(r % static_cast<std::uint64_t>(*hi - *lo + 1));
   }
   for (const auto& [name, expr] : spec.vars) {
     if (auto r = set_var(name, expr); !r) return r.error();

@@ -35,7 +35,7 @@ std::string schedule_note(const Schedule& s) {
 std::string stop_message(const runner::KernelFileResult& r, const Exercise& e) {
   switch (r.status) {
     case runner::RunStatus::deadlock:
-      return "deadlock: " + r.message;
+      return r.message.rfind("deadlock", 0) == 0 ? r.message : "deadlock: " + r.message;
     case runner::RunStatus::step_budget_exceeded:
       return "ran past " + std::to_string(e.max_steps) + " warp-level steps (a loop that never ends?): " + r.message;
     case runner::RunStatus::timeout:

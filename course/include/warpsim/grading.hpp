@@ -77,8 +77,14 @@ struct CaseSpec {
   std::string summary;  // what it is there to catch
   std::string grid, block;  // "X" or "X,Y,Z"; random cases pick from the lists below
   std::vector<std::string> grids, blocks;
-  std::vector<std::pair<std::string, Expression>> vars;             // in order
-  std::vector<std::pair<std::string, std::pair<Expression, Expression>>> random_vars;  // [lo, hi]
+  std::vector<std::pair<std::string, Expression>> vars;  // in order
+  // Random cases: values drawn per case, from [low, high] or from a list of choices.
+  struct RandomVar {
+    std::string name;
+    Expression low, high;
+    std::vector<Expression> choices;  // when not empty: one of these
+  };
+  std::vector<RandomVar> random_vars;
   std::map<std::string, Generator> inputs;
   std::size_t count = 1;  // random cases: how many to draw
   bool random = false;

@@ -1,0 +1,13 @@
+// Wrong: lane d itself has a partner (lane 0) but skips it.
+#include <cuda_runtime.h>
+
+__global__ void inclusive_scan(const int* in, int* out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const int lane = threadIdx.x % 32;
+  int v = in[i];
+  for (int d = 1; d < 32; d *= 2) {
+    const int up = __shfl_up_sync(0xffffffff, v, d);
+    if (lane > d) v += up;
+  }
+  out[i] = v;
+}

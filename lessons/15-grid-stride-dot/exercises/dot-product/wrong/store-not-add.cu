@@ -1,0 +1,18 @@
+// Wrong: each block stores its own sum; *result ends with whichever block stored last.
+#include <cuda_runtime.h>
+
+__global__ void dot(const float* a, const float* b, float* result, int n) {
+  __shared__ float warp_sums[32];
+  const int lane = threadIdx.x % 32;
+  const int warp = threadIdx.x / 32;
+  float v = 0.0f;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) v += a[i] * b[i];
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffff, v, offset);
+  if (lane == 0) warp_sums[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = lane < static_cast<int>(blockDim.x / 32) ? warp_sums[lane] : 0.0f;
+    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffff, v, offset);
+    if (lane == 0) *result = v;
+  }
+}

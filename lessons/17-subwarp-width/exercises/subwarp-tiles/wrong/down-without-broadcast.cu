@@ -1,0 +1,11 @@
+// Wrong: after a shfl_down reduction only the tile's first lane holds the tile's sum.
+#include <cuda_runtime.h>
+
+__global__ void tile_sums(const unsigned* in, unsigned* out, int width) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned v = in[t];
+  for (int offset = width / 2; offset > 0; offset /= 2) {
+    v += __shfl_down_sync(0xffffffff, v, offset, width);
+  }
+  out[t] = v;
+}
