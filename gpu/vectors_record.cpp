@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cassert>
-#include <optional>
 #include <map>
+#include <optional>
 #include <system_error>
 #include <utility>
 

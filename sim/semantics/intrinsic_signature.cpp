@@ -72,7 +72,8 @@ std::vector<CudaOverload> cuda_overloads(const IntrinsicInfo& info) {
   std::vector<CudaOverload> overloads;
   if (!info.op) return overloads;
   if (info.operand_types.empty()) overloads.push_back(overload(info, OperandType{}));
-  for (const OperandType& operand : info.operand_types) overloads.push_back(overload(info, operand));
+  for (const OperandType& operand : info.operand_types)
+    overloads.push_back(overload(info, operand));
   return overloads;
 }
 

@@ -59,8 +59,8 @@ TEST_CASE("every op the table marks recorded round-trips through the vector reco
   }
 
   namespace fs = std::filesystem;
-  const fs::path file = fs::temp_directory_path() /
-                        ("warpsim_places_" + std::to_string(::getpid()) + ".jsonl");
+  const fs::path file =
+      fs::temp_directory_path() / ("warpsim_places_" + std::to_string(::getpid()) + ".jsonl");
   VectorHeader header;
   header.device = "simulated";
   header.sm = 90;

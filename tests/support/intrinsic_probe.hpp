@@ -48,8 +48,8 @@ inline IntrinsicProbe intrinsic_probe() {
   s = "// Generated from the intrinsic table by tests/support/intrinsic_probe.hpp.\n"
       "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n"
       "template <class A, class B> struct WarpsimSame { static constexpr bool value = false; };\n"
-      "template <class A> struct WarpsimSame<A, A> { static constexpr bool value = true; };\n"
-      "__global__ void " + std::string(kProbeKernel) + "(int* out) {\n";
+      "template <class A> struct WarpsimSame<A, A> { static constexpr bool value = true; };\n";
+  s += "__global__ void " + std::string(kProbeKernel) + "(int* out) {\n";
   for (const IntrinsicInfo& info : intrinsic_table()) {
     for (const CudaOverload& o : cuda_overloads(info)) {
       s += "  {  // " + o.label() + "\n";

@@ -28,7 +28,7 @@ struct CudaParameter {
 // One overload of one intrinsic, as CUDA declares it.
 struct CudaOverload {
   const IntrinsicInfo* intrinsic = nullptr;
-  OperandType operand;  // cuda_name empty when the intrinsic takes no operand
+  OperandType operand;      // cuda_name empty when the intrinsic takes no operand
   std::string result_type;  // "void", "unsigned int", "int", or the operand's type
   std::vector<CudaParameter> parameters;
 

@@ -8,8 +8,9 @@
 //
 // Adding an intrinsic (README, "Adding an intrinsic"): its Op and its row here, its semantics in
 // its family's file (sim/semantics/<family>.cpp), its overloads in the CUDA shim
-// (sim/shim/warpsim/warp_intrinsics.hpp). tests/semantics/intrinsic_places_test.cpp fails,
-// naming the intrinsic, when one of the three is missing.
+// (sim/shim/warpsim/warp_intrinsics.hpp). A missing row stops the build (static_assert below);
+// tests/semantics/intrinsic_places_test.cpp fails, naming the intrinsic, when one of the other two
+// is missing.
 #pragma once
 
 #include <array>
@@ -77,7 +78,7 @@ enum class ResultKind : std::uint8_t { value, lane_mask, predicate, count, none 
 // to_string(op).
 enum class VectorCoverage : std::uint8_t {
   none,      // no vector file holds it
-  readable,  // `vectors check` reads and checks it, but the format's list (and the recorder) omit it
+  readable,  // `vectors check` checks it; the format's list and the recorder leave it out
   recorded,  // listed by the format and recorded on GPUs
 };
 
@@ -127,7 +128,8 @@ inline constexpr std::array<OperandType, 2> kReduceArithmeticTypes{{
     {"unsigned int", ValueType::u32},
     {"int", ValueType::i32},
 }};
-inline constexpr std::array<OperandType, 1> kReduceBitwiseTypes{{{"unsigned int", ValueType::none}}};
+inline constexpr std::array<OperandType, 1> kReduceBitwiseTypes{
+    {{"unsigned int", ValueType::none}}};
 inline constexpr std::array<OperandType, 1> kPredicateTypes{{{"int", ValueType::none}}};
 
 // The oldest architecture an intrinsic can need (the *_sync intrinsics exist from sm_30 on); an
@@ -141,7 +143,7 @@ struct Argument {
 };
 
 struct IntrinsicInfo {
-  std::string_view name;  // CUDA spelling, e.g. "__shfl_xor_sync"
+  std::string_view name;   // CUDA spelling, e.g. "__shfl_xor_sync"
   std::optional<Op> op{};  // the step a call records; none for bit helpers (not traced)
   IntrinsicFamily family{};
   // CUDA's parameters, in this order: mask, operand, argument, width, pred.
@@ -332,7 +334,7 @@ constexpr std::string_view to_string(Op op) { return intrinsic_for(op).name.subs
 std::optional<Op> op_from_string(std::string_view name);
 
 // The ops whose row satisfies `pred`, one bit per Op. The per-step predicates below test one bit
-// of such a set, as cheap as comparing the enum.
+// of such a set (a shift and a test, about what comparing the enum costs).
 template <class P>
 constexpr std::uint32_t ops_where(P pred) {
   std::uint32_t set = 0;
@@ -340,9 +342,7 @@ constexpr std::uint32_t ops_where(P pred) {
     if (pred(intrinsic_for(static_cast<Op>(i)))) set |= std::uint32_t{1} << i;
   return set;
 }
-constexpr bool op_in(std::uint32_t set, Op op) {
-  return (set >> static_cast<unsigned>(op)) & 1u;
-}
+constexpr bool op_in(std::uint32_t set, Op op) { return (set >> static_cast<unsigned>(op)) & 1u; }
 
 inline constexpr std::uint32_t kShuffleOps =
     ops_where([](const IntrinsicInfo& r) { return r.family == IntrinsicFamily::shuffle; });
