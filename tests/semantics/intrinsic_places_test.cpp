@@ -75,8 +75,13 @@ TEST_CASE("every op of a family that evaluate() computes has its case in the fam
   }
 }
 
-TEST_CASE("every intrinsic in the table has its shim overloads, each recording its op and type") {
-  const test::IntrinsicProbe probe = test::intrinsic_probe();
+namespace {
+
+// Runs the probe for `sm` through `warpsim run`'s path: compiled against the shim as nvcc's device
+// pass for sm_XX sees it, one block of 32 threads.
+void check_probe_runs(int sm) {
+  CAPTURE(sm);
+  const test::IntrinsicProbe probe = test::intrinsic_probe(sm);
   namespace fs = std::filesystem;
   const fs::path file =
       fs::temp_directory_path() / ("warpsim_intrinsic_probe_" + std::to_string(::getpid()) + ".cu");
@@ -87,6 +92,7 @@ TEST_CASE("every intrinsic in the table has its shim overloads, each recording i
   request.grid = {1};
   request.block = {32};
   request.args = {zeros<int>(32)};
+  request.arch = "sm_" + std::to_string(sm);
   const KernelFileResult r = run_kernel_file(request);
   fs::remove(file);
   // A missing or mistyped overload: the compiler's message names the call (see the generated
@@ -100,4 +106,14 @@ TEST_CASE("every intrinsic in the table has its shim overloads, each recording i
     CHECK(to_string(r.trace.steps[k].op) == to_string(call.op));
     CHECK(to_string(r.trace.steps[k].type) == to_string(call.type));
   }
+}
+
+}  // namespace
+
+TEST_CASE("every intrinsic in the table has its shim overloads, each recording its op and type") {
+  check_probe_runs(90);
+}
+
+TEST_CASE("the shim offers each intrinsic from the table's min_sm on (sm_70: no __reduce_*)") {
+  check_probe_runs(70);
 }

@@ -1,8 +1,8 @@
 // A kernel file generated from the intrinsic table: one call of every overload of every traced
-// intrinsic, each result's type checked at compile time. The tests compile it against the CUDA
-// shim and run it (each call must record its own op and type), and compile it with NVRTC (CUDA
-// must declare every overload the table lists). A missing overload stops the compile at the call,
-// with the overload's label in the static_assert message or the compiler's own.
+// intrinsic an architecture has, each result's type checked at compile time. The tests compile it
+// against the CUDA shim and run it (each call must record its own op and type), and compile it with
+// NVRTC (CUDA must declare every overload the table lists). A missing overload stops the compile at
+// the call, with the overload's label in the static_assert message or the compiler's own.
 #pragma once
 
 #include <string>
@@ -42,7 +42,8 @@ inline std::string probe_local(const CudaParameter& p) {
   return {};
 }
 
-inline IntrinsicProbe intrinsic_probe() {
+// The probe for architecture `sm` (major * 10 + minor): the rows whose min_sm it reaches.
+inline IntrinsicProbe intrinsic_probe(int sm = 90) {
   IntrinsicProbe probe;
   std::string& s = probe.source;
   s = "// Generated from the intrinsic table by tests/support/intrinsic_probe.hpp.\n"
@@ -51,6 +52,7 @@ inline IntrinsicProbe intrinsic_probe() {
       "template <class A> struct WarpsimSame<A, A> { static constexpr bool value = true; };\n";
   s += "__global__ void " + std::string(kProbeKernel) + "(int* out) {\n";
   for (const IntrinsicInfo& info : intrinsic_table()) {
+    if (info.min_sm > sm) continue;
     for (const CudaOverload& o : cuda_overloads(info)) {
       s += "  {  // " + o.label() + "\n";
       for (const CudaParameter& p : o.parameters) s += "    " + probe_local(p) + "\n";
