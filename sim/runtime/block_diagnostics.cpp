@@ -25,6 +25,10 @@ void BlockRunner::record_step_diagnostics(Warp& w, const StepLog::Source& step,
     diagnose(facts::MaskMismatch{step.op, step.participants, first, other, step.lane_mask[first],
                                  step.lane_mask[other]},
              step.where[first], w, index);
+  } else if (const LaneMask absent =
+                 sync::named_absent_exited(step.mask, w.exited, step.participants);
+             absent != 0) {
+    check_exited_later(w, step, index, absent);
   }
 
   // Lanes that met with one mask (the rule, unless resolve_stuck grouped them) share step.mask.
@@ -57,6 +61,44 @@ void BlockRunner::record_step_diagnostics(Warp& w, const StepLog::Source& step,
     diagnose(facts::UndefinedSource{step.op, step.undefined, reader, source, why},
              step.where[reader], w, index);
   }
+}
+
+CallContext BlockRunner::call_context_at(SourceLine where, Op op) {
+  const std::uint64_t key = (std::uint64_t{static_cast<std::uint8_t>(op)} << 56) ^
+                            (std::uint64_t{where.file} << 32) ^ where.line;
+  if (const auto it = call_context_at_.find(key); it != call_context_at_.end()) return it->second;
+  CallContext context;
+  if (where.file < trace_.files.size()) {
+    context = call_contexts_.of(trace_.files[where.file], where.line, cuda_name(op));
+  }
+  call_context_at_.emplace(key, context);
+  return context;
+}
+
+void BlockRunner::check_exited_later(const Warp& w, const StepLog::Source& step,
+                                     std::int64_t index, LaneMask absent) {
+  const SourceLine here = step.where[lowest_lane(step.participants)];
+  const sync::CallShape shape = call_context_at(here, step.op).shape;
+  // Lanes whose last call (kept in w.where after they exited) was in this call's loop, or was
+  // this call when the source gave no loop (the loop may be in a caller).
+  LaneMask in_loop = 0;
+  if (shape.loop_first_line != 0) {
+    for (LaneMask m = absent; m != 0; m &= m - 1) {
+      const int lane = lowest_lane(m);
+      const SourceLine last = w.where[lane];
+      if (last.file == here.file && last.line >= shape.loop_first_line &&
+          last.line <= shape.loop_last_line) {
+        in_loop |= lane_bit(lane);
+      }
+    }
+  } else {
+    in_loop = absent & lanes::equal_to(w.where.data(), here);
+  }
+  const sync::ExitedLater later = sync::named_lanes_exited_later(absent, in_loop, shape);
+  if (later.lanes() == 0) return;
+  diagnose(facts::NamedLaneExitedLater{step.op, later.lanes(), step.participants, step.mask,
+                                       later.skipped == 0},
+           here, w, index);
 }
 
 void BlockRunner::record_barrier_diagnostics(const Warp& first_warp, int first_lane,

@@ -16,6 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "call_context.hpp"
 #include "fiber.hpp"
 #include "stack_pool.hpp"
 #include "warpsim/device_abi.hpp"
@@ -50,7 +51,8 @@ struct Warp {
   LaneMask threads = 0;  // lanes that are threads of the block (all 32 but in a partial warp)
   std::uint32_t sequence = 0;
 
-  // The call each waiting lane is in.
+  // The call each waiting lane is in. An exited lane keeps its last call's op and site (line 0:
+  // it made none in this block).
   StepInputs pending{};
   std::array<Op, kWarpSize> op{};
   std::array<ValueType, kWarpSize> type{};
@@ -125,12 +127,15 @@ class BlockRunner {
   // Misuse (block_diagnostics.cpp).
   void record_step_diagnostics(Warp& warp, const StepLog::Source& step, std::int64_t step_index,
                                bool masks_disagree);
+  void check_exited_later(const Warp& warp, const StepLog::Source& step, std::int64_t step_index,
+                          LaneMask absent);
   void record_barrier_diagnostics(const Warp& first_warp, int first_lane,
                                   const sync::BarrierTally& tally, std::int64_t step_index);
   void describe_deadlock();
   // Records `facts` at `where`; the same kind at the same line again widens the first record.
   void diagnose(const DiagnosticFacts& facts, SourceLine where, const Warp& warp,
                 std::int64_t step);
+  CallContext call_context_at(SourceLine where, Op op);
 
   std::uint32_t intern_file(const char* file);
   int choose_lane(LaneMask ready);
@@ -165,6 +170,8 @@ class BlockRunner {
   std::unordered_map<std::uint64_t, std::size_t> diagnostic_index_;  // (kind, file, line) -> index
   std::vector<DiagnosticFacts> diagnostic_facts_;  // what each of trace_.diagnostics says
   std::vector<sync::WarpAtBarrier> barrier_view_;  // resolve_barrier's view of the warps
+  CallContexts call_contexts_;                     // source text around calls, by file
+  std::unordered_map<std::uint64_t, CallContext> call_context_at_;  // (op, file, line) -> context
   std::unordered_map<const char*, std::uint32_t> file_ids_;  // call sites' file names -> Trace::files
   struct RecentFile {
     const char* name = nullptr;

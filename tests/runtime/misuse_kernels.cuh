@@ -4,6 +4,36 @@
 
 namespace misuse {
 
+// Lanes 16-31 skip a full-mask shuffle and exit: they had not exited when lanes 0-15 made it.
+__global__ void half_warp_full_mask(const int* in, int* out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int v = in[i];
+  if ((threadIdx.x & 31) < 16) v = __shfl_xor_sync(0xffffffff, v, 1);  // @branch_shfl
+  out[i] = v;
+}
+
+// Lane l goes round ceil((n - l) / 32) times: with n = 40, lanes 8-31 leave the loop (and exit)
+// while lanes 0-7 make the full-mask shuffle a second time.
+__global__ void lane_varying_loop(const int* row, int* out, int n) {
+  const int lane = threadIdx.x & 31;
+  int acc = 0;
+  for (int k = lane; k < n; k += 32) {
+    const int x = row[k];
+    acc += x + __shfl_xor_sync(0xffffffff, x, 1);  // @loop_shfl
+  }
+  out[lane] = acc;
+}
+
+// Lanes past n return first; the others reduce with the full mask, in a loop: allowed (lanes
+// that exited are ignored), and no value is read from them.
+__global__ void early_return_then_reduce(const int* in, int* out, int n) {
+  const int lane = threadIdx.x & 31;
+  if (lane >= n) return;
+  int v = in[lane];
+  for (int round = 0; round < 3; ++round) v = __reduce_add_sync(0xffffffff, v) / n;  // @reduce
+  out[lane] = v;
+}
+
 // The lanes past 20 return; the rest reduce with __shfl_down_sync and read lanes that are gone:
 // a different set of lanes in each of the five steps.
 __global__ void tail_reduce(int* out) {

@@ -38,7 +38,84 @@ const Diagnostic* find(const LaunchResult& r, DiagnosticKind kind) {
   return nullptr;
 }
 
+warpsim::LaunchOptions with_policy(unsigned grid, unsigned block, ConvergencePolicy policy,
+                                   std::uint64_t seed = 1) {
+  auto options = shape(grid, block);
+  options.policy = policy;
+  options.seed = seed;
+  return options;
+}
+
+const char* name(ConvergencePolicy p) {
+  return p == ConvergencePolicy::maximal ? "maximal" : "interleaved";
+}
+
+constexpr ConvergencePolicy kPolicies[] = {ConvergencePolicy::maximal,
+                                           ConvergencePolicy::interleaved};
+
 }  // namespace
+
+TEST_CASE("a full-mask shuffle in a branch: the lanes that skip it and exit are named") {
+  for (const ConvergencePolicy policy : kPolicies) {
+    for (const std::uint64_t seed : {1u, 2u, 3u}) {
+      CAPTURE(name(policy));
+      CAPTURE(seed);
+      std::vector<int> in(64), out(64);
+      std::iota(in.begin(), in.end(), 0);
+      const auto r = warpsim::launch(with_policy(1, 64, policy, seed),
+                                     [&] { misuse::half_warp_full_mask(in.data(), out.data()); });
+      REQUIRE(r.status == LaunchStatus::completed);
+      CHECK(out[0] == 1);    // lanes 0-15 swapped with their neighbour
+      CHECK(out[16] == 16);  // lanes 16-31 kept theirs
+      CHECK(out[33] == 32);
+      REQUIRE(r.trace.diagnostics.size() == 1);
+      const Diagnostic& d = r.trace.diagnostics[0];
+      CHECK(d.kind == DiagnosticKind::named_lane_exited_later);
+      CHECK(d.lanes == 0xffff0000u);
+      CHECK(d.where.line == line_of("branch_shfl"));
+      CHECK(d.warp == 0);
+      // Once per warp under maximal convergence; the interleaved policy may split the 16 lanes
+      // into several calls, each named.
+      CHECK(d.occurrences >= 2);
+      CHECK(d.message.find("had not exited when lanes 0-15 made the call") != std::string::npos);
+      CHECK(d.message.find("went past it") != std::string::npos);
+      if (policy == ConvergencePolicy::maximal) CHECK(d.occurrences == 2);
+    }
+  }
+}
+
+TEST_CASE("a full-mask shuffle in a loop whose trip count varies by lane names the lanes that left") {
+  for (const ConvergencePolicy policy : kPolicies) {
+    CAPTURE(name(policy));
+    std::vector<int> row(40), out(32);
+    std::iota(row.begin(), row.end(), 0);
+    const auto r = warpsim::launch(with_policy(1, 32, policy),
+                                   [&] { misuse::lane_varying_loop(row.data(), out.data(), 40); });
+    REQUIRE(r.status == LaunchStatus::completed);
+    CHECK(out[0] == (0 + 1) + (32 + 33));
+    CHECK(out[8] == 8 + 9);
+    REQUIRE(r.trace.diagnostics.size() == 1);
+    const Diagnostic& d = r.trace.diagnostics[0];
+    CHECK(d.kind == DiagnosticKind::named_lane_exited_later);
+    CHECK(d.lanes == 0xffffff00u);
+    CHECK(d.where.line == line_of("loop_shfl"));
+    CHECK(d.message.find("left the loop") != std::string::npos);
+  }
+}
+
+TEST_CASE("lanes that returned before a full-mask call are not named, in either policy") {
+  for (const ConvergencePolicy policy : kPolicies) {
+    CAPTURE(name(policy));
+    std::vector<int> in(32, 4), out(32, -1);
+    const auto r = warpsim::launch(with_policy(1, 32, policy), [&] {
+      misuse::early_return_then_reduce(in.data(), out.data(), 24);
+    });
+    REQUIRE(r.status == LaunchStatus::completed);
+    CHECK(out[0] == 4);  // (24 * 4) / 24, three times
+    CHECK(out[24] == -1);
+    CHECK(r.trace.diagnostics.empty());
+  }
+}
 
 TEST_CASE("a diagnostic repeated at one line keeps the union of its lanes and the count") {
   std::vector<int> out(32, -1);
@@ -51,6 +128,5 @@ TEST_CASE("a diagnostic repeated at one line keeps the union of its lanes and th
   CHECK(d->lanes == 0x000ffff0u);
   CHECK(d->message.find("lanes 4-19 read a lane that has exited") != std::string::npos);
   CHECK(d->step == 0);  // anchored at its first occurrence
-  CHECK(d->where.line == line_of("tail"));
+  CHECK(find(r, DiagnosticKind::named_lane_exited_later) == nullptr);  // they returned first
 }
-
