@@ -16,7 +16,11 @@ int lowest_lane(LaneMask m) { return std::countr_zero(m); }
 
 void BlockRunner::record_step_diagnostics(Warp& w, const StepLog::Source& step,
                                           std::int64_t index, bool masks_disagree) {
-  if (step.op == Op::activemask) return;
+  if (step.op == Op::activemask) {
+    note_activemask(w, step.participants);
+    return;
+  }
+  if ((w.activemask_fresh & step.participants) != 0) check_activemask_masks(w, step, index);
 
   const int first = lowest_lane(step.participants);
   if (masks_disagree) {
@@ -99,6 +103,33 @@ void BlockRunner::check_exited_later(const Warp& w, const StepLog::Source& step,
   diagnose(facts::NamedLaneExitedLater{step.op, later.lanes(), step.participants, step.mask,
                                        later.skipped == 0},
            here, w, index);
+}
+
+void BlockRunner::note_activemask(Warp& w, LaneMask group) {
+  // coalesced_threads() asks through device::group_activemask (arg kGroupActivemask): the group
+  // is by definition the lanes that ran together, so its mask is no guess about who will call.
+  const LaneMask plain = group & lanes::equal_to(w.pending.arg.data(), std::int32_t{0});
+  w.activemask_fresh = (w.activemask_fresh & ~group) | plain;
+  for (LaneMask m = plain; m != 0; m &= m - 1) {
+    const int lane = lowest_lane(m);
+    w.activemask_value[lane] = static_cast<LaneMask>(w.result[lane]);
+    w.activemask_where[lane] = w.where[lane];
+  }
+}
+
+void BlockRunner::check_activemask_masks(Warp& w, const StepLog::Source& step,
+                                         std::int64_t index) {
+  const LaneMask named =
+      sync::masks_from_activemask(step.participants, w.activemask_fresh, step.lane_mask,
+                                  w.activemask_value.data(), /*alone_is_fine=*/maximal_);
+  w.activemask_fresh &= ~step.participants;
+  if (named == 0) return;
+  const int lane = lowest_lane(named);
+  // Equal values are only a hint; the call's text settles it where it can be read: a literal
+  // 0xffffffff that equals what __activemask() gave in converged code is no misuse.
+  if (call_context_at(step.where[lane], step.op).mask == MaskOrigin::elsewhere) return;
+  diagnose(facts::ActivemaskAsMask{step.op, named, step.lane_mask[lane], w.activemask_where[lane]},
+           step.where[lane], w, index);
 }
 
 void BlockRunner::record_barrier_diagnostics(const Warp& first_warp, int first_lane,

@@ -139,6 +139,7 @@ BlockOutcome BlockRunner::run(std::uint64_t block_linear, Dim3 block_idx) {
     w.at_op = w.at_barrier = 0;
     w.sequence = 0;
     w.where.fill({});  // line 0: no call yet in this block
+    w.activemask_fresh = 0;
   }
   for (Lane& l : lanes_) {
     l.env.block_idx = {block_idx.x, block_idx.y, block_idx.z};
@@ -462,9 +463,11 @@ void BlockRunner::complete_group(Warp& w, LaneMask group, bool masks_disagree) {
     trace_.steps.append(step);
   }
   // The usual step breaks no rule: one mask naming every caller and no exited lane, one call
-  // site, no undefined result. Anything else is looked into off this path.
+  // site, no undefined result, no mask that __activemask() gave. Anything else is looked into
+  // off this path.
   const bool usual = !masks_disagree && op != Op::activemask &&
                      (group & ~step.mask) == 0 && (step.mask & w.exited) == 0 &&
+                     (w.activemask_fresh & group) == 0 &&
                      !(is_shuffle(op) && out_.undefined != 0) && lanes::same_in(step.where, group);
   if (!usual) [[unlikely]] record_step_diagnostics(w, step, index, masks_disagree);
   count_step(w, w.where[first]);

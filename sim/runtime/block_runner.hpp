@@ -61,6 +61,12 @@ struct Warp {
   std::array<std::uint64_t, kWarpSize> result{};
   LaneMask pred = 0;
   Lane* lanes = nullptr;  // this warp's 32 lanes
+
+  // What each lane's last plain __activemask() returned, and where; `activemask_fresh`: lanes
+  // whose last warp-level call it was (block_diagnostics.cpp, activemask_as_mask).
+  LaneMask activemask_fresh = 0;
+  std::array<LaneMask, kWarpSize> activemask_value{};
+  std::array<SourceLine, kWarpSize> activemask_where{};
 };
 
 struct BlockOutcome {
@@ -129,6 +135,8 @@ class BlockRunner {
                                bool masks_disagree);
   void check_exited_later(const Warp& warp, const StepLog::Source& step, std::int64_t step_index,
                           LaneMask absent);
+  void note_activemask(Warp& warp, LaneMask group);
+  void check_activemask_masks(Warp& warp, const StepLog::Source& step, std::int64_t step_index);
   void record_barrier_diagnostics(const Warp& first_warp, int first_lane,
                                   const sync::BarrierTally& tally, std::int64_t step_index);
   void describe_deadlock();

@@ -443,6 +443,13 @@ void pair_sums_strided(const Launch&, const std::vector<int>& row, std::vector<i
   }
 }
 
+void count_positive_per_warp(const Launch& l, const std::vector<int>& in, std::vector<int>& counts) {
+  for (unsigned w = 0; w < warps(l); ++w) {
+    const Lanes<int> v = warp_of(in, w);
+    counts[w] = static_cast<int>(std::count_if(v.begin(), v.end(), [](int x) { return x > 0; }));
+  }
+}
+
 void half_sums(const Launch& l, const std::vector<int>& in, std::vector<int>& lower_sums,
                std::vector<int>& upper_sums) {
   for (unsigned w = 0; w < warps(l); ++w) {
@@ -581,6 +588,10 @@ const std::map<std::string, ReferenceFn, std::less<>>& registry() {
       {"27_misuse_trip_count_loop.interleaved",
        [](const Launch& l, Args& a) {
          pair_sums_strided(l, a[0].get<int>(), Out<int>(a[1]), a[2].scalar<int>());
+       }},
+      {"28_misuse_activemask_ballot",
+       [](const Launch& l, Args& a) {
+         count_positive_per_warp(l, a[0].get<int>(), Out<int>(a[1]));
        }},
   };
   return table;

@@ -149,5 +149,7 @@ void half_sums(const Launch& l, const std::vector<int>& in, std::vector<int>& lo
 void swap_lower_pairs(const Launch& l, const std::vector<int>& in, std::vector<int>& out);
 // 27 (misuse): lane l's sum of row[k] + row[k ^ 1] over k = l, l + 32, ... below n.
 void pair_sums_strided(const Launch& l, const std::vector<int>& row, std::vector<int>& out, int n);
+// 28 (misuse): how many of each warp's 32 elements are positive.
+void count_positive_per_warp(const Launch& l, const std::vector<int>& in, std::vector<int>& counts);
 
 }  // namespace corpus

@@ -2,7 +2,11 @@
 // if it might and does not. Markers `// @name` name the lines the tests look for.
 #pragma once
 
+#include <cooperative_groups.h>
+
 namespace misuse {
+
+namespace cg = cooperative_groups;
 
 // Lanes 16-31 skip a full-mask shuffle and exit: they had not exited when lanes 0-15 made it.
 __global__ void half_warp_full_mask(const int* in, int* out) {
@@ -41,6 +45,32 @@ __global__ void tail_reduce(int* out) {
   int v = static_cast<int>(threadIdx.x);
   for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffff, v, offset);  // @tail
   out[threadIdx.x] = v;
+}
+
+// The classic pitfall: a ballot over whatever __activemask() says, in converged code.
+__global__ void activemask_ballot(unsigned* out) {
+  out[threadIdx.x] = __ballot_sync(__activemask(), threadIdx.x % 2 == 0);  // @activemask_ballot
+}
+
+// __activemask() read and kept, then a shuffle with a mask computed another way.
+__global__ void activemask_then_ballot_mask(unsigned* out, int* values) {
+  const unsigned seen = __activemask();
+  const unsigned members = __ballot_sync(0xffffffff, threadIdx.x < 16);
+  if (threadIdx.x < 16) values[threadIdx.x] = __shfl_xor_sync(members, seen, 1);  // @members
+  out[threadIdx.x] = seen;
+}
+
+// A warp-aggregated atomic through cooperative groups: coalesced_threads() is __activemask()
+// inside, and its mask is the group, by definition.
+__global__ void aggregated_append(const int* in, int* list, int* count) {
+  const int v = in[threadIdx.x];
+  if (v > 0) {
+    const cg::coalesced_group active = cg::coalesced_threads();
+    int base = 0;
+    if (active.thread_rank() == 0) base = atomicAdd(count, static_cast<int>(active.size()));
+    base = active.shfl(base, 0);
+    list[base + active.thread_rank()] = v;
+  }
 }
 
 }  // namespace misuse

@@ -130,3 +130,56 @@ TEST_CASE("a diagnostic repeated at one line keeps the union of its lanes and th
   CHECK(d->step == 0);  // anchored at its first occurrence
   CHECK(find(r, DiagnosticKind::named_lane_exited_later) == nullptr);  // they returned first
 }
+
+TEST_CASE("__activemask() passed as a ballot's mask is named, in both policies") {
+  for (const ConvergencePolicy policy : kPolicies) {
+    CAPTURE(name(policy));
+    std::vector<unsigned> out(32);
+    const auto r = warpsim::launch(with_policy(1, 32, policy),
+                                   [&] { misuse::activemask_ballot(out.data()); });
+    REQUIRE(r.status == LaunchStatus::completed);
+    REQUIRE(r.trace.diagnostics.size() == 1);
+    const Diagnostic& d = r.trace.diagnostics[0];
+    CHECK(d.kind == DiagnosticKind::activemask_as_mask);
+    CHECK(d.lanes == 0xffffffffu);
+    CHECK(d.where.line == line_of("activemask_ballot"));
+    CHECK(d.message.find("--policy interleaved") != std::string::npos);
+    if (policy == ConvergencePolicy::maximal) {
+      CHECK(out[0] == 0x55555555u);
+      CHECK(d.occurrences == 1);
+      CHECK(d.message.find("(lane 0 got 0xffffffff)") != std::string::npos);
+    } else {
+      CHECK(out[0] == 1u);  // lane 0 ran alone: its ballot names itself only
+      CHECK(out[1] == 0u);
+      CHECK(d.occurrences == 32);
+      CHECK(d.message.find("(lane 0 got 0x00000001)") != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("__activemask() kept aside, and a mask built with __ballot_sync, are not named") {
+  for (const ConvergencePolicy policy : kPolicies) {
+    CAPTURE(name(policy));
+    std::vector<unsigned> out(32);
+    std::vector<int> values(32, -1);
+    const auto r = warpsim::launch(with_policy(1, 32, policy), [&] {
+      misuse::activemask_then_ballot_mask(out.data(), values.data());
+    });
+    REQUIRE(r.status == LaunchStatus::completed);
+    CHECK(r.trace.diagnostics.empty());
+  }
+}
+
+TEST_CASE("coalesced_threads() uses __activemask() inside, legitimately: not named") {
+  for (const ConvergencePolicy policy : kPolicies) {
+    CAPTURE(name(policy));
+    std::vector<int> in(32), list(32, 0), count(1, 0);
+    for (int lane = 0; lane < 32; ++lane) in[lane] = lane % 3 == 0 ? lane + 1 : -1;
+    const auto r = warpsim::launch(with_policy(1, 32, policy), [&] {
+      misuse::aggregated_append(in.data(), list.data(), count.data());
+    });
+    REQUIRE(r.status == LaunchStatus::completed);
+    CHECK(count[0] == 11);
+    CHECK(r.trace.diagnostics.empty());
+  }
+}
