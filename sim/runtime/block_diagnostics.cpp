@@ -30,7 +30,7 @@ void BlockRunner::record_step_diagnostics(Warp& w, const StepLog::Source& step,
                                  step.lane_mask[other]},
              step.where[first], w, index);
   } else if (const LaneMask absent =
-                 sync::named_absent_exited(step.mask, w.exited, step.participants);
+                 sync::named_absent_exited(step.mask, w.exited & w.threads, step.participants);
              absent != 0) {
     check_exited_later(w, step, index, absent);
   }

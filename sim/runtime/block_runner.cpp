@@ -462,11 +462,11 @@ void BlockRunner::complete_group(Warp& w, LaneMask group, bool masks_disagree) {
     index = static_cast<std::int64_t>(trace_.steps.size());
     trace_.steps.append(step);
   }
-  // The usual step breaks no rule: one mask naming every caller and no exited lane, one call
-  // site, no undefined result, no mask that __activemask() gave. Anything else is looked into
-  // off this path.
+  // The usual step breaks no rule: one mask naming every caller and no thread that exited (lanes
+  // past the block's last thread never existed), one call site, no undefined result, no mask that
+  // __activemask() gave. Anything else is looked into off this path.
   const bool usual = !masks_disagree && op != Op::activemask &&
-                     (group & ~step.mask) == 0 && (step.mask & w.exited) == 0 &&
+                     (group & ~step.mask) == 0 && (step.mask & w.exited & w.threads) == 0 &&
                      (w.activemask_fresh & group) == 0 &&
                      !(is_shuffle(op) && out_.undefined != 0) && lanes::same_in(step.where, group);
   if (!usual) [[unlikely]] record_step_diagnostics(w, step, index, masks_disagree);

@@ -38,6 +38,14 @@ __global__ void early_return_then_reduce(const int* in, int* out, int n) {
   out[lane] = v;
 }
 
+// A full-mask reduction inside a branch every thread of the block takes: in a block of 48
+// threads, lanes 16-31 of warp 1 are no threads at all, and are not named.
+__global__ void partial_warp_branch(int* out) {
+  int v = 1;
+  if (blockIdx.x == 0) v = __reduce_add_sync(0xffffffff, v);  // @partial
+  out[threadIdx.x] = v;
+}
+
 // The lanes past 20 return; the rest reduce with __shfl_down_sync and read lanes that are gone:
 // a different set of lanes in each of the five steps.
 __global__ void tail_reduce(int* out) {

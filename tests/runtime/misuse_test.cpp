@@ -117,6 +117,19 @@ TEST_CASE("lanes that returned before a full-mask call are not named, in either 
   }
 }
 
+TEST_CASE("lanes past the block's last thread are not named: they never existed") {
+  for (const ConvergencePolicy policy : kPolicies) {
+    CAPTURE(name(policy));
+    std::vector<int> out(48);
+    const auto r = warpsim::launch(with_policy(1, 48, policy),
+                                   [&] { misuse::partial_warp_branch(out.data()); });
+    REQUIRE(r.status == LaunchStatus::completed);
+    CHECK(out[0] == 32);
+    CHECK(out[47] == 16);
+    CHECK(r.trace.diagnostics.empty());
+  }
+}
+
 TEST_CASE("a diagnostic repeated at one line keeps the union of its lanes and the count") {
   std::vector<int> out(32, -1);
   const auto r = warpsim::launch(shape(1, 32), [&] { misuse::tail_reduce(out.data()); });
