@@ -33,7 +33,16 @@ struct GradeFlags {
   std::string csv;
   std::string report;
   double budget = 60;
+  std::optional<double> time_limit;
 };
+
+course::GradeOptions options_of(const GradeFlags& flags, std::uint64_t seed) {
+  course::GradeOptions options;
+  options.seed = seed;
+  options.budget_seconds = flags.budget;
+  options.time_limit_seconds = flags.time_limit;
+  return options;
+}
 
 bool color_wanted() { return isatty(STDOUT_FILENO) != 0 && std::getenv("NO_COLOR") == nullptr; }
 
@@ -80,7 +89,7 @@ int hints(const course::Exercise& exercise, std::size_t n) {
 }
 
 int grade_one(const course::Exercise& exercise, const GradeFlags& flags, std::uint64_t seed) {
-  const course::GradeResult result = course::grade(exercise, flags.target, {.seed = seed, .budget_seconds = flags.budget});
+  const course::GradeResult result = course::grade(exercise, flags.target, options_of(flags, seed));
   if (flags.json) {
     std::cout << grade_json(exercise, result).dump() << "\n";
   } else {
@@ -104,19 +113,27 @@ int grade_folder(const course::Exercise& exercise, const GradeFlags& flags, std:
   const std::vector<course::Submission> submissions = course::find_submissions(flags.target);
   if (submissions.empty()) return usage_error("grade", "no submissions in " + flags.target + " (*.cu files, or one folder per student)");
   std::vector<course::StudentGrade> grades;
+  course::ReferenceRuns references;  // the reference runs once per case for the whole class
+  course::GradeOptions options = options_of(flags, seed);
+  options.references = &references;
   for (const course::Submission& s : submissions) {
-    std::vector<course::StudentGrade> one = course::grade_class(exercise, {s}, {.seed = seed, .budget_seconds = flags.budget});
+    std::vector<course::StudentGrade> one = course::grade_class(exercise, {s}, options);
     const course::GradeResult& r = one.front().result;
     if (!flags.json) {
       std::cout << (r.passed() ? "ok    " : r.status == course::GradeStatus::failed ? "FAIL  " : "ERROR ") << s.student
-                << ": " << r.cases_passed() << " of " << r.cases.size() << " cases";
+                << ": ";
+      if (r.cases.empty()) {
+        std::cout << r.message << "\n" << std::flush;
+        grades.push_back(std::move(one.front()));
+        continue;
+      }
+      std::cout << r.cases_passed() << " of " << r.cases.size() << " cases";
       for (const course::CaseResult& c : r.cases) {
         if (!c.passed()) {
-          std::cout << "; first failing " << c.name << ": " << c.message;
+          std::cout << "; first failing " << c.name << ": " << c.headline;
           break;
         }
       }
-      if (!r.message.empty()) std::cout << "; " << r.message;
       std::cout << "\n" << std::flush;
     }
     grades.push_back(std::move(one.front()));
@@ -206,6 +223,8 @@ CommandRun add_grade_command(CLI::App& app) {
   sub->add_option("--hint", f->hint, "show hints 1 to N instead of grading")->check(CLI::PositiveNumber);
   sub->add_option("--csv", f->csv, "a folder of submissions: one row per student and case into this CSV file");
   sub->add_option("--report", f->report, "a folder of submissions: a Markdown report into this file");
+  sub->add_option("--time-limit", f->time_limit, "seconds one run may take before it counts as a hang (default: the exercise's, 5)")
+      ->check(CLI::PositiveNumber);
   sub->add_option("--budget", f->budget, "seconds of grading per submission before the remaining cases are skipped (default 60)")
       ->check(CLI::PositiveNumber);
   return [f] { return grade_command(*f); };

@@ -378,7 +378,7 @@ void write_class_markdown(std::ostream& out, const course::Exercise& exercise,
     if (!r.message.empty()) out << ": " << r.message;
     out << "\n\n";
     if (!r.details.empty()) out << "```\n" << r.details << (r.details.back() == '\n' ? "" : "\n") << "```\n\n";
-    if (r.cases.empty()) continue;
+    if (r.cases.empty() || r.passed()) continue;
     out << "| case | launch | outcome | schedule | message |\n|---|---|---|---|---|\n";
     for (const course::CaseResult& c : r.cases) {
       out << "| " << md_cell(c.name) << " | " << md_cell(c.launch) << " | " << to_string(c.outcome) << " | "

@@ -715,7 +715,9 @@ const ExerciseParam* Exercise::param(std::string_view name) const {
   return nullptr;
 }
 
-Expected<Exercise> load_exercise(const fs::path& dir) {
+Expected<Exercise> load_exercise(const fs::path& given) {
+  // "lessons/04-x/exercises/warp-sum/" names the same folder as without the slash.
+  const fs::path dir = given.has_filename() ? given : given.parent_path();
   const auto text = runner::read_text_file((dir / "exercise.json").string());
   if (!text) return fail(ErrorKind::file, "no exercise at " + dir.string() + " (" + text.error().message + ")");
   try {

@@ -32,22 +32,9 @@ std::string schedule_note(const Schedule& s) {
          "or blocks run]";
 }
 
-std::string stop_message(const runner::KernelFileResult& r, const Exercise& e) {
-  switch (r.status) {
-    case runner::RunStatus::deadlock:
-      return r.message.rfind("deadlock", 0) == 0 ? r.message : "deadlock: " + r.message;
-    case runner::RunStatus::step_budget_exceeded:
-      return "ran past " + std::to_string(e.max_steps) + " warp-level steps (a loop that never ends?): " + r.message;
-    case runner::RunStatus::timeout:
-      return "ran past the time limit of " + std::to_string(static_cast<int>(e.time_limit_seconds)) +
-             " s (a loop that never ends?): " + r.message;
-    case runner::RunStatus::crashed:
-      return "crashed: " + r.message;
-    case runner::RunStatus::kernel_exception:
-      return "stopped: " + r.message;
-    default:
-      return r.message;
-  }
+std::string stop_message(const runner::KernelFileResult& r) {
+  // The runner's messages name the status and the lane already ("deadlock in block 0: ...").
+  return r.message.empty() ? std::string(runner::to_string(r.status)) : r.message;
 }
 
 }  // namespace
@@ -176,7 +163,7 @@ Verdict judge(const Exercise& e, const runner::KernelFileResult& got, const runn
   Verdict v;
   if (got.status != runner::RunStatus::completed) {
     v.outcome = CaseOutcome::stopped;
-    v.message = stop_message(got, e);
+    v.message = stop_message(got);
     v.headline = v.message.size() > 100 ? v.message.substr(0, 97) + "..." : v.message;
     return v;
   }
@@ -201,6 +188,15 @@ Verdict judge(const Exercise& e, const runner::KernelFileResult& got, const runn
 }
 
 }  // namespace detail
+
+const runner::KernelFileResult* ReferenceRuns::find(const std::string& key) const {
+  const auto it = runs_.find(key);
+  return it == runs_.end() ? nullptr : &it->second;
+}
+
+const runner::KernelFileResult& ReferenceRuns::add(std::string key, runner::KernelFileResult result) {
+  return runs_.insert_or_assign(std::move(key), std::move(result)).first->second;
+}
 
 std::string_view to_string(CaseOutcome outcome) {
   switch (outcome) {
@@ -227,8 +223,12 @@ std::size_t GradeResult::cases_passed() const {
   return static_cast<std::size_t>(std::count_if(cases.begin(), cases.end(), [](const CaseResult& c) { return c.passed(); }));
 }
 
-GradeResult grade(const Exercise& e, const fs::path& submission, const GradeOptions& options) {
+GradeResult grade(const Exercise& exercise, const fs::path& submission, const GradeOptions& options) {
   using namespace detail;
+  Exercise e = exercise;
+  if (options.time_limit_seconds) e.time_limit_seconds = *options.time_limit_seconds;
+  ReferenceRuns own_references;
+  ReferenceRuns& references = options.references != nullptr ? *options.references : own_references;
   const Clock::time_point start = Clock::now();
   GradeResult result;
   result.exercise = e.id;
@@ -248,7 +248,8 @@ GradeResult grade(const Exercise& e, const fs::path& submission, const GradeOpti
 
   std::optional<std::size_t> first_failure;
   Schedule failed_schedule;
-  std::optional<runner::KernelFileResult> timed_out;  // a run not worth repeating for the detail
+  std::optional<runner::KernelFileResult> timed_out;  // the first failure, when it ran out of time
+  std::string out_of_time;  // the case that ran out of time: the cases after it are not run
   bool budget_spent = false;
   for (std::size_t i = 0; i < cases->size(); ++i) {
     const GradeCase& c = (*cases)[i];
@@ -258,6 +259,13 @@ GradeResult grade(const Exercise& e, const fs::path& submission, const GradeOpti
     row.summary = c.summary;
     row.random = c.random;
     row.launch = launch_text(e, c);
+    if (!out_of_time.empty()) {
+      row.outcome = CaseOutcome::not_run;
+      row.message = "not run: case " + out_of_time + " ran past the time limit";
+      row.headline = "not run (an earlier case ran out of time)";
+      result.cases.push_back(std::move(row));
+      continue;
+    }
     if (budget_spent || seconds_since(start) > options.budget_seconds) {
       budget_spent = true;
       row.outcome = CaseOutcome::not_run;
@@ -268,8 +276,11 @@ GradeResult grade(const Exercise& e, const fs::path& submission, const GradeOpti
       continue;
     }
     const Schedule in_order = schedules_for(e, c, options.seed, i).front();
-    const runner::KernelFileResult reference =
-        runner::run_kernel_file(request_for_case(e, e.solution_file(), c, in_order, false));
+    const std::string key = e.dir.string() + "|" + std::to_string(options.seed) + "|" + c.name;
+    const runner::KernelFileResult* cached = references.find(key);
+    const runner::KernelFileResult& reference =
+        cached != nullptr ? *cached
+                          : references.add(key, runner::run_kernel_file(request_for_case(e, e.solution_file(), c, in_order, false)));
     if (reference.status != runner::RunStatus::completed || !reference.trace.diagnostics.empty()) {
       const std::string why = reference.status != runner::RunStatus::completed
                                   ? std::string(runner::to_string(reference.status)) + ": " + reference.message
@@ -281,7 +292,9 @@ GradeResult grade(const Exercise& e, const fs::path& submission, const GradeOpti
       const runner::KernelFileResult got = runner::run_kernel_file(request_for_case(e, submission, c, s, false));
       ++row.runs;
       if (got.status == runner::RunStatus::bad_input) {
-        return finish(GradeStatus::bad_submission, got.message, got.details);
+        // Not a compile error: the kernel is missing, or its parameters differ from the exercise's.
+        const std::string expects = got.details.empty() ? " (the exercise expects " + e.signature + ")" : "";
+        return finish(GradeStatus::bad_submission, got.message + expects, got.details);
       }
       const Verdict v = judge(e, got, reference);
       if (v.outcome == CaseOutcome::passed) continue;
@@ -289,6 +302,7 @@ GradeResult grade(const Exercise& e, const fs::path& submission, const GradeOpti
       row.schedule = s.name;
       row.message = v.message + schedule_note(s);
       row.headline = v.headline + (s.name == "in order" ? "" : " [" + s.name + "]");
+      if (got.status == runner::RunStatus::timeout) out_of_time = c.name;
       if (!first_failure) {
         first_failure = i;
         failed_schedule = s;
@@ -337,7 +351,10 @@ std::vector<Submission> find_submissions(const fs::path& dir) {
 }
 
 std::vector<StudentGrade> grade_class(const Exercise& exercise, const std::vector<Submission>& submissions,
-                                      const GradeOptions& options) {
+                                      const GradeOptions& given) {
+  ReferenceRuns references;
+  GradeOptions options = given;
+  if (options.references == nullptr) options.references = &references;
   std::vector<StudentGrade> grades;
   for (const Submission& s : submissions) {
     StudentGrade g{s, {}};

@@ -183,12 +183,25 @@ std::vector<Schedule> schedules_for(const Exercise& exercise, const GradeCase& g
 // ---------------------------------------------------------------------------------------------
 // Grading one submission
 
+// The reference solution's runs, by exercise, seed and case: gradings of the same exercise with
+// the same seed (a class, a test suite) share them instead of running the reference again.
+class ReferenceRuns {
+ public:
+  const runner::KernelFileResult* find(const std::string& key) const;
+  const runner::KernelFileResult& add(std::string key, runner::KernelFileResult result);
+
+ private:
+  std::map<std::string, runner::KernelFileResult> runs_;
+};
+
 struct GradeOptions {
   std::uint64_t seed = 1;
   // Stop running once this much wall time is spent (a runaway kernel costs a time limit per
   // case); the cases left are not run and count as failed.
   double budget_seconds = 60;
   bool detail = true;  // work out the first failing case's table and step (one more run)
+  std::optional<double> time_limit_seconds;  // per run, instead of the exercise's
+  ReferenceRuns* references = nullptr;       // shared reference runs (none: each grading its own)
 };
 
 enum class CaseOutcome : std::uint8_t {
@@ -196,7 +209,7 @@ enum class CaseOutcome : std::uint8_t {
   wrong_output,  // completed without diagnostics, but a checked buffer differs
   misuse,        // completed with a diagnostic (mask misuse, an undefined read, ...)
   stopped,       // deadlock, runaway, crash or time limit
-  not_run,       // the time budget was spent before this case
+  not_run,       // not run: the time budget was spent, or an earlier case ran out of time
 };
 std::string_view to_string(CaseOutcome outcome);
 
