@@ -78,12 +78,14 @@ int hints(const course::Exercise& exercise, std::size_t n) {
   }
   const std::vector<std::string> unlocked = course::hints_up_to(exercise, n);
   for (std::size_t k = 0; k < unlocked.size(); ++k) {
-    std::cout << "Hint " << k + 1 << " of " << exercise.hints.size() << ": " << unlocked[k] << "\n\n";
+    std::cout << "Hint " << k + 1 << " of " << exercise.hints.size() << ": " << unlocked[k]
+              << "\n\n";
   }
   if (n < exercise.hints.size()) {
     std::cout << "(warpsim grade " << exercise.id << " --hint " << n + 1 << " unlocks the next)\n";
   } else if (n > exercise.hints.size()) {
-    std::cout << "(that is every hint: " << exercise.id << " has " << exercise.hints.size() << ")\n";
+    std::cout << "(that is every hint: " << exercise.id << " has " << exercise.hints.size()
+              << ")\n";
   }
   return 0;
 }
@@ -101,8 +103,10 @@ int grade_one(const course::Exercise& exercise, const GradeFlags& flags, std::ui
     if (!write_file(flags.junit, xml.str(), "the JUnit report")) return kExitUsage;
   }
   switch (result.status) {
-    case course::GradeStatus::passed: return 0;
-    case course::GradeStatus::failed: return 1;
+    case course::GradeStatus::passed:
+      return 0;
+    case course::GradeStatus::failed:
+      return 1;
     default:
       if (flags.json) std::fprintf(stderr, "warpsim grade: %s\n", result.message.c_str());
       return kExitUsage;
@@ -111,7 +115,9 @@ int grade_one(const course::Exercise& exercise, const GradeFlags& flags, std::ui
 
 int grade_folder(const course::Exercise& exercise, const GradeFlags& flags, std::uint64_t seed) {
   const std::vector<course::Submission> submissions = course::find_submissions(flags.target);
-  if (submissions.empty()) return usage_error("grade", "no submissions in " + flags.target + " (*.cu files, or one folder per student)");
+  if (submissions.empty())
+    return usage_error(
+        "grade", "no submissions in " + flags.target + " (*.cu files, or one folder per student)");
   std::vector<course::StudentGrade> grades;
   course::ReferenceRuns references;  // the reference runs once per case for the whole class
   course::GradeOptions options = options_of(flags, seed);
@@ -120,8 +126,10 @@ int grade_folder(const course::Exercise& exercise, const GradeFlags& flags, std:
     std::vector<course::StudentGrade> one = course::grade_class(exercise, {s}, options);
     const course::GradeResult& r = one.front().result;
     if (!flags.json) {
-      std::cout << (r.passed() ? "ok    " : r.status == course::GradeStatus::failed ? "FAIL  " : "ERROR ") << s.student
-                << ": ";
+      std::cout << (r.passed()                                ? "ok    "
+                    : r.status == course::GradeStatus::failed ? "FAIL  "
+                                                              : "ERROR ")
+                << s.student << ": ";
       if (r.cases.empty()) {
         std::cout << r.message << "\n" << std::flush;
         grades.push_back(std::move(one.front()));
@@ -160,7 +168,9 @@ int grade_folder(const course::Exercise& exercise, const GradeFlags& flags, std:
   if (!flags.json) {
     std::size_t passed = 0;
     for (const course::StudentGrade& g : grades) passed += g.result.passed() ? 1 : 0;
-    std::cout << "\n" << passed << " of " << grades.size() << " submissions pass every case (seed " << seed << ")\n";
+    std::cout << "\n"
+              << passed << " of " << grades.size() << " submissions pass every case (seed " << seed
+              << ")\n";
   }
   return 0;
 }
@@ -170,14 +180,16 @@ int grade_command(const GradeFlags& flags) {
   if (!exercise) return usage_error("grade", exercise.error().message);
   if (flags.hint > 0) return hints(*exercise, flags.hint);
   if (flags.target.empty()) {
-    return usage_error("grade", "which submission? warpsim grade " + exercise->id + " FILE.cu (or a folder of them)");
+    return usage_error("grade", "which submission? warpsim grade " + exercise->id +
+                                    " FILE.cu (or a folder of them)");
   }
   std::error_code error;
   if (!fs::exists(flags.target, error)) return usage_error("grade", "no file " + flags.target);
   const std::uint64_t seed = flags.seed ? *flags.seed : std::random_device{}() % 1000000 + 1;
   if (fs::is_directory(flags.target, error)) return grade_folder(*exercise, flags, seed);
   if (!flags.csv.empty() || !flags.report.empty()) {
-    return usage_error("grade", "--csv and --report grade a folder of submissions; " + flags.target + " is a file");
+    return usage_error("grade", "--csv and --report grade a folder of submissions; " +
+                                    flags.target + " is a file");
   }
   return grade_one(*exercise, flags, seed);
 }
@@ -191,18 +203,21 @@ int exercises_command(const std::string& id, bool as_json) {
       return 0;
     }
     auto statement = runner::read_text_file(exercise->statement_file().string());
-    std::cout << (statement ? *statement : exercise->contract + "\n") << "\nStarter: " << exercise->starter_file().string()
-              << "\nHints: " << exercise->hints.size() << " (warpsim grade " << exercise->id << " --hint 1)\n";
+    std::cout << (statement ? *statement : exercise->contract + "\n")
+              << "\nStarter: " << exercise->starter_file().string()
+              << "\nHints: " << exercise->hints.size() << " (warpsim grade " << exercise->id
+              << " --hint 1)\n";
     return 0;
   }
   const course::ExerciseCatalogue catalogue = course::load_exercises(course::default_lessons_dir());
-  for (const Error& problem : catalogue.problems) std::cerr << "warpsim exercises: " << problem.message << "\n";
+  for (const Error& problem : catalogue.problems)
+    std::cerr << "warpsim exercises: " << problem.message << "\n";
   json list = json::array();
   for (const course::Exercise& e : catalogue.exercises) {
     list.push_back(exercise_json(e));
     if (!as_json) {
-      std::cout << e.id << "  " << e.title << "  (lesson " << e.lesson << ")\n    " << e.summary << "\n    " << e.signature
-                << "\n";
+      std::cout << e.id << "  " << e.title << "  (lesson " << e.lesson << ")\n    " << e.summary
+                << "\n    " << e.signature << "\n";
     }
   }
   if (as_json) std::cout << list.dump() << "\n";
@@ -214,18 +229,31 @@ int exercises_command(const std::string& id, bool as_json) {
 CommandRun add_grade_command(CLI::App& app) {
   auto f = std::make_shared<GradeFlags>();
   CLI::App* sub = app.add_subcommand(
-      "grade", "grade a submission of an exercise in the simulator (exit 0 only when every case passes)");
-  sub->add_option("exercise", f->exercise, "the exercise: an id (warpsim exercises lists them) or its folder")->required();
-  sub->add_option("submission", f->target, "the student's .cu file, or a folder of submissions (one .cu or folder each)");
+      "grade",
+      "grade a submission of an exercise in the simulator (exit 0 only when every case passes)");
+  sub->add_option("exercise", f->exercise,
+                  "the exercise: an id (warpsim exercises lists them) or its folder")
+      ->required();
+  sub->add_option("submission", f->target,
+                  "the student's .cu file, or a folder of submissions (one .cu or folder each)");
   sub->add_flag("--json", f->json, "the grading as JSON");
   sub->add_option("--junit", f->junit, "also write the grading as JUnit XML to this file");
-  sub->add_option("--seed", f->seed, "the seed of the random cases and orders (the report names it; default: a new one)");
-  sub->add_option("--hint", f->hint, "show hints 1 to N instead of grading")->check(CLI::PositiveNumber);
-  sub->add_option("--csv", f->csv, "a folder of submissions: one row per student and case into this CSV file");
-  sub->add_option("--report", f->report, "a folder of submissions: a Markdown report into this file");
-  sub->add_option("--time-limit", f->time_limit, "seconds one run may take before it counts as a hang (default: the exercise's, 5)")
+  sub->add_option(
+      "--seed", f->seed,
+      "the seed of the random cases and orders (the report names it; default: a new one)");
+  sub->add_option("--hint", f->hint, "show hints 1 to N instead of grading")
       ->check(CLI::PositiveNumber);
-  sub->add_option("--budget", f->budget, "seconds of grading per submission before the remaining cases are skipped (default 60)")
+  sub->add_option("--csv", f->csv,
+                  "a folder of submissions: one row per student and case into this CSV file");
+  sub->add_option("--report", f->report,
+                  "a folder of submissions: a Markdown report into this file");
+  sub->add_option(
+         "--time-limit", f->time_limit,
+         "seconds one run may take before it counts as a hang (default: the exercise's, 5)")
+      ->check(CLI::PositiveNumber);
+  sub->add_option(
+         "--budget", f->budget,
+         "seconds of grading per submission before the remaining cases are skipped (default 60)")
       ->check(CLI::PositiveNumber);
   return [f] { return grade_command(*f); };
 }

@@ -31,35 +31,48 @@ std::string seconds_text(double s) {
 
 std::string_view row_kind(course::ElementRow::Kind kind) {
   switch (kind) {
-    case course::ElementRow::Kind::input: return "input";
-    case course::ElementRow::Kind::expected: return "expected";
-    case course::ElementRow::Kind::got: return "got";
+    case course::ElementRow::Kind::input:
+      return "input";
+    case course::ElementRow::Kind::expected:
+      return "expected";
+    case course::ElementRow::Kind::got:
+      return "got";
   }
   return "input";
 }
 
 std::string_view row_kind_name(RowKind kind) {
   switch (kind) {
-    case RowKind::input: return "input";
-    case RowKind::argument: return "argument";
-    case RowKind::width: return "width";
-    case RowKind::source: return "source";
-    case RowKind::output: return "output";
-    case RowKind::predicate: return "predicate";
-    case RowKind::other: return "expected";
+    case RowKind::input:
+      return "input";
+    case RowKind::argument:
+      return "argument";
+    case RowKind::width:
+      return "width";
+    case RowKind::source:
+      return "source";
+    case RowKind::output:
+      return "output";
+    case RowKind::predicate:
+      return "predicate";
+    case RowKind::other:
+      return "expected";
   }
   return "input";
 }
 
 // The rows of one parameter, 8 elements a line, each line headed by the elements' indices.
-void write_table(std::ostream& out, const std::vector<course::ElementRow>& table, const TextStyle& style) {
+void write_table(std::ostream& out, const std::vector<course::ElementRow>& table,
+                 const TextStyle& style) {
   const std::string magenta = style.color ? "\033[35m" : "", reset = style.color ? "\033[0m" : "";
   std::size_t label = 5;
   for (const course::ElementRow& row : table) label = std::max(label, row.label.size());
   std::size_t r = 0;
   while (r < table.size()) {
     std::size_t end = r + 1;
-    while (end < table.size() && table[end].arg == table[r].arg && table[end].first == table[r].first) ++end;
+    while (end < table.size() && table[end].arg == table[r].arg &&
+           table[end].first == table[r].first)
+      ++end;
     std::size_t width = 4, cells = 0;
     for (std::size_t k = r; k < end; ++k) {
       for (const std::string& c : table[k].cells) width = std::max(width, c.size() + 2);
@@ -92,19 +105,25 @@ void write_table(std::ostream& out, const std::vector<course::ElementRow>& table
 }  // namespace
 
 std::string rerun_command(const course::GradeResult& result) {
-  return "warpsim grade " + result.exercise + " " + result.submission + " --seed " + std::to_string(result.seed);
+  return "warpsim grade " + result.exercise + " " + result.submission + " --seed " +
+         std::to_string(result.seed);
 }
 
-void write_grade_text(std::ostream& out, const course::Exercise& exercise, const course::GradeResult& result,
-                      const TextStyle& style) {
+void write_grade_text(std::ostream& out, const course::Exercise& exercise,
+                      const course::GradeResult& result, const TextStyle& style) {
   const std::string red = style.color ? "\033[31m" : "", green = style.color ? "\033[32m" : "",
                     bold = style.color ? "\033[1m" : "", reset = style.color ? "\033[0m" : "";
   out << exercise.id << ": " << exercise.title << " (lesson " << exercise.lesson << ")\n";
   out << "grading " << result.submission << ", seed " << result.seed << "\n";
-  if (result.status == course::GradeStatus::bad_submission || result.status == course::GradeStatus::broken_exercise) {
-    out << "\n" << red << (result.status == course::GradeStatus::bad_submission ? "cannot grade: " : "exercise problem: ")
+  if (result.status == course::GradeStatus::bad_submission ||
+      result.status == course::GradeStatus::broken_exercise) {
+    out << "\n"
+        << red
+        << (result.status == course::GradeStatus::bad_submission ? "cannot grade: "
+                                                                 : "exercise problem: ")
         << reset << result.message << "\n";
-    if (!result.details.empty()) out << result.details << (result.details.back() == '\n' ? "" : "\n");
+    if (!result.details.empty())
+      out << result.details << (result.details.back() == '\n' ? "" : "\n");
     return;
   }
   out << "\n";
@@ -114,8 +133,8 @@ void write_grade_text(std::ostream& out, const course::Exercise& exercise, const
     launch_width = std::max(launch_width, c.launch.size());
   }
   for (const course::CaseResult& c : result.cases) {
-    out << "  " << (c.passed() ? green + "ok  " : red + "FAIL") << reset << "  " << pad_right(c.name, name_width) << "  "
-        << pad_right(c.launch, launch_width);
+    out << "  " << (c.passed() ? green + "ok  " : red + "FAIL") << reset << "  "
+        << pad_right(c.name, name_width) << "  " << pad_right(c.launch, launch_width);
     if (c.passed()) {
       out << "  " << c.runs << (c.runs == 1 ? " run" : " runs");
     } else {
@@ -123,21 +142,26 @@ void write_grade_text(std::ostream& out, const course::Exercise& exercise, const
     }
     out << "\n";
   }
-  out << "\n" << bold << result.cases_passed() << " of " << result.cases.size() << " cases pass"
-      << (result.passed() ? ": PASSED" : ": FAILED") << reset << " (" << seconds_text(result.seconds) << " s)\n";
+  out << "\n"
+      << bold << result.cases_passed() << " of " << result.cases.size() << " cases pass"
+      << (result.passed() ? ": PASSED" : ": FAILED") << reset << " ("
+      << seconds_text(result.seconds) << " s)\n";
   if (result.failure) {
     const course::FailureDetail& f = *result.failure;
     const course::CaseResult& c = result.cases.at(f.case_index);
-    out << "\nThe first failing case: " << c.name << " (" << c.launch << "), " << f.schedule.name << "\n";
+    out << "\nThe first failing case: " << c.name << " (" << c.launch << "), " << f.schedule.name
+        << "\n";
     if (!c.summary.empty()) out << "  " << c.summary << "\n";
     out << "  " << c.message << "\n\n";
     if (!f.table.empty()) write_table(out, f.table, style);
     out << "\n  " << f.step_reason << "\n";
     if (f.step) {
       out << "\n";
-      if (!f.source_line.empty()) out << "  " << f.step->where.line << " |" << f.source_line << "\n";
+      if (!f.source_line.empty())
+        out << "  " << f.step->where.line << " |" << f.source_line << "\n";
       print_step(out, *f.step, style);
-      out << "  (· diverged elsewhere or not in the mask · x exited · ?undefined result · !differs from the "
+      out << "  (· diverged elsewhere or not in the mask · x exited · ?undefined result · !differs "
+             "from the "
              "reference's lane at the same call)\n";
     }
   }
@@ -171,8 +195,11 @@ json step_view_json(const StepView& v) {
       undefined.push_back(cell.undefined);
       differs.push_back(cell.differs);
     }
-    rows.push_back({{"label", row.label}, {"kind", row_kind_name(row.kind)}, {"cells", std::move(cells)},
-                    {"undefined", std::move(undefined)}, {"differs", std::move(differs)}});
+    rows.push_back({{"label", row.label},
+                    {"kind", row_kind_name(row.kind)},
+                    {"cells", std::move(cells)},
+                    {"undefined", std::move(undefined)},
+                    {"differs", std::move(differs)}});
   }
   out["rows"] = std::move(rows);
   out["differs"] = format_mask(v.other_differs);
@@ -193,9 +220,14 @@ json grade_json(const course::Exercise& exercise, const course::GradeResult& r) 
   out["cases_total"] = r.cases.size();
   json cases = json::array();
   for (const course::CaseResult& c : r.cases) {
-    json entry = {{"name", c.name},     {"summary", c.summary},          {"random", c.random},
-                  {"launch", c.launch}, {"outcome", to_string(c.outcome)}, {"passed", c.passed()},
-                  {"runs", c.runs},     {"seconds", c.seconds}};
+    json entry = {{"name", c.name},
+                  {"summary", c.summary},
+                  {"random", c.random},
+                  {"launch", c.launch},
+                  {"outcome", to_string(c.outcome)},
+                  {"passed", c.passed()},
+                  {"runs", c.runs},
+                  {"seconds", c.seconds}};
     if (!c.passed()) {
       entry["schedule"] = c.schedule;
       entry["message"] = c.message;
@@ -208,12 +240,14 @@ json grade_json(const course::Exercise& exercise, const course::GradeResult& r) 
     const course::FailureDetail& f = *r.failure;
     json failure;
     failure["case"] = r.cases.at(f.case_index).name;
-    failure["schedule"] = {{"name", f.schedule.name},
-                           {"policy", f.schedule.policy == ConvergencePolicy::interleaved ? "interleaved" : "maximal"},
-                           {"seed", f.schedule.seed},
-                           {"order_seed", f.schedule.order_seed}};
+    failure["schedule"] = {
+        {"name", f.schedule.name},
+        {"policy", f.schedule.policy == ConvergencePolicy::interleaved ? "interleaved" : "maximal"},
+        {"seed", f.schedule.seed},
+        {"order_seed", f.schedule.order_seed}};
     if (f.first_wrong) {
-      failure["first_wrong"] = {{"param", exercise.params.at(f.first_wrong->first).name}, {"index", f.first_wrong->second}};
+      failure["first_wrong"] = {{"param", exercise.params.at(f.first_wrong->first).name},
+                                {"index", f.first_wrong->second}};
     }
     json table = json::array();
     for (const course::ElementRow& row : f.table) {
@@ -253,11 +287,21 @@ std::string xml_escape(const std::string& text) {
   std::string out;
   for (const char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
       default:
         // XML 1.0 has no other control characters than tab, newline and carriage return.
         if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') {
@@ -270,27 +314,32 @@ std::string xml_escape(const std::string& text) {
   return out;
 }
 
-void write_junit(std::ostream& out, const course::Exercise& exercise, const course::GradeResult& r) {
-  const bool bad = r.status == course::GradeStatus::bad_submission || r.status == course::GradeStatus::broken_exercise;
+void write_junit(std::ostream& out, const course::Exercise& exercise,
+                 const course::GradeResult& r) {
+  const bool bad = r.status == course::GradeStatus::bad_submission ||
+                   r.status == course::GradeStatus::broken_exercise;
   const std::size_t tests = bad ? 1 : r.cases.size();
   const std::size_t failures = bad ? 0 : r.cases.size() - r.cases_passed();
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out << "<testsuites tests=\"" << tests << "\" failures=\"" << failures << "\" errors=\"" << (bad ? 1 : 0)
-      << "\" time=\"" << seconds_text(r.seconds) << "\">\n";
-  out << "  <testsuite name=\"warpsim.grade." << xml_escape(exercise.id) << "\" tests=\"" << tests << "\" failures=\""
-      << failures << "\" errors=\"" << (bad ? 1 : 0) << "\" time=\"" << seconds_text(r.seconds) << "\">\n";
+  out << "<testsuites tests=\"" << tests << "\" failures=\"" << failures << "\" errors=\""
+      << (bad ? 1 : 0) << "\" time=\"" << seconds_text(r.seconds) << "\">\n";
+  out << "  <testsuite name=\"warpsim.grade." << xml_escape(exercise.id) << "\" tests=\"" << tests
+      << "\" failures=\"" << failures << "\" errors=\"" << (bad ? 1 : 0) << "\" time=\""
+      << seconds_text(r.seconds) << "\">\n";
   out << "    <properties>\n"
       << "      <property name=\"submission\" value=\"" << xml_escape(r.submission) << "\"/>\n"
       << "      <property name=\"seed\" value=\"" << r.seed << "\"/>\n"
       << "    </properties>\n";
   if (bad) {
-    out << "    <testcase classname=\"" << xml_escape(exercise.id) << "\" name=\"submission\" time=\"0\">\n"
-        << "      <error message=\"" << xml_escape(r.message) << "\">" << xml_escape(r.details) << "</error>\n"
+    out << "    <testcase classname=\"" << xml_escape(exercise.id)
+        << "\" name=\"submission\" time=\"0\">\n"
+        << "      <error message=\"" << xml_escape(r.message) << "\">" << xml_escape(r.details)
+        << "</error>\n"
         << "    </testcase>\n";
   }
   for (const course::CaseResult& c : r.cases) {
-    out << "    <testcase classname=\"" << xml_escape(exercise.id) << "\" name=\"" << xml_escape(c.name) << "\" time=\""
-        << seconds_text(c.seconds) << "\"";
+    out << "    <testcase classname=\"" << xml_escape(exercise.id) << "\" name=\""
+        << xml_escape(c.name) << "\" time=\"" << seconds_text(c.seconds) << "\"";
     if (c.passed()) {
       out << "/>\n";
       continue;
@@ -299,7 +348,8 @@ void write_junit(std::ostream& out, const course::Exercise& exercise, const cour
     if (c.outcome == course::CaseOutcome::not_run) {
       out << "      <skipped message=\"" << xml_escape(c.message) << "\"/>\n";
     } else {
-      out << "      <failure message=\"" << xml_escape(c.message) << "\" type=\"" << to_string(c.outcome) << "\">"
+      out << "      <failure message=\"" << xml_escape(c.message) << "\" type=\""
+          << to_string(c.outcome) << "\">"
           << xml_escape(c.launch + "; " + c.schedule + "\n" + rerun_command(r)) << "</failure>\n";
     }
     out << "    </testcase>\n";
@@ -321,15 +371,17 @@ void write_class_csv(std::ostream& out, const std::vector<course::StudentGrade>&
   out << "student,file,status,case,outcome,schedule,message\n";
   for (const course::StudentGrade& g : grades) {
     const course::GradeResult& r = g.result;
-    const std::string head = csv_field(g.submission.student) + "," + csv_field(g.submission.file.string()) + "," +
+    const std::string head = csv_field(g.submission.student) + "," +
+                             csv_field(g.submission.file.string()) + "," +
                              std::string(to_string(r.status)) + ",";
     if (r.cases.empty()) {
-      out << head << ",," << "," << csv_field(r.message) << "\n";
+      out << head << ",,"
+          << "," << csv_field(r.message) << "\n";
       continue;
     }
     for (const course::CaseResult& c : r.cases) {
-      out << head << csv_field(c.name) << "," << to_string(c.outcome) << "," << csv_field(c.schedule) << ","
-          << csv_field(c.message) << "\n";
+      out << head << csv_field(c.name) << "," << to_string(c.outcome) << ","
+          << csv_field(c.schedule) << "," << csv_field(c.message) << "\n";
     }
   }
 }
@@ -356,8 +408,8 @@ void write_class_markdown(std::ostream& out, const course::Exercise& exercise,
   std::size_t passed = 0;
   for (const course::StudentGrade& g : grades) passed += g.result.passed() ? 1 : 0;
   out << "# " << exercise.title << " (" << exercise.id << ")\n\n";
-  out << "Lesson " << exercise.lesson << ". " << grades.size() << " submissions graded with seed " << seed
-      << "; " << passed << " pass every case.\n\n";
+  out << "Lesson " << exercise.lesson << ". " << grades.size() << " submissions graded with seed "
+      << seed << "; " << passed << " pass every case.\n\n";
   out << "| student | status | cases passed | first failing case | why |\n|---|---|---|---|---|\n";
   for (const course::StudentGrade& g : grades) {
     const course::GradeResult& r = g.result;
@@ -368,8 +420,9 @@ void write_class_markdown(std::ostream& out, const course::Exercise& exercise,
       why = c.message;
       break;
     }
-    out << "| " << md_cell(g.submission.student) << " | " << to_string(r.status) << " | " << r.cases_passed() << " / "
-        << r.cases.size() << " | " << md_cell(first) << " | " << md_cell(why) << " |\n";
+    out << "| " << md_cell(g.submission.student) << " | " << to_string(r.status) << " | "
+        << r.cases_passed() << " / " << r.cases.size() << " | " << md_cell(first) << " | "
+        << md_cell(why) << " |\n";
   }
   for (const course::StudentGrade& g : grades) {
     const course::GradeResult& r = g.result;
@@ -377,20 +430,24 @@ void write_class_markdown(std::ostream& out, const course::Exercise& exercise,
     out << "`" << g.submission.file.string() << "`: " << to_string(r.status);
     if (!r.message.empty()) out << ": " << r.message;
     out << "\n\n";
-    if (!r.details.empty()) out << "```\n" << r.details << (r.details.back() == '\n' ? "" : "\n") << "```\n\n";
+    if (!r.details.empty())
+      out << "```\n" << r.details << (r.details.back() == '\n' ? "" : "\n") << "```\n\n";
     if (r.cases.empty() || r.passed()) continue;
     out << "| case | launch | outcome | schedule | message |\n|---|---|---|---|---|\n";
     for (const course::CaseResult& c : r.cases) {
-      out << "| " << md_cell(c.name) << " | " << md_cell(c.launch) << " | " << to_string(c.outcome) << " | "
-          << md_cell(c.schedule) << " | " << md_cell(c.message) << " |\n";
+      out << "| " << md_cell(c.name) << " | " << md_cell(c.launch) << " | " << to_string(c.outcome)
+          << " | " << md_cell(c.schedule) << " | " << md_cell(c.message) << " |\n";
     }
     if (r.failure) {
       std::ostringstream table;
       write_table(table, r.failure->table, TextStyle{});
-      out << "\nFirst failing case, element by element:\n\n```\n" << table.str() << "```\n\n" << r.failure->step_reason << "\n";
+      out << "\nFirst failing case, element by element:\n\n```\n"
+          << table.str() << "```\n\n"
+          << r.failure->step_reason << "\n";
       if (r.failure->step) {
         std::ostringstream step;
-        if (!r.failure->source_line.empty()) step << r.failure->step->where.line << " |" << r.failure->source_line << "\n";
+        if (!r.failure->source_line.empty())
+          step << r.failure->step->where.line << " |" << r.failure->source_line << "\n";
         print_step(step, *r.failure->step, TextStyle{});
         out << "\n```\n" << step.str() << "```\n";
       }
@@ -403,7 +460,8 @@ json exercise_json(const course::Exercise& e) {
   for (const course::CaseSpec& c : e.cases) (c.random ? random : fixed) += c.count;
   json cases = json::array();
   for (const course::CaseSpec& c : e.cases) {
-    cases.push_back({{"name", c.name}, {"summary", c.summary}, {"random", c.random}, {"count", c.count}});
+    cases.push_back(
+        {{"name", c.name}, {"summary", c.summary}, {"random", c.random}, {"count", c.count}});
   }
   return {{"id", e.id},
           {"title", e.title},

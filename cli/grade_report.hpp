@@ -17,9 +17,11 @@ std::string rerun_command(const course::GradeResult& result);
 
 void write_grade_text(std::ostream& out, const course::Exercise& exercise,
                       const course::GradeResult& result, const TextStyle& style);
-nlohmann::ordered_json grade_json(const course::Exercise& exercise, const course::GradeResult& result);
+nlohmann::ordered_json grade_json(const course::Exercise& exercise,
+                                  const course::GradeResult& result);
 nlohmann::ordered_json step_view_json(const StepView& view);
-void write_junit(std::ostream& out, const course::Exercise& exercise, const course::GradeResult& result);
+void write_junit(std::ostream& out, const course::Exercise& exercise,
+                 const course::GradeResult& result);
 
 void write_class_csv(std::ostream& out, const std::vector<course::StudentGrade>& grades);
 void write_class_markdown(std::ostream& out, const course::Exercise& exercise,

@@ -33,7 +33,8 @@ class ExpressionParser {
   Expected<std::int64_t> run() {
     std::int64_t value = sum();
     skip_space();
-    if (error_.empty() && pos_ != text_.size()) error_ = "unexpected '" + std::string(text_.substr(pos_)) + "'";
+    if (error_.empty() && pos_ != text_.size())
+      error_ = "unexpected '" + std::string(text_.substr(pos_)) + "'";
     if (!error_.empty()) return fail("expression '" + std::string(text_) + "': " + error_);
     return value;
   }
@@ -103,7 +104,9 @@ class ExpressionParser {
     }
     const std::string name(text_.substr(start, pos_ - start));
     if (name.empty()) {
-      if (error_.empty()) error_ = pos_ < text_.size() ? "unexpected '" + std::string(1, text_[pos_]) + "'" : "missing a value";
+      if (error_.empty())
+        error_ = pos_ < text_.size() ? "unexpected '" + std::string(1, text_[pos_]) + "'"
+                                     : "missing a value";
       return 0;
     }
     if (name == "min" || name == "max") {
@@ -178,7 +181,8 @@ double number_of(const json& value, const std::string& what) {
 }
 
 Generator generator_of(const json& j, const std::string& where) {
-  if (!j.is_object()) throw Invalid{where + "a generator is an object ({\"random\": [-99, 99]}, {\"fill\": 0}, ...)"};
+  if (!j.is_object())
+    throw Invalid{where + "a generator is an object ({\"random\": [-99, 99]}, {\"fill\": 0}, ...)"};
   Generator g;
   int bases = 0;
   if (j.contains("fill")) {
@@ -188,13 +192,15 @@ Generator generator_of(const json& j, const std::string& where) {
   }
   if (j.contains("list")) {
     g.base = Generator::Base::list;
-    if (!j.at("list").is_array() || j.at("list").empty()) throw Invalid{where + "\"list\" must be a non-empty list"};
+    if (!j.at("list").is_array() || j.at("list").empty())
+      throw Invalid{where + "\"list\" must be a non-empty list"};
     for (const json& v : j.at("list")) g.values.push_back(value_text(v, where + "\"list\""));
     ++bases;
   }
   if (j.contains("choice")) {
     g.base = Generator::Base::choice;
-    if (!j.at("choice").is_array() || j.at("choice").empty()) throw Invalid{where + "\"choice\" must be a non-empty list"};
+    if (!j.at("choice").is_array() || j.at("choice").empty())
+      throw Invalid{where + "\"choice\" must be a non-empty list"};
     for (const json& v : j.at("choice")) g.values.push_back(value_text(v, where + "\"choice\""));
     ++bases;
   }
@@ -212,10 +218,12 @@ Generator generator_of(const json& j, const std::string& where) {
     if (g.high < g.low) throw Invalid{where + "\"random\": high is below low"};
     ++bases;
   }
-  if (bases != 1) throw Invalid{where + "a generator has exactly one of fill, list, choice, iota, random"};
+  if (bases != 1)
+    throw Invalid{where + "a generator has exactly one of fill, list, choice, iota, random"};
   if (j.contains("step")) {
     g.step = number_of(j.at("step"), where + "\"step\"");
-    if (g.step <= 0 && g.base == Generator::Base::random) throw Invalid{where + "\"step\" must be positive"};
+    if (g.step <= 0 && g.base == Generator::Base::random)
+      throw Invalid{where + "\"step\" must be positive"};
   }
   if (j.contains("sort")) {
     g.sort = text_field(j, "sort", where);
@@ -227,10 +235,12 @@ Generator generator_of(const json& j, const std::string& where) {
   if (j.contains("set")) {
     const json& s = j.at("set");
     if (!s.is_object()) throw Invalid{where + "\"set\" maps an index (an expression) to a value"};
-    for (const auto& [index, value] : s.items()) g.set.emplace_back(Expression{index}, value_text(value, where + "\"set\""));
+    for (const auto& [index, value] : s.items())
+      g.set.emplace_back(Expression{index}, value_text(value, where + "\"set\""));
   }
   for (const auto& [key, value] : j.items()) {
-    static constexpr std::string_view kKeys[] = {"fill", "list", "choice", "iota", "random", "step", "sort", "runs", "set"};
+    static constexpr std::string_view kKeys[] = {"fill", "list", "choice", "iota", "random",
+                                                 "step", "sort", "runs",   "set"};
     if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys)) {
       throw Invalid{where + "unknown generator field \"" + key + "\""};
     }
@@ -245,17 +255,20 @@ void read_vars(const json& j, const std::string& where, CaseSpec* spec,
     if (value.is_object()) {
       if (spec == nullptr || (!value.contains("random") && !value.contains("choice"))) {
         throw Invalid{where + "var \"" + name +
-                      "\": an integer, an expression, or (random cases) {\"random\": [lo, hi]} or {\"choice\": [a, b, ...]}"};
+                      "\": an integer, an expression, or (random cases) {\"random\": [lo, hi]} or "
+                      "{\"choice\": [a, b, ...]}"};
       }
       CaseSpec::RandomVar var{name, {}, {}, {}};
       if (value.contains("random")) {
         const json& r = value.at("random");
-        if (!r.is_array() || r.size() != 2) throw Invalid{where + "var \"" + name + "\": \"random\" is [lo, hi]"};
+        if (!r.is_array() || r.size() != 2)
+          throw Invalid{where + "var \"" + name + "\": \"random\" is [lo, hi]"};
         var.low = expression_of(r[0], where + name);
         var.high = expression_of(r[1], where + name);
       } else {
         const json& c = value.at("choice");
-        if (!c.is_array() || c.empty()) throw Invalid{where + "var \"" + name + "\": \"choice\" is a non-empty list"};
+        if (!c.is_array() || c.empty())
+          throw Invalid{where + "var \"" + name + "\": \"choice\" is a non-empty list"};
         for (const json& e : c) var.choices.push_back(expression_of(e, where + name));
       }
       spec->random_vars.push_back(std::move(var));
@@ -273,10 +286,12 @@ std::vector<std::string> shapes(const json& j, const char* name, const std::stri
   } else if (value.is_array() && !value.empty()) {
     for (const json& v : value) out.push_back(text_of(v, where + "\"" + name + "\""));
   } else {
-    throw Invalid{where + "\"" + name + "\" is a shape (\"128\") or, for random cases, a list of shapes"};
+    throw Invalid{where + "\"" + name +
+                  "\" is a shape (\"128\") or, for random cases, a list of shapes"};
   }
   for (const std::string& s : out) {
-    if (auto d = runner::parse_dim3(s); !d) throw Invalid{where + "\"" + name + "\" '" + s + "': " + d.error().message};
+    if (auto d = runner::parse_dim3(s); !d)
+      throw Invalid{where + "\"" + name + "\" '" + s + "': " + d.error().message};
   }
   return out;
 }
@@ -304,7 +319,8 @@ CaseSpec case_of(const json& j, const Exercise& exercise, bool random, const std
     if (!inputs.is_object()) throw Invalid{where + "\"inputs\" maps parameter names to generators"};
     for (const auto& [name, g] : inputs.items()) {
       const ExerciseParam* p = exercise.param(name);
-      if (p == nullptr || !p->is_buffer) throw Invalid{where + "\"inputs\" names \"" + name + "\", which is no buffer parameter"};
+      if (p == nullptr || !p->is_buffer)
+        throw Invalid{where + "\"inputs\" names \"" + name + "\", which is no buffer parameter"};
       spec.inputs[name] = generator_of(g, where + "input " + name + ": ");
     }
   }
@@ -313,7 +329,8 @@ CaseSpec case_of(const json& j, const Exercise& exercise, bool random, const std
     if (spec.count == 0) throw Invalid{where + "\"count\" must be at least 1"};
   }
   for (const auto& [key, value] : j.items()) {
-    static constexpr std::string_view kKeys[] = {"name", "summary", "grid", "block", "vars", "inputs", "count"};
+    static constexpr std::string_view kKeys[] = {"name", "summary", "grid", "block",
+                                                 "vars", "inputs",  "count"};
     if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys)) {
       throw Invalid{where + "unknown field \"" + key + "\""};
     }
@@ -330,14 +347,18 @@ ExerciseParam param_of(const json& j, const std::string& where0) {
   if (!element) throw Invalid{where + "\"type\" is one of i32 u32 f32 i64 u64 f64"};
   p.type = *element;
   p.is_buffer = j.contains("count");
-  if (p.is_buffer == j.contains("value")) throw Invalid{where + "a buffer has \"count\", a scalar \"value\""};
+  if (p.is_buffer == j.contains("value"))
+    throw Invalid{where + "a buffer has \"count\", a scalar \"value\""};
   if (p.is_buffer) {
     p.count = expression_of(j.at("count"), where + "\"count\"");
-    if (j.contains("init")) p.init = generator_of(j.at("init"), where + "\"init\": ");
-    else p.init.values = {"0"};
+    if (j.contains("init"))
+      p.init = generator_of(j.at("init"), where + "\"init\": ");
+    else
+      p.init.values = {"0"};
     p.checked = j.value("check", false);
     if (j.contains("length_from")) p.length_from = text_field(j, "length_from", where);
-    p.window = j.contains("window") ? expression_of(j.at("window"), where + "\"window\"") : Expression{"32 * (i / 32)"};
+    p.window = j.contains("window") ? expression_of(j.at("window"), where + "\"window\"")
+                                    : Expression{"32 * (i / 32)"};
   } else {
     p.value = expression_of(j.at("value"), where + "\"value\"");
   }
@@ -346,7 +367,8 @@ ExerciseParam param_of(const json& j, const std::string& where0) {
 
 // Every expression of the exercise evaluates with the names it may use (each set to 64).
 void check_expressions(const Exercise& e, const std::string& where) {
-  std::map<std::string, std::int64_t> names{{"threads", 64}, {"warps", 64}, {"blocks", 64}, {"block", 64}, {"i", 64}, {"count", 64}};
+  std::map<std::string, std::int64_t> names{{"threads", 64}, {"warps", 64}, {"blocks", 64},
+                                            {"block", 64},   {"i", 64},     {"count", 64}};
   for (const auto& [name, expr] : e.vars) names[name] = 64;
   for (const CaseSpec& c : e.cases) {
     for (const auto& [name, expr] : c.vars) names[name] = 64;
@@ -400,12 +422,14 @@ Exercise exercise_from(const json& j, const fs::path& dir) {
   e.dir = dir;
   e.id = dir.filename().string();
   if (text_field(j, "id", where) != e.id) {
-    throw Invalid{where + "\"id\" is \"" + text_field(j, "id", where) + "\" but the folder is " + e.id};
+    throw Invalid{where + "\"id\" is \"" + text_field(j, "id", where) + "\" but the folder is " +
+                  e.id};
   }
   e.lesson = text_field(j, "lesson", where);
   const fs::path lesson_dir = dir.parent_path().parent_path();
   if (dir.parent_path().filename() == "exercises" && lesson_dir.filename().string() != e.lesson) {
-    throw Invalid{where + "\"lesson\" is \"" + e.lesson + "\" but the exercise sits in " + lesson_dir.filename().string()};
+    throw Invalid{where + "\"lesson\" is \"" + e.lesson + "\" but the exercise sits in " +
+                  lesson_dir.filename().string()};
   }
   e.title = text_field(j, "title", where);
   e.summary = text_field(j, "summary", where);
@@ -417,11 +441,13 @@ Exercise exercise_from(const json& j, const fs::path& dir) {
   if (e.hints.empty()) throw Invalid{where + "an exercise gives at least one hint"};
   for (const json& p : field(j, "params", where)) {
     e.params.push_back(param_of(p, where));
-    if (std::count_if(e.params.begin(), e.params.end(), [&](const ExerciseParam& q) { return q.name == e.params.back().name; }) > 1) {
+    if (std::count_if(e.params.begin(), e.params.end(),
+                      [&](const ExerciseParam& q) { return q.name == e.params.back().name; }) > 1) {
       throw Invalid{where + "two parameters are named " + e.params.back().name};
     }
   }
-  if (std::none_of(e.params.begin(), e.params.end(), [](const ExerciseParam& p) { return p.checked; })) {
+  if (std::none_of(e.params.begin(), e.params.end(),
+                   [](const ExerciseParam& p) { return p.checked; })) {
     throw Invalid{where + "no parameter has \"check\": true; nothing would be graded"};
   }
   if (j.contains("vars")) read_vars(j.at("vars"), where, nullptr, e.vars);
@@ -444,7 +470,8 @@ Exercise exercise_from(const json& j, const fs::path& dir) {
   }
   for (std::size_t a = 0; a < e.cases.size(); ++a) {
     for (std::size_t b = a + 1; b < e.cases.size(); ++b) {
-      if (e.cases[a].name == e.cases[b].name) throw Invalid{where + "two cases are named " + e.cases[a].name};
+      if (e.cases[a].name == e.cases[b].name)
+        throw Invalid{where + "two cases are named " + e.cases[a].name};
     }
   }
   if (e.cases.empty()) throw Invalid{where + "an exercise has at least one case"};
@@ -461,24 +488,29 @@ Exercise exercise_from(const json& j, const fs::path& dir) {
       WrongSolution wrong{text_field(w, "file", at), text_field(w, "bug", at),
                           text_field(w, "fails", at), text_field(w, "message", at)};
       if (!fs::exists(e.wrong_file(wrong))) throw Invalid{at + "no file wrong/" + wrong.file};
-      if (std::none_of(e.cases.begin(), e.cases.end(), [&](const CaseSpec& c) { return c.name == wrong.failing_case; })) {
-        throw Invalid{at + wrong.file + ": \"fails\" names no case (\"" + wrong.failing_case + "\")"};
+      if (std::none_of(e.cases.begin(), e.cases.end(),
+                       [&](const CaseSpec& c) { return c.name == wrong.failing_case; })) {
+        throw Invalid{at + wrong.file + ": \"fails\" names no case (\"" + wrong.failing_case +
+                      "\")"};
       }
       e.wrong.push_back(std::move(wrong));
     }
   }
   if (j.contains("right")) {
     for (const json& r : j.at("right")) {
-      RightSolution right{text_field(r, "file", where + "right: "), text_field(r, "note", where + "right: ")};
-      if (!fs::exists(e.right_file(right))) throw Invalid{where + "right: no file right/" + right.file};
+      RightSolution right{text_field(r, "file", where + "right: "),
+                          text_field(r, "note", where + "right: ")};
+      if (!fs::exists(e.right_file(right)))
+        throw Invalid{where + "right: no file right/" + right.file};
       e.right.push_back(std::move(right));
     }
   }
   for (const auto& [key, value] : j.items()) {
     static constexpr std::string_view kKeys[] = {
-        "id", "title", "lesson", "summary", "kernel", "signature", "contract", "inputs", "hints", "params",
-        "vars", "shared", "compare", "tolerance_ulps", "cases", "random", "schedules",
-        "time_limit_seconds", "max_steps", "wrong", "right"};
+        "id",        "title",          "lesson", "summary", "kernel",    "signature",
+        "contract",  "inputs",         "hints",  "params",  "vars",      "shared",
+        "compare",   "tolerance_ulps", "cases",  "random",  "schedules", "time_limit_seconds",
+        "max_steps", "wrong",          "right"};
     if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys)) {
       throw Invalid{where + "unknown field \"" + key + "\""};
     }
@@ -509,27 +541,33 @@ std::uint64_t name_seed(std::string_view name) {
   return h;
 }
 
-bool is_float(runner::ElementType t) { return t == runner::ElementType::f32 || t == runner::ElementType::f64; }
+bool is_float(runner::ElementType t) {
+  return t == runner::ElementType::f32 || t == runner::ElementType::f64;
+}
 
 // A number's bits as `type` holds it (integers must be whole).
 Expected<std::uint64_t> bits_of(runner::ElementType type, double value) {
-  if (type == runner::ElementType::f32) return std::uint64_t{std::bit_cast<std::uint32_t>(static_cast<float>(value))};
+  if (type == runner::ElementType::f32)
+    return std::uint64_t{std::bit_cast<std::uint32_t>(static_cast<float>(value))};
   if (type == runner::ElementType::f64) return std::bit_cast<std::uint64_t>(value);
-  if (value != std::floor(value)) return fail("the integer type gets the fraction " + std::to_string(value));
+  if (value != std::floor(value))
+    return fail("the integer type gets the fraction " + std::to_string(value));
   const auto whole = static_cast<std::int64_t>(value);
   return runner::parse_element(type, std::to_string(whole));
 }
 
 Expected<std::uint64_t> bits_of(runner::ElementType type, const std::string& text) {
   if (text.rfind("bits:", 0) == 0) {
-    const runner::ElementType raw = runner::element_size(type) == 4 ? runner::ElementType::u32 : runner::ElementType::u64;
+    const runner::ElementType raw =
+        runner::element_size(type) == 4 ? runner::ElementType::u32 : runner::ElementType::u64;
     return runner::parse_element(raw, text.substr(5));
   }
   if (!is_float(type)) {
     // JSON writes whole numbers as "3"; tolerate "3.0" for integers too.
     char* end = nullptr;
     const double d = std::strtod(text.c_str(), &end);
-    if (end != text.c_str() && *end == '\0' && text.find_first_of(".eE") != std::string::npos) return bits_of(type, d);
+    if (end != text.c_str() && *end == '\0' && text.find_first_of(".eE") != std::string::npos)
+      return bits_of(type, d);
   }
   return runner::parse_element(type, text);
 }
@@ -554,8 +592,9 @@ double sort_key(runner::ElementType type, std::uint64_t bits) {
   }
 }
 
-Expected<std::vector<std::uint64_t>> generate(const Generator& g, runner::ElementType type, std::uint64_t count,
-                                              std::uint64_t seed, std::map<std::string, std::int64_t> vars) {
+Expected<std::vector<std::uint64_t>> generate(const Generator& g, runner::ElementType type,
+                                              std::uint64_t count, std::uint64_t seed,
+                                              std::map<std::string, std::int64_t> vars) {
   std::vector<std::uint64_t> out(count);
   std::vector<std::uint64_t> parsed;
   for (const std::string& v : g.values) {
@@ -603,7 +642,8 @@ Expected<std::vector<std::uint64_t>> generate(const Generator& g, runner::Elemen
       const auto first = out.begin() + static_cast<std::ptrdiff_t>(begin);
       const auto last = out.begin() + static_cast<std::ptrdiff_t>(std::min(count, begin + run));
       std::stable_sort(first, last, [&](std::uint64_t a, std::uint64_t b) {
-        return g.sort == "ascending" ? sort_key(type, a) < sort_key(type, b) : sort_key(type, a) > sort_key(type, b);
+        return g.sort == "ascending" ? sort_key(type, a) < sort_key(type, b)
+                                     : sort_key(type, a) > sort_key(type, b);
       });
     }
   }
@@ -628,14 +668,16 @@ Expected<GradeCase> make_case(const Exercise& e, const CaseSpec& spec, std::size
   c.summary = spec.summary;
   c.random = spec.random;
   // Fixed cases are the same for everyone; random ones follow the grading seed.
-  const std::uint64_t case_seed = spec.random ? draw(seed, 100 + spec_index, draw_index) : name_seed(spec.name);
+  const std::uint64_t case_seed =
+      spec.random ? draw(seed, 100 + spec_index, draw_index) : name_seed(spec.name);
   const std::string where = e.id + ", case " + c.name + ": ";
   auto grid = runner::parse_dim3(spec.grids[draw(case_seed, 3, 0) % spec.grids.size()]);
   auto block = runner::parse_dim3(spec.blocks[draw(case_seed, 4, 0) % spec.blocks.size()]);
   if (!grid || !block) return fail(where + "bad launch shape");
   c.grid = *grid;
   c.block = *block;
-  if (Expected<void> shape = check_launch_shape(c.grid, c.block); !shape) return fail(where + shape.error().message);
+  if (Expected<void> shape = check_launch_shape(c.grid, c.block); !shape)
+    return fail(where + shape.error().message);
   c.vars["blocks"] = static_cast<std::int64_t>(c.grid.count());
   c.vars["block"] = static_cast<std::int64_t>(c.block.count());
   c.vars["threads"] = static_cast<std::int64_t>(c.grid.count() * c.block.count());
@@ -648,8 +690,10 @@ Expected<GradeCase> make_case(const Exercise& e, const CaseSpec& spec, std::size
     return {};
   };
   const auto overridden = [&](const std::string& name) {
-    return std::any_of(spec.vars.begin(), spec.vars.end(), [&](const auto& v) { return v.first == name; }) ||
-           std::any_of(spec.random_vars.begin(), spec.random_vars.end(), [&](const auto& v) { return v.name == name; });
+    return std::any_of(spec.vars.begin(), spec.vars.end(),
+                       [&](const auto& v) { return v.first == name; }) ||
+           std::any_of(spec.random_vars.begin(), spec.random_vars.end(),
+                       [&](const auto& v) { return v.name == name; });
   };
   // The case's own values first (they may only use the launch), then the exercise's defaults
   // that the case leaves alone (they may use the case's values).
@@ -661,8 +705,11 @@ Expected<GradeCase> make_case(const Exercise& e, const CaseSpec& spec, std::size
     }
     auto lo = evaluate(v.low, c.vars);
     auto hi = evaluate(v.high, c.vars);
-    if (!lo || !hi) return fail(where + "var " + v.name + ": " + (!lo ? lo.error() : hi.error()).message);
-    if (*hi < *lo) return fail(where + "var " + v.name + ": [" + std::to_string(*lo) + ", " + std::to_string(*hi) + "] is empty");
+    if (!lo || !hi)
+      return fail(where + "var " + v.name + ": " + (!lo ? lo.error() : hi.error()).message);
+    if (*hi < *lo)
+      return fail(where + "var " + v.name + ": [" + std::to_string(*lo) + ", " +
+                  std::to_string(*hi) + "] is empty");
     c.vars[v.name] = *lo + static_cast<std::int64_t>(r % static_cast<std::uint64_t>(*hi - *lo + 1));
   }
   for (const auto& [name, expr] : spec.vars) {
@@ -689,10 +736,12 @@ Expected<GradeCase> make_case(const Exercise& e, const CaseSpec& spec, std::size
     }
     auto count = evaluate(param.count, c.vars);
     if (!count) return fail(where + "param " + param.name + ": " + count.error().message);
-    if (*count < 0) return fail(where + "param " + param.name + " has " + std::to_string(*count) + " elements");
+    if (*count < 0)
+      return fail(where + "param " + param.name + " has " + std::to_string(*count) + " elements");
     const auto it = spec.inputs.find(param.name);
     const Generator& g = it != spec.inputs.end() ? it->second : param.init;
-    auto values = generate(g, param.type, static_cast<std::uint64_t>(*count), draw(case_seed, 6, p), c.vars);
+    auto values =
+        generate(g, param.type, static_cast<std::uint64_t>(*count), draw(case_seed, 6, p), c.vars);
     if (!values) return fail(where + "param " + param.name + ": " + values.error().message);
     arg.count = static_cast<std::uint64_t>(*count);
     arg.init = runner::BufferInit::list;
@@ -704,7 +753,8 @@ Expected<GradeCase> make_case(const Exercise& e, const CaseSpec& spec, std::size
 
 }  // namespace
 
-Expected<std::int64_t> evaluate(const Expression& expr, const std::map<std::string, std::int64_t>& vars) {
+Expected<std::int64_t> evaluate(const Expression& expr,
+                                const std::map<std::string, std::int64_t>& vars) {
   return ExpressionParser(expr.text, vars).run();
 }
 
@@ -719,7 +769,9 @@ Expected<Exercise> load_exercise(const fs::path& given) {
   // "lessons/04-x/exercises/warp-sum/" names the same folder as without the slash.
   const fs::path dir = given.has_filename() ? given : given.parent_path();
   const auto text = runner::read_text_file((dir / "exercise.json").string());
-  if (!text) return fail(ErrorKind::file, "no exercise at " + dir.string() + " (" + text.error().message + ")");
+  if (!text)
+    return fail(ErrorKind::file,
+                "no exercise at " + dir.string() + " (" + text.error().message + ")");
   try {
     return exercise_from(json::parse(*text), dir);
   } catch (const Invalid& invalid) {
@@ -737,11 +789,13 @@ ExerciseCatalogue load_exercises(const fs::path& lessons_dir) {
     const fs::path exercises = lesson.path() / "exercises";
     if (!lesson.is_directory() || !fs::is_directory(exercises)) continue;
     for (const auto& entry : fs::directory_iterator(exercises, error)) {
-      if (entry.is_directory() && fs::exists(entry.path() / "exercise.json")) folders.push_back(entry.path());
+      if (entry.is_directory() && fs::exists(entry.path() / "exercise.json"))
+        folders.push_back(entry.path());
     }
   }
   if (error) {
-    catalogue.problems.push_back(fail(ErrorKind::file, "cannot read " + lessons_dir.string() + ": " + error.message()));
+    catalogue.problems.push_back(
+        fail(ErrorKind::file, "cannot read " + lessons_dir.string() + ": " + error.message()));
   }
   std::sort(folders.begin(), folders.end());
   for (const fs::path& folder : folders) {
@@ -749,7 +803,8 @@ ExerciseCatalogue load_exercises(const fs::path& lessons_dir) {
     if (!exercise) {
       catalogue.problems.push_back(exercise.error());
     } else if (find_exercise(catalogue, exercise->id) != nullptr) {
-      catalogue.problems.push_back(fail(folder.string() + ": another exercise is named " + exercise->id));
+      catalogue.problems.push_back(
+          fail(folder.string() + ": another exercise is named " + exercise->id));
     } else {
       catalogue.exercises.push_back(std::move(*exercise));
     }
@@ -787,15 +842,18 @@ std::vector<Schedule> schedules_for(const Exercise& exercise, const GradeCase& g
   out.push_back({"in order", ConvergencePolicy::maximal, 1, 0});
   const bool several_warps = grade_case.warps() > 1;
   // Seeds are never 0 (0 means "in order").
-  const auto seed_for = [&](std::uint64_t stream, std::uint32_t k) { return draw(seed, 1000 + stream, case_index * 64 + k) | 1; };
+  const auto seed_for = [&](std::uint64_t stream, std::uint32_t k) {
+    return draw(seed, 1000 + stream, case_index * 64 + k) | 1;
+  };
   if (several_warps) {
     for (std::uint32_t k = 0; k < exercise.orders; ++k) {
-      out.push_back({"order " + std::to_string(k + 1), ConvergencePolicy::maximal, 1, seed_for(1, k)});
+      out.push_back(
+          {"order " + std::to_string(k + 1), ConvergencePolicy::maximal, 1, seed_for(1, k)});
     }
   }
   for (std::uint32_t k = 0; k < exercise.interleaved; ++k) {
-    out.push_back({"interleaved " + std::to_string(k + 1), ConvergencePolicy::interleaved, seed_for(2, k),
-                   several_warps ? seed_for(3, k) : 0});
+    out.push_back({"interleaved " + std::to_string(k + 1), ConvergencePolicy::interleaved,
+                   seed_for(2, k), several_warps ? seed_for(3, k) : 0});
   }
   return out;
 }

@@ -24,11 +24,14 @@ double seconds_since(Clock::time_point start) {
 std::string schedule_note(const Schedule& s) {
   if (s.order_seed == 0 && s.policy == ConvergencePolicy::maximal) return "";
   if (s.policy == ConvergencePolicy::interleaved) {
-    return " [" + s.name + ": the in-order runs were right; under the interleaved policy diverged lanes "
-           "run in a seeded order, so the kernel relies on lanes of a warp staying in step, which nothing "
+    return " [" + s.name +
+           ": the in-order runs were right; under the interleaved policy diverged lanes "
+           "run in a seeded order, so the kernel relies on lanes of a warp staying in step, which "
+           "nothing "
            "guarantees]";
   }
-  return " [" + s.name + ": the in-order run was right; the result depends on the order in which warps "
+  return " [" + s.name +
+         ": the in-order run was right; the result depends on the order in which warps "
          "or blocks run]";
 }
 
@@ -45,8 +48,9 @@ ValueType value_type(runner::ElementType type) {
   return value_type_from_string(runner::to_string(type)).value_or(ValueType::none);
 }
 
-runner::KernelFileRequest request_for_case(const Exercise& e, const fs::path& file, const GradeCase& c,
-                                           const Schedule& s, bool record_steps) {
+runner::KernelFileRequest request_for_case(const Exercise& e, const fs::path& file,
+                                           const GradeCase& c, const Schedule& s,
+                                           bool record_steps) {
   runner::KernelFileRequest r;
   r.file = file.string();
   r.kernel = e.kernel;
@@ -107,9 +111,11 @@ std::optional<Mismatch> first_mismatch(const Exercise& e, const runner::KernelFi
       const runner::OutputBuffer* n = buffer_at(expected, n_arg);
       if (n != nullptr && n->count() > 0) {
         std::uint64_t bits = n->element(0);
-        const auto value = runner::element_size(n->type) == 4 ? static_cast<std::int64_t>(static_cast<std::int32_t>(bits))
-                                                              : static_cast<std::int64_t>(bits);
-        length = static_cast<std::uint64_t>(std::clamp<std::int64_t>(value, 0, static_cast<std::int64_t>(length)));
+        const auto value = runner::element_size(n->type) == 4
+                               ? static_cast<std::int64_t>(static_cast<std::int32_t>(bits))
+                               : static_cast<std::int64_t>(bits);
+        length = static_cast<std::uint64_t>(
+            std::clamp<std::int64_t>(value, 0, static_cast<std::int64_t>(length)));
       }
     }
     const std::size_t size = runner::element_size(x->type);
@@ -127,10 +133,13 @@ std::optional<Mismatch> first_mismatch(const Exercise& e, const runner::KernelFi
     if (c.first_index) {
       m.index = *c.first_index;
       const ValueType t = value_type(x->type);
-      m.text = param.name + "[" + std::to_string(*c.first_index) + "] is " + format_element(g->element(*c.first_index), t) +
-               ", expected " + format_element(x->element(*c.first_index), t);
-      if (c.differing > 1) m.text += " (" + std::to_string(c.differing) + " elements of " + param.name + " differ)";
-      if (e.tolerance_ulps > 0) m.text += " (beyond the " + std::to_string(e.tolerance_ulps) + " ULP tolerance)";
+      m.text = param.name + "[" + std::to_string(*c.first_index) + "] is " +
+               format_element(g->element(*c.first_index), t) + ", expected " +
+               format_element(x->element(*c.first_index), t);
+      if (c.differing > 1)
+        m.text += " (" + std::to_string(c.differing) + " elements of " + param.name + " differ)";
+      if (e.tolerance_ulps > 0)
+        m.text += " (beyond the " + std::to_string(e.tolerance_ulps) + " ULP tolerance)";
     } else {
       m.text = param.name + ": " + c.problem;
     }
@@ -147,7 +156,8 @@ std::string launch_text(const Exercise& e, const GradeCase& c) {
   std::string text = "grid " + shape(c.grid) + ", block " + shape(c.block);
   for (std::size_t p = 0; p < e.params.size(); ++p) {
     if (e.params[p].is_buffer) continue;
-    text += ", " + e.params[p].name + " = " + format_element(c.args[p].scalar_bits, value_type(e.params[p].type));
+    text += ", " + e.params[p].name + " = " +
+            format_element(c.args[p].scalar_bits, value_type(e.params[p].type));
   }
   return text;
 }
@@ -155,11 +165,13 @@ std::string launch_text(const Exercise& e, const GradeCase& c) {
 std::string diagnostic_text(const runner::KernelFileResult& r, const Diagnostic& d) {
   std::string text(to_string(d.kind));
   if (d.where.line != 0) text += " at " + site_text(r.trace, d.where);
-  text += " (block " + std::to_string(d.block) + ", warp " + std::to_string(d.warp) + ", lanes " + format_lanes(d.lanes) + ")";
+  text += " (block " + std::to_string(d.block) + ", warp " + std::to_string(d.warp) + ", lanes " +
+          format_lanes(d.lanes) + ")";
   return text + ": " + d.message;
 }
 
-Verdict judge(const Exercise& e, const runner::KernelFileResult& got, const runner::KernelFileResult& expected) {
+Verdict judge(const Exercise& e, const runner::KernelFileResult& got,
+              const runner::KernelFileResult& expected) {
   Verdict v;
   if (got.status != runner::RunStatus::completed) {
     v.outcome = CaseOutcome::stopped;
@@ -171,13 +183,17 @@ Verdict judge(const Exercise& e, const runner::KernelFileResult& got, const runn
   if (!got.trace.diagnostics.empty()) {
     v.outcome = CaseOutcome::misuse;
     const Diagnostic& first = got.trace.diagnostics.front();
-    v.headline = std::string(to_string(first.kind)) + (first.where.line != 0 ? " at " + site_text(got.trace, first.where) : "") +
-                 " (lanes " + format_lanes(first.lanes) + ")" + (v.mismatch ? "; " + v.mismatch->text : "; outputs right");
+    v.headline = std::string(to_string(first.kind)) +
+                 (first.where.line != 0 ? " at " + site_text(got.trace, first.where) : "") +
+                 " (lanes " + format_lanes(first.lanes) + ")" +
+                 (v.mismatch ? "; " + v.mismatch->text : "; outputs right");
     v.message = diagnostic_text(got, first);
-    if (got.trace.diagnostics.size() > 1) v.message += " (and " + std::to_string(got.trace.diagnostics.size() - 1) + " more)";
-    v.message += v.mismatch ? "; and " + v.mismatch->text
-                            : " (the outputs match the reference's, but misuse fails the case all the same: "
-                              "hardware need not forgive it)";
+    if (got.trace.diagnostics.size() > 1)
+      v.message += " (and " + std::to_string(got.trace.diagnostics.size() - 1) + " more)";
+    v.message +=
+        v.mismatch ? "; and " + v.mismatch->text
+                   : " (the outputs match the reference's, but misuse fails the case all the same: "
+                     "hardware need not forgive it)";
     return v;
   }
   if (v.mismatch) {
@@ -194,36 +210,48 @@ const runner::KernelFileResult* ReferenceRuns::find(const std::string& key) cons
   return it == runs_.end() ? nullptr : &it->second;
 }
 
-const runner::KernelFileResult& ReferenceRuns::add(std::string key, runner::KernelFileResult result) {
+const runner::KernelFileResult& ReferenceRuns::add(std::string key,
+                                                   runner::KernelFileResult result) {
   return runs_.insert_or_assign(std::move(key), std::move(result)).first->second;
 }
 
 std::string_view to_string(CaseOutcome outcome) {
   switch (outcome) {
-    case CaseOutcome::passed: return "passed";
-    case CaseOutcome::wrong_output: return "wrong_output";
-    case CaseOutcome::misuse: return "misuse";
-    case CaseOutcome::stopped: return "stopped";
-    case CaseOutcome::not_run: return "not_run";
+    case CaseOutcome::passed:
+      return "passed";
+    case CaseOutcome::wrong_output:
+      return "wrong_output";
+    case CaseOutcome::misuse:
+      return "misuse";
+    case CaseOutcome::stopped:
+      return "stopped";
+    case CaseOutcome::not_run:
+      return "not_run";
   }
   return "?";
 }
 
 std::string_view to_string(GradeStatus status) {
   switch (status) {
-    case GradeStatus::passed: return "passed";
-    case GradeStatus::failed: return "failed";
-    case GradeStatus::bad_submission: return "bad_submission";
-    case GradeStatus::broken_exercise: return "broken_exercise";
+    case GradeStatus::passed:
+      return "passed";
+    case GradeStatus::failed:
+      return "failed";
+    case GradeStatus::bad_submission:
+      return "bad_submission";
+    case GradeStatus::broken_exercise:
+      return "broken_exercise";
   }
   return "?";
 }
 
 std::size_t GradeResult::cases_passed() const {
-  return static_cast<std::size_t>(std::count_if(cases.begin(), cases.end(), [](const CaseResult& c) { return c.passed(); }));
+  return static_cast<std::size_t>(
+      std::count_if(cases.begin(), cases.end(), [](const CaseResult& c) { return c.passed(); }));
 }
 
-GradeResult grade(const Exercise& exercise, const fs::path& submission, const GradeOptions& options) {
+GradeResult grade(const Exercise& exercise, const fs::path& submission,
+                  const GradeOptions& options) {
   using namespace detail;
   Exercise e = exercise;
   if (options.time_limit_seconds) e.time_limit_seconds = *options.time_limit_seconds;
@@ -242,7 +270,8 @@ GradeResult grade(const Exercise& exercise, const fs::path& submission, const Gr
     return std::move(result);
   };
   std::error_code error;
-  if (!fs::is_regular_file(submission, error)) return finish(GradeStatus::bad_submission, "no file " + submission.string());
+  if (!fs::is_regular_file(submission, error))
+    return finish(GradeStatus::bad_submission, "no file " + submission.string());
   auto cases = make_cases(e, options.seed);
   if (!cases) return finish(GradeStatus::broken_exercise, cases.error().message);
 
@@ -269,7 +298,8 @@ GradeResult grade(const Exercise& exercise, const fs::path& submission, const Gr
     if (budget_spent || seconds_since(start) > options.budget_seconds) {
       budget_spent = true;
       row.outcome = CaseOutcome::not_run;
-      row.message = "not run: the grading time budget (" + std::to_string(static_cast<int>(options.budget_seconds)) +
+      row.message = "not run: the grading time budget (" +
+                    std::to_string(static_cast<int>(options.budget_seconds)) +
                     " s) was spent on the cases before";
       row.headline = "not run (time budget spent)";
       result.cases.push_back(std::move(row));
@@ -280,20 +310,25 @@ GradeResult grade(const Exercise& exercise, const fs::path& submission, const Gr
     const runner::KernelFileResult* cached = references.find(key);
     const runner::KernelFileResult& reference =
         cached != nullptr ? *cached
-                          : references.add(key, runner::run_kernel_file(request_for_case(e, e.solution_file(), c, in_order, false)));
+                          : references.add(key, runner::run_kernel_file(request_for_case(
+                                                    e, e.solution_file(), c, in_order, false)));
     if (reference.status != runner::RunStatus::completed || !reference.trace.diagnostics.empty()) {
-      const std::string why = reference.status != runner::RunStatus::completed
-                                  ? std::string(runner::to_string(reference.status)) + ": " + reference.message
-                                  : diagnostic_text(reference, reference.trace.diagnostics.front());
+      const std::string why =
+          reference.status != runner::RunStatus::completed
+              ? std::string(runner::to_string(reference.status)) + ": " + reference.message
+              : diagnostic_text(reference, reference.trace.diagnostics.front());
       return finish(GradeStatus::broken_exercise,
-                    "the exercise's reference solution fails on case " + c.name + " (" + why + ")", reference.details);
+                    "the exercise's reference solution fails on case " + c.name + " (" + why + ")",
+                    reference.details);
     }
     for (const Schedule& s : schedules_for(e, c, options.seed, i)) {
-      const runner::KernelFileResult got = runner::run_kernel_file(request_for_case(e, submission, c, s, false));
+      const runner::KernelFileResult got =
+          runner::run_kernel_file(request_for_case(e, submission, c, s, false));
       ++row.runs;
       if (got.status == runner::RunStatus::bad_input) {
         // Not a compile error: the kernel is missing, or its parameters differ from the exercise's.
-        const std::string expects = got.details.empty() ? " (the exercise expects " + e.signature + ")" : "";
+        const std::string expects =
+            got.details.empty() ? " (the exercise expects " + e.signature + ")" : "";
         return finish(GradeStatus::bad_submission, got.message + expects, got.details);
       }
       const Verdict v = judge(e, got, reference);
@@ -313,10 +348,11 @@ GradeResult grade(const Exercise& exercise, const fs::path& submission, const Gr
     row.seconds = seconds_since(case_start);
     result.cases.push_back(std::move(row));
   }
-  result.status = result.cases_passed() == result.cases.size() ? GradeStatus::passed : GradeStatus::failed;
+  result.status =
+      result.cases_passed() == result.cases.size() ? GradeStatus::passed : GradeStatus::failed;
   if (first_failure && options.detail) {
-    result.failure = explain_failure(e, submission, (*cases)[*first_failure], failed_schedule, *first_failure,
-                                     timed_out ? &*timed_out : nullptr);
+    result.failure = explain_failure(e, submission, (*cases)[*first_failure], failed_schedule,
+                                     *first_failure, timed_out ? &*timed_out : nullptr);
   }
   result.seconds = seconds_since(start);
   return result;
@@ -333,7 +369,8 @@ std::vector<Submission> find_submissions(const fs::path& dir) {
     } else if (entry.is_directory()) {
       std::vector<fs::path> files;
       for (const auto& inner : fs::directory_iterator(path, error)) {
-        if (inner.is_regular_file() && inner.path().extension() == ".cu") files.push_back(inner.path());
+        if (inner.is_regular_file() && inner.path().extension() == ".cu")
+          files.push_back(inner.path());
       }
       std::sort(files.begin(), files.end());
       Submission s{path.filename().string(), {}, ""};
@@ -341,16 +378,19 @@ std::vector<Submission> find_submissions(const fs::path& dir) {
         s.file = files.front();
       } else {
         s.problem = files.empty() ? "the folder holds no .cu file"
-                                  : "the folder holds " + std::to_string(files.size()) + " .cu files; which one to grade?";
+                                  : "the folder holds " + std::to_string(files.size()) +
+                                        " .cu files; which one to grade?";
       }
       out.push_back(std::move(s));
     }
   }
-  std::sort(out.begin(), out.end(), [](const Submission& a, const Submission& b) { return a.student < b.student; });
+  std::sort(out.begin(), out.end(),
+            [](const Submission& a, const Submission& b) { return a.student < b.student; });
   return out;
 }
 
-std::vector<StudentGrade> grade_class(const Exercise& exercise, const std::vector<Submission>& submissions,
+std::vector<StudentGrade> grade_class(const Exercise& exercise,
+                                      const std::vector<Submission>& submissions,
                                       const GradeOptions& given) {
   ReferenceRuns references;
   GradeOptions options = given;

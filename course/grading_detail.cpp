@@ -50,7 +50,8 @@ std::string line_of(const fs::path& file, std::uint32_t line) {
   return {};
 }
 
-bool element_differs(const Exercise& e, runner::ElementType type, std::uint64_t got, std::uint64_t expected) {
+bool element_differs(const Exercise& e, runner::ElementType type, std::uint64_t got,
+                     std::uint64_t expected) {
   if (got == expected) return false;
   const ValueType t = value_type(type);
   if (e.comparison == Comparison::bits || (t != ValueType::f32 && t != ValueType::f64)) return true;
@@ -75,13 +76,23 @@ void build_table(const Exercise& e, FailureDetail& d, std::int64_t anchor, bool 
     if (custom_windows) {
       if (auto w = evaluate(param.window, vars)) start = *w;
     }
-    const auto first = static_cast<std::uint64_t>(std::clamp<std::int64_t>(start, 0, static_cast<std::int64_t>(arg.count - 1)));
+    const auto first = static_cast<std::uint64_t>(
+        std::clamp<std::int64_t>(start, 0, static_cast<std::int64_t>(arg.count - 1)));
     const std::uint64_t n = std::min<std::uint64_t>(32, arg.count - first);
     const ValueType t = value_type(param.type);
-    const bool has_input = std::any_of(arg.list.begin(), arg.list.end(), [](std::uint64_t b) { return b != 0; });
-    if (!param.checked || has_input) {
-      ElementRow row{ElementRow::Kind::input, param.checked ? param.name + " before" : param.name, p, first, {}, {}};
-      for (std::uint64_t k = 0; k < n; ++k) row.cells.push_back(format_element(arg.list[first + k], t));
+    // A checked buffer shows what it held before when that was data (keys sorted in place), not a
+    // fill (zeros, a sentinel).
+    const bool data = std::any_of(arg.list.begin(), arg.list.end(),
+                                  [&](std::uint64_t b) { return b != arg.list.front(); });
+    if (!param.checked || data) {
+      ElementRow row{ElementRow::Kind::input,
+                     param.checked ? param.name + " before" : param.name,
+                     p,
+                     first,
+                     {},
+                     {}};
+      for (std::uint64_t k = 0; k < n; ++k)
+        row.cells.push_back(format_element(arg.list[first + k], t));
       d.table.push_back(std::move(row));
     }
     if (!param.checked) continue;
@@ -98,15 +109,18 @@ void build_table(const Exercise& e, FailureDetail& d, std::int64_t anchor, bool 
       }
     }
     d.table.push_back(std::move(x));
-    if (got != nullptr && d.submission.status == runner::RunStatus::completed) d.table.push_back(std::move(g));
+    if (got != nullptr && d.submission.status == runner::RunStatus::completed)
+      d.table.push_back(std::move(g));
   }
 }
 
 // What the reference's lanes received at the same call as `step`: each lane's k-th call against the
 // reference lane's k-th call, where both are the same intrinsic on the same type (else nothing:
 // the two kernels do different things there, and their values say nothing about each other).
-std::array<std::optional<std::uint64_t>, kWarpSize> expected_outputs(const Trace& sub, const TraceIndex& index,
-                                                                     std::size_t step, const Trace& reference) {
+std::array<std::optional<std::uint64_t>, kWarpSize> expected_outputs(const Trace& sub,
+                                                                     const TraceIndex& index,
+                                                                     std::size_t step,
+                                                                     const Trace& reference) {
   std::array<std::optional<std::uint64_t>, kWarpSize> out{};
   const StepInfo& info = index.info(step);
   const TraceStep s = sub.steps.at(step);
@@ -114,14 +128,16 @@ std::array<std::optional<std::uint64_t>, kWarpSize> expected_outputs(const Trace
   for (const std::size_t earlier : index.steps_of(info.warp)) {
     if (earlier >= step) break;
     const LaneMask took_part = index.info(earlier).participants;
-    for (int lane = 0; lane < kWarpSize; ++lane) before[static_cast<std::size_t>(lane)] += has_lane(took_part, lane) ? 1 : 0;
+    for (int lane = 0; lane < kWarpSize; ++lane)
+      before[static_cast<std::size_t>(lane)] += has_lane(took_part, lane) ? 1 : 0;
   }
   for (int lane = 0; lane < kWarpSize; ++lane) {
     if (!has_lane(s.participants, lane)) continue;
     const auto at = static_cast<std::size_t>(lane);
-    const std::vector<LaneCall> calls =
-        lane_calls(reference, info.warp.block, info.warp.warp * kWarpSize + static_cast<std::uint32_t>(lane));
-    if (before[at] < calls.size() && calls[before[at]].call.op == s.op && calls[before[at]].call.type == s.type) {
+    const std::vector<LaneCall> calls = lane_calls(
+        reference, info.warp.block, info.warp.warp * kWarpSize + static_cast<std::uint32_t>(lane));
+    if (before[at] < calls.size() && calls[before[at]].call.op == s.op &&
+        calls[before[at]].call.type == s.type) {
       out[at] = calls[before[at]].call.output;
     }
   }
@@ -135,7 +151,8 @@ void find_step(const Exercise& e, FailureDetail& d) {
   const DeviceTrace reference = as_device_trace(d.reference.trace);
   std::optional<std::size_t> step;
   for (const Diagnostic& diagnostic : sub.trace.diagnostics) {
-    if (diagnostic.step >= 0 && static_cast<std::size_t>(diagnostic.step) < sub.trace.steps.size()) {
+    if (diagnostic.step >= 0 &&
+        static_cast<std::size_t>(diagnostic.step) < sub.trace.steps.size()) {
       step = static_cast<std::size_t>(diagnostic.step);
       d.step_reason = "the step of the first diagnostic: " + diagnostic_text(sub, diagnostic);
       break;
@@ -144,34 +161,44 @@ void find_step(const Exercise& e, FailureDetail& d) {
   if (!step && !sub.trace.diagnostics.empty()) {
     d.step_reason = diagnostic_text(sub, sub.trace.diagnostics.front());
   } else if (!step && sub.status != runner::RunStatus::completed) {
-    d.step_reason = "the run stopped (" + std::string(runner::to_string(sub.status)) + "): " + sub.message;
+    d.step_reason =
+        "the run stopped (" + std::string(runner::to_string(sub.status)) + "): " + sub.message;
   } else if (!step) {
     const TraceComparison cmp = compare(sub.trace, reference, e.tolerance_ulps);
     if (!cmp.incomparable.empty()) {
       d.step_reason = "the runs cannot be lined up: " + cmp.incomparable;
     } else if (!cmp.first_difference) {
       d.step_reason =
-          "every warp-level call gives each lane the same values as the reference's: the difference comes after "
+          "every warp-level call gives each lane the same values as the reference's: the "
+          "difference comes after "
           "them, in which lanes write which values to memory, or where";
     } else {
       const CallDifference& diff = *cmp.first_difference;
-      const std::string who = "lane " + std::to_string(diff.lane) + " of block " + std::to_string(diff.block) + " warp " +
-                              std::to_string(diff.warp) + ", its call " + std::to_string(diff.call + 1);
+      const std::string who = "lane " + std::to_string(diff.lane) + " of block " +
+                              std::to_string(diff.block) + " warp " + std::to_string(diff.warp) +
+                              ", its call " + std::to_string(diff.call + 1);
       if (diff.sim_step >= 0) step = static_cast<std::size_t>(diff.sim_step);
       switch (diff.field) {
         case CallField::output:
-          d.step_reason = "the first step where a lane receives another value than the reference's lane at the same "
-                          "call (" + who + ")";
+          d.step_reason =
+              "the first step where a lane receives another value than the reference's lane at the "
+              "same "
+              "call (" +
+              who + ")";
           break;
         case CallField::input:
-          d.step_reason = "the first step where a lane passes in another value than the reference's lane at the same "
-                          "call (" + who + "): the values went wrong before this call";
+          d.step_reason =
+              "the first step where a lane passes in another value than the reference's lane at "
+              "the same "
+              "call (" +
+              who + "): the values went wrong before this call";
           break;
         case CallField::mask:
         case CallField::arg:
         case CallField::width:
         case CallField::pred:
-          d.step_reason = "the first step where a lane passes another " + std::string(to_string(diff.field)) +
+          d.step_reason = "the first step where a lane passes another " +
+                          std::string(to_string(diff.field)) +
                           " than the reference's lane at the same call (" + who + ")";
           break;
         case CallField::op:
@@ -179,14 +206,16 @@ void find_step(const Exercise& e, FailureDetail& d) {
         case CallField::count:
         case CallField::line:
           if (diff.sim && diff.gpu) {
-            d.step_reason = "here the warp-level calls stop lining up with the reference's (" + who + " is " +
-                            call_name(*diff.sim) + ", the reference's " + call_name(*diff.gpu) +
-                            "): the kernel takes another path, so the steps are not compared past this one";
+            d.step_reason =
+                "here the warp-level calls stop lining up with the reference's (" + who + " is " +
+                call_name(*diff.sim) + ", the reference's " + call_name(*diff.gpu) +
+                "): the kernel takes another path, so the steps are not compared past this one";
           } else if (diff.sim) {
-            d.step_reason = "the kernel makes more warp-level calls than the reference (" + who + " has no counterpart)";
+            d.step_reason = "the kernel makes more warp-level calls than the reference (" + who +
+                            " has no counterpart)";
           } else {
-            d.step_reason = "the kernel makes fewer warp-level calls than the reference: " + who + " of the reference (" +
-                            call_name(*diff.gpu) + ") has no counterpart";
+            d.step_reason = "the kernel makes fewer warp-level calls than the reference: " + who +
+                            " of the reference (" + call_name(*diff.gpu) + ") has no counterpart";
           }
           break;
       }
@@ -206,12 +235,15 @@ void find_step(const Exercise& e, FailureDetail& d) {
 }  // namespace
 
 FailureDetail explain_failure(const Exercise& e, const fs::path& submission, const GradeCase& c,
-                              const Schedule& s, std::size_t case_index, const runner::KernelFileResult* timed_out) {
+                              const Schedule& s, std::size_t case_index,
+                              const runner::KernelFileResult* timed_out) {
   FailureDetail d;
   d.case_index = case_index;
   d.grade_case = c;
   d.schedule = s;
-  d.submission = timed_out != nullptr ? *timed_out : runner::run_kernel_file(request_for_case(e, submission, c, s, true));
+  d.submission = timed_out != nullptr
+                     ? *timed_out
+                     : runner::run_kernel_file(request_for_case(e, submission, c, s, true));
   const Schedule in_order{"in order", ConvergencePolicy::maximal, 1, 0};
   d.reference = runner::run_kernel_file(request_for_case(e, e.solution_file(), c, in_order, true));
   d.index = TraceIndex(d.submission.trace);
@@ -228,7 +260,8 @@ FailureDetail explain_failure(const Exercise& e, const fs::path& submission, con
   if (!d.first_wrong && !d.submission.trace.diagnostics.empty()) {
     // The elements of the warp the first diagnostic names, one per thread.
     const Diagnostic& first = d.submission.trace.diagnostics.front();
-    anchor = static_cast<std::int64_t>(first.block * c.block.count() + std::uint64_t{first.warp} * kWarpSize);
+    anchor = static_cast<std::int64_t>(first.block * c.block.count() +
+                                       std::uint64_t{first.warp} * kWarpSize);
   }
   build_table(e, d, anchor, custom_windows);
   find_step(e, d);

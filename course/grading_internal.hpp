@@ -14,7 +14,8 @@ namespace detail {
 ValueType value_type(runner::ElementType type);
 
 runner::KernelFileRequest request_for_case(const Exercise& e, const std::filesystem::path& file,
-                                           const GradeCase& c, const Schedule& s, bool record_steps);
+                                           const GradeCase& c, const Schedule& s,
+                                           bool record_steps);
 
 const runner::OutputBuffer* buffer_at(const runner::KernelFileResult& r, std::size_t arg);
 
@@ -35,7 +36,8 @@ struct Verdict {
   std::string headline;
   std::optional<Mismatch> mismatch;
 };
-Verdict judge(const Exercise& e, const runner::KernelFileResult& got, const runner::KernelFileResult& expected);
+Verdict judge(const Exercise& e, const runner::KernelFileResult& got,
+              const runner::KernelFileResult& expected);
 
 // "grid 3, block 128, n = 384"
 std::string launch_text(const Exercise& e, const GradeCase& c);

@@ -39,18 +39,21 @@ struct Expression {
   std::string text;
 };
 // Evaluates `expr` with `vars`; the error names the unknown name or the malformed text.
-Expected<std::int64_t> evaluate(const Expression& expr, const std::map<std::string, std::int64_t>& vars);
+Expected<std::int64_t> evaluate(const Expression& expr,
+                                const std::map<std::string, std::int64_t>& vars);
 
 // How a buffer's elements are made: a base, then sorting and single elements set. Values are
 // numbers or strings the element type reads ("nan", "-0", "inf", "0x7fc00001" for bits).
 struct Generator {
   enum class Base : std::uint8_t { fill, list, iota, random, choice };
   Base base = Base::fill;
-  std::vector<std::string> values;  // fill: one value; list: cycled to the count; choice: picked from
-  double start = 0, step = 1;       // iota: start + i * step; random: low + k * step, k uniform
-  double low = 0, high = 0;         // random: values in [low, high] on the grid of `step`
-  std::string sort;                 // "", "ascending" or "descending"
-  std::optional<Expression> runs;   // sort each run of this many elements (default: the whole buffer)
+  std::vector<std::string>
+      values;                  // fill: one value; list: cycled to the count; choice: picked from
+  double start = 0, step = 1;  // iota: start + i * step; random: low + k * step, k uniform
+  double low = 0, high = 0;    // random: values in [low, high] on the grid of `step`
+  std::string sort;            // "", "ascending" or "descending"
+  std::optional<Expression>
+      runs;  // sort each run of this many elements (default: the whole buffer)
   std::vector<std::pair<Expression, std::string>> set;  // (index, value): applied last
 };
 
@@ -58,15 +61,16 @@ struct ExerciseParam {
   std::string name;
   runner::ElementType type = runner::ElementType::i32;
   bool is_buffer = false;
-  Expression count;  // buffers: the number of elements
-  Expression value;  // scalars: the value (floats: an integer expression)
-  Generator init;    // buffers: the contents before the launch (default: zeros)
+  Expression count;      // buffers: the number of elements
+  Expression value;      // scalars: the value (floats: an integer expression)
+  Generator init;        // buffers: the contents before the launch (default: zeros)
   bool checked = false;  // an output compared with the reference's
   // Checked buffers: compare only the first N elements, N = element 0 of this parameter's buffer as
   // the reference left it (a count the kernel writes); empty: every element.
   std::string length_from;
   // The failing case's table shows this parameter's elements from this index on (32 of them);
-  // `i` is the first wrong element of the first checked buffer that differs. Default: 32 * (i / 32).
+  // `i` is the first wrong element of the first checked buffer that differs. Default: 32 * (i /
+  // 32).
   Expression window;
 };
 
@@ -74,7 +78,7 @@ struct ExerciseParam {
 // replace the parameters' defaults.
 struct CaseSpec {
   std::string name;
-  std::string summary;  // what it is there to catch
+  std::string summary;      // what it is there to catch
   std::string grid, block;  // "X" or "X,Y,Z"; random cases pick from the lists below
   std::vector<std::string> grids, blocks;
   std::vector<std::pair<std::string, Expression>> vars;  // in order
@@ -114,15 +118,15 @@ struct Exercise {
   std::string lesson;  // the lesson folder it belongs to: "04-butterfly-reduction"
   std::filesystem::path dir;
   std::string title, summary, kernel, signature;
-  std::string contract;  // what the kernel must compute, which lanes hold what
-  std::string inputs;    // what inputs it will see
-  std::vector<std::string> hints;  // unlocked one at a time
+  std::string contract;               // what the kernel must compute, which lanes hold what
+  std::string inputs;                 // what inputs it will see
+  std::vector<std::string> hints;     // unlocked one at a time
   std::vector<ExerciseParam> params;  // in kernel parameter order
   std::vector<std::pair<std::string, Expression>> vars;  // defaults, in order
   std::size_t shared_bytes = 0;
   Comparison comparison = Comparison::bits;
   std::uint64_t tolerance_ulps = 0;
-  std::vector<CaseSpec> cases;  // fixed cases then random generators, in file order
+  std::vector<CaseSpec> cases;    // fixed cases then random generators, in file order
   std::uint32_t orders = 2;       // seeded block and warp orders per case (launches of 2+ warps)
   std::uint32_t interleaved = 2;  // runs under the interleaved policy per case
   double time_limit_seconds = 5;  // per run
@@ -200,8 +204,8 @@ struct GradeOptions {
   // case); the cases left are not run and count as failed.
   double budget_seconds = 60;
   bool detail = true;  // work out the first failing case's table and step (one more run)
-  std::optional<double> time_limit_seconds;  // per run, instead of the exercise's
-  ReferenceRuns* references = nullptr;       // shared reference runs (none: each grading its own)
+  std::optional<double> time_limit_seconds{};  // per run, instead of the exercise's
+  ReferenceRuns* references = nullptr;         // shared reference runs (none: each grading its own)
 };
 
 enum class CaseOutcome : std::uint8_t {
@@ -261,8 +265,8 @@ struct FailureDetail {
 enum class GradeStatus : std::uint8_t {
   passed,
   failed,
-  bad_submission,  // no such file, it did not compile, the kernel or its parameters do not fit
-  broken_exercise, // the reference solution failed on a case (the exercise's fault)
+  bad_submission,   // no such file, it did not compile, the kernel or its parameters do not fit
+  broken_exercise,  // the reference solution failed on a case (the exercise's fault)
 };
 std::string_view to_string(GradeStatus status);
 
@@ -301,7 +305,8 @@ struct StudentGrade {
 };
 // Each submission graded with the same seed; a submission that crashes, hangs or does not
 // compile fails its own row only.
-std::vector<StudentGrade> grade_class(const Exercise& exercise, const std::vector<Submission>& submissions,
+std::vector<StudentGrade> grade_class(const Exercise& exercise,
+                                      const std::vector<Submission>& submissions,
                                       const GradeOptions& options = {});
 
 // The hints unlocked so far: hints 1..n (n is clamped to the number of hints).

@@ -1,0 +1,492 @@
+// Exercises and grading: exercise.json loads as typed data; cases are made the same way for the
+// same seed; every exercise's reference solution passes, its starter fails, each wrong variant
+// fails on the case and with the words its exercise.json names, each right variant passes; the
+// first failing case is explained lane by lane.
+//
+// WARPSIM_EXERCISE=<id> limits the per-exercise checks to one exercise (CTest runs one process
+// per exercise, so that they share the machine's cores).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "warpsim/course.hpp"
+#include "warpsim/grading.hpp"
+
+namespace fs = std::filesystem;
+using namespace warpsim;
+using namespace warpsim::course;
+
+namespace {
+
+const fs::path kLessons = fs::path(WARPSIM_SOURCE_DIR) / "lessons";
+constexpr std::uint64_t kSeed = 20261123;
+
+void use_scratch_cache() {
+  if (std::getenv("WARPSIM_CACHE_DIR") != nullptr) return;
+  const fs::path dir = fs::path(WARPSIM_BINARY_DIR) / "tests" / "course" / "kernel-cache";
+  fs::create_directories(dir);
+  setenv("WARPSIM_CACHE_DIR", dir.c_str(), 1);
+}
+
+const ExerciseCatalogue& catalogue() {
+  static const ExerciseCatalogue loaded = load_exercises(kLessons);
+  return loaded;
+}
+
+const Exercise& exercise(std::string_view id) {
+  const Exercise* e = find_exercise(catalogue(), id);
+  REQUIRE_MESSAGE(e != nullptr, "no exercise " << id);
+  return *e;
+}
+
+bool selected(const Exercise& e) {
+  const char* only = std::getenv("WARPSIM_EXERCISE");
+  return only == nullptr || e.id == only;
+}
+
+// The tests that grade no lesson exercise run once: without WARPSIM_EXERCISE, or with "none".
+bool general() {
+  const char* only = std::getenv("WARPSIM_EXERCISE");
+  return only == nullptr || std::string_view(only) == "none";
+}
+
+const CaseResult* case_named(const GradeResult& r, std::string_view name) {
+  for (const CaseResult& c : r.cases) {
+    if (c.name == name) return &c;
+  }
+  return nullptr;
+}
+
+std::string summary(const GradeResult& r) {
+  std::string text = std::string(to_string(r.status)) + " " + r.message + "\n";
+  for (const CaseResult& c : r.cases) {
+    text += "  " + c.name + ": " + std::string(to_string(c.outcome)) + " [" + c.schedule + "] " +
+            c.message + "\n";
+  }
+  return text;
+}
+
+// An exercise folder in the build tree from its JSON and a kernel file.
+fs::path scratch_exercise(const std::string& name, const std::string& json,
+                          const std::string& kernel) {
+  const fs::path dir =
+      fs::path(WARPSIM_BINARY_DIR) / "tests" / "course" / "scratch-exercises" / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "exercise.json") << json;
+  for (const char* file : {"solution.cu", "starter.cu"}) std::ofstream(dir / file) << kernel;
+  std::ofstream(dir / "statement.md") << "# " << name << "\n";
+  return dir;
+}
+
+const char* kDoubleKernel =
+    "__global__ void twice(const int* in, int* out, int n) {\n"
+    "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "  if (i < n) out[i] = 2 * in[i];\n"
+    "}\n";
+
+std::string double_json(const std::string& extra = "") {
+  return R"J({"id": "twice", "title": "t", "lesson": "none", "summary": "s",
+    "kernel": "twice", "signature": "__global__ void twice(const int* in, int* out, int n)",
+    "contract": "c", "inputs": "i", "hints": ["one", "two"],
+    "params": [{"name": "in", "type": "i32", "count": "n", "init": {"random": [-9, 9]}},
+               {"name": "out", "type": "i32", "count": "n", "check": true},
+               {"name": "n", "type": "i32", "value": "n"}],
+    "vars": {"n": "threads - 3"},
+    "cases": [{"name": "small", "grid": "1", "block": "32"}],
+    "random": [{"name": "random", "count": 3, "grid": ["1", "2"], "block": ["32", "64"],
+                "vars": {"n": {"random": [1, "threads"]}}}])J" +
+         extra + "}";
+}
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const std::size_t at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+const std::string kRandomInit = R"({"random": [-9, 9]})";
+
+}  // namespace
+
+TEST_CASE(
+    "expressions: + - * / %, parentheses, min and max over named values; errors say what is "
+    "wrong") {
+  if (!general()) return;
+  const std::map<std::string, std::int64_t> vars{{"threads", 96}, {"n", 17}};
+  const auto eval = [&](const char* text) { return evaluate({text}, vars); };
+  CHECK(*eval("threads / 32") == 3);
+  CHECK(*eval("32 * (n / 32) + n % 32") == 17);
+  CHECK(*eval("-n + 2 * 3") == -11);
+  CHECK(*eval("min(n, 5) + max(threads, 1000)") == 1005);
+  CHECK(*eval(" 7 ") == 7);
+  CHECK(eval("m + 1").error().message.find("unknown name 'm'") != std::string::npos);
+  CHECK(eval("n / (n - 17)").error().message.find("division by zero") != std::string::npos);
+  CHECK(eval("(n + 1").error().message.find("missing ')'") != std::string::npos);
+  CHECK(eval("n n").error().message.find("unexpected") != std::string::npos);
+}
+
+TEST_CASE("an exercise folder loads; a malformed one is refused with the file and the field") {
+  if (!general()) return;
+  const fs::path dir = scratch_exercise("twice", double_json(), kDoubleKernel);
+  auto e = load_exercise(dir);
+  REQUIRE_MESSAGE(e, (e ? "" : e.error().message));
+  CHECK(e->id == "twice");
+  CHECK(e->params.size() == 3);
+  CHECK(e->params[1].checked);
+  CHECK(e->hints.size() == 2);
+  CHECK(hints_up_to(*e, 1) == std::vector<std::string>{"one"});
+  CHECK(hints_up_to(*e, 9).size() == 2);
+  CHECK(e->cases.size() == 2);
+  CHECK(e->cases[1].random);
+  CHECK(e->cases[1].count == 3);
+
+  struct Row {
+    const char* what;
+    std::string json;
+    const char* reason;
+  };
+  const Row rows[] = {
+      {"unknown field", double_json(R"(, "tolerance": 3)"), "unknown field \"tolerance\""},
+      {"ulps without values", double_json(R"(, "tolerance_ulps": 3)"),
+       "goes with \"compare\": \"values\""},
+      {"bad generator", replaced(double_json(), kRandomInit, R"({"fill": 1, "iota": 0})"),
+       "exactly one of"},
+      {"unknown name", replaced(double_json(), "threads - 3", "thread - 3"),
+       "unknown name 'thread'"},
+      {"wrong file missing",
+       double_json(
+           R"(, "wrong": [{"file": "x.cu", "bug": "b", "fails": "small", "message": "m"}])"),
+       "no file wrong/x.cu"},
+  };
+  for (const Row& row : rows) {
+    CAPTURE(row.what);
+    const fs::path bad = scratch_exercise("twice", row.json, kDoubleKernel);
+    auto loaded = load_exercise(bad);
+    REQUIRE_FALSE(loaded);
+    CHECK_MESSAGE(loaded.error().message.find(row.reason) != std::string::npos,
+                  loaded.error().message);
+    CHECK(loaded.error().message.find("exercise.json") != std::string::npos);
+  }
+}
+
+TEST_CASE("cases: sizes come from the launch; fixed cases ignore the seed, random ones follow it") {
+  if (!general()) return;
+  const fs::path dir = scratch_exercise("twice", double_json(), kDoubleKernel);
+  const Exercise e = *load_exercise(dir);
+  const auto a = make_cases(e, 1), b = make_cases(e, 1), c = make_cases(e, 2);
+  REQUIRE(a);
+  REQUIRE(a->size() == 4);
+  const GradeCase& small = (*a)[0];
+  CHECK(small.vars.at("threads") == 32);
+  CHECK(small.vars.at("n") == 29);
+  CHECK(small.args[0].count == 29);
+  CHECK(small.args[2].scalar_bits == 29);
+  for (const std::uint64_t bits : small.args[0].list) {
+    const auto v = static_cast<std::int32_t>(bits);
+    CHECK(v >= -9);
+    CHECK(v <= 9);
+  }
+  CHECK((*a)[0].args[0].list == (*c)[0].args[0].list);  // fixed: the same for every seed
+  bool same_random = true, differs = false;
+  for (std::size_t i = 1; i < 4; ++i) {
+    same_random =
+        same_random && (*a)[i].args[0].list == (*b)[i].args[0].list && (*a)[i].grid == (*b)[i].grid;
+    differs = differs || (*a)[i].args[0].list != (*c)[i].args[0].list;
+    CHECK((*a)[i].name == "random-" + std::to_string(i));
+    CHECK((*a)[i].vars.at("n") >= 1);
+    CHECK((*a)[i].vars.at("n") <= (*a)[i].vars.at("threads"));
+  }
+  CHECK(same_random);
+  CHECK(differs);
+}
+
+TEST_CASE(
+    "generators: fill, list, iota, random on a grid of steps, choice, sorted runs, single elements "
+    "set") {
+  if (!general()) return;
+  const auto with_init = [&](const std::string& init) {
+    const fs::path d =
+        scratch_exercise("twice", replaced(double_json(), kRandomInit, init), kDoubleKernel);
+    auto e = load_exercise(d);
+    REQUIRE_MESSAGE(e, (e ? "" : e.error().message));
+    auto cases = make_cases(*e, 5);
+    REQUIRE_MESSAGE(cases, (cases ? "" : cases.error().message));
+    std::vector<std::int32_t> values;
+    for (const std::uint64_t bits : (*cases)[0].args[0].list)
+      values.push_back(static_cast<std::int32_t>(bits));
+    return values;  // 29 elements
+  };
+  CHECK(with_init(R"({"fill": -4})") == std::vector<std::int32_t>(29, -4));
+  const auto list = with_init(R"({"list": [1, 2, 3]})");
+  CHECK(list[0] == 1);
+  CHECK(list[4] == 2);
+  const auto iota = with_init(R"({"iota": 10, "step": -2})");
+  CHECK(iota[0] == 10);
+  CHECK(iota[28] == 10 - 56);
+  for (const std::int32_t v : with_init(R"({"random": [-100, 100], "step": 25})"))
+    CHECK(v % 25 == 0);
+  for (const std::int32_t v : with_init(R"({"choice": [7, 9]})")) CHECK((v == 7 || v == 9));
+  const auto sorted = with_init(R"({"random": [-50, 50], "sort": "descending", "runs": 8})");
+  for (std::size_t i = 1; i < sorted.size(); ++i) {
+    if (i % 8 != 0) CHECK(sorted[i - 1] >= sorted[i]);
+  }
+  const auto set = with_init(R"({"fill": 0, "set": {"n - 1": 5, "3": -1}})");
+  CHECK(set[28] == 5);
+  CHECK(set[3] == -1);
+}
+
+TEST_CASE(
+    "schedules: in order first; seeded orders only where the launch has several warps; seeds never "
+    "0") {
+  if (!general()) return;
+  const Exercise& e = exercise("warp-sum");
+  GradeCase one_warp;
+  one_warp.grid = {1};
+  one_warp.block = {32};
+  GradeCase two_blocks = one_warp;
+  two_blocks.grid = {2};
+  const std::vector<Schedule> one = schedules_for(e, one_warp, 9, 0);
+  const std::vector<Schedule> two = schedules_for(e, two_blocks, 9, 0);
+  REQUIRE(one.size() == 1 + e.interleaved);
+  REQUIRE(two.size() == 1 + e.orders + e.interleaved);
+  CHECK(one[0].name == "in order");
+  CHECK(one[0].order_seed == 0);
+  CHECK(one[1].policy == ConvergencePolicy::interleaved);
+  CHECK(one[1].order_seed == 0);  // one warp: no order to change
+  for (std::size_t i = 1; i < two.size(); ++i) {
+    CHECK(two[i].order_seed != 0);
+    CHECK(two[i].order_seed != two[i == 1 ? 2 : 1].order_seed);
+  }
+  CHECK(schedules_for(e, two_blocks, 10, 0)[1].order_seed != two[1].order_seed);
+}
+
+TEST_CASE(
+    "every lesson exercise loads: at least 14, each with a lesson, hints, two wrong variants, one "
+    "right") {
+  if (!general()) return;
+  for (const Error& problem : catalogue().problems) FAIL_CHECK(problem.message);
+  CHECK(catalogue().exercises.size() >= 14);
+  const Catalogue lessons = load_catalogue(kLessons);
+  for (const Exercise& e : catalogue().exercises) {
+    CAPTURE(e.id);
+    CHECK(find_lesson(lessons, e.lesson) != nullptr);
+    CHECK(e.hints.size() >= 2);
+    CHECK(e.wrong.size() >= 2);
+    CHECK(e.right.size() >= 1);
+    const auto starter = runner::read_text_file(e.starter_file().string());
+    REQUIRE(starter);
+    CHECK(starter->find("TODO") != std::string::npos);
+    CHECK(starter->find("Reference solution") == std::string::npos);
+  }
+  // Instructors rely on these ids and signatures.
+  const std::map<std::string, std::string> fixed{
+      {"warp-sum", "__global__ void warp_sum(const float* in, float* out, int n)"},
+      {"inclusive-scan", "__global__ void inclusive_scan(const int* in, int* out)"},
+      {"ballot-compact",
+       "__global__ void ballot_compact(const int* in, int* out, int* count, int n)"},
+      {"bitonic-sort", "__global__ void bitonic_sort(int* keys)"},
+      {"mask-repair", "__global__ void tail_sum(const float* in, float* out, int n)"},
+  };
+  for (const auto& [id, signature] : fixed) {
+    CAPTURE(id);
+    CHECK(exercise(id).signature == signature);
+    const auto solution = runner::read_text_file(exercise(id).solution_file().string());
+    CHECK(solution->find(signature.substr(0, signature.find('('))) != std::string::npos);
+  }
+}
+
+TEST_CASE(
+    "every exercise: the reference passes, the starter fails, wrong variants fail where and as "
+    "named, right ones pass") {
+  use_scratch_cache();
+  for (const Exercise& e : catalogue().exercises) {
+    if (!selected(e)) continue;
+    CAPTURE(e.id);
+    ReferenceRuns references;
+    GradeOptions options{.seed = kSeed, .detail = false, .references = &references};
+
+    const GradeResult solution = grade(e, e.solution_file(), options);
+    CHECK_MESSAGE(solution.passed(), summary(solution));
+
+    const GradeResult starter = grade(e, e.starter_file(), options);
+    CHECK_MESSAGE(starter.status == GradeStatus::failed, summary(starter));
+
+    for (const WrongSolution& w : e.wrong) {
+      CAPTURE(w.file);
+      const GradeResult r = grade(e, e.wrong_file(w), options);
+      REQUIRE_MESSAGE(r.status == GradeStatus::failed, summary(r));
+      const CaseResult* c = case_named(r, w.failing_case);
+      REQUIRE(c != nullptr);
+      CHECK_MESSAGE(!c->passed(), summary(r));
+      CHECK_MESSAGE(c->message.find(w.message) != std::string::npos, summary(r));
+    }
+    for (const RightSolution& right : e.right) {
+      CAPTURE(right.file);
+      const GradeResult r = grade(e, e.right_file(right), options);
+      CHECK_MESSAGE(r.passed(), summary(r));
+    }
+  }
+}
+
+TEST_CASE(
+    "order and lockstep: right solutions pass under other seeds, order-dependent ones fail under "
+    "every seed") {
+  use_scratch_cache();
+  for (const char* id : {"ballot-compact", "block-reduction", "inclusive-scan"}) {
+    const Exercise& e = exercise(id);
+    if (!selected(e)) continue;
+    CAPTURE(e.id);
+    for (const std::uint64_t seed : {1u, 2u, 3u}) {
+      CAPTURE(seed);
+      GradeOptions options{.seed = seed, .detail = false};
+      for (const RightSolution& right : e.right) {
+        CAPTURE(right.file);
+        const GradeResult r = grade(e, e.right_file(right), options);
+        CHECK_MESSAGE(r.passed(), summary(r));
+      }
+      if (e.id == "ballot-compact") {
+        // Right in order, wrong whenever a later warp's atomic runs first.
+        const GradeResult r = grade(e, e.dir / "wrong" / "atomic-offsets.cu", options);
+        REQUIRE(r.status == GradeStatus::failed);
+        const CaseResult* c = case_named(r, "several-warps");
+        REQUIRE(c != nullptr);
+        CHECK(c->outcome == CaseOutcome::wrong_output);
+        CHECK(c->schedule != "in order");
+        CHECK(c->message.find("depends on the order") != std::string::npos);
+      }
+      if (e.id == "inclusive-scan") {
+        const GradeResult r = grade(e, e.dir / "wrong" / "shared-no-syncwarp.cu", options);
+        CHECK(r.status == GradeStatus::failed);
+      }
+    }
+  }
+}
+
+TEST_CASE(
+    "the first failing case is explained lane by lane: its elements, the step where it departs, "
+    "that step's line") {
+  use_scratch_cache();
+  const Exercise& scan = exercise("inclusive-scan");
+  if (!selected(scan)) return;
+  const GradeResult r = grade(scan, scan.dir / "wrong" / "off-by-one.cu", {.seed = kSeed});
+  REQUIRE(r.failure);
+  const FailureDetail& f = *r.failure;
+  CHECK(r.cases.at(f.case_index).name == "one-warp");
+  REQUIRE(f.first_wrong);
+  CHECK(f.first_wrong->first == 1);   // out
+  CHECK(f.first_wrong->second == 1);  // lane 1 misses lane 0
+  REQUIRE(f.table.size() == 3);       // in, out expected, out got
+  CHECK(f.table[0].kind == ElementRow::Kind::input);
+  CHECK(f.table[1].kind == ElementRow::Kind::expected);
+  CHECK(f.table[2].kind == ElementRow::Kind::got);
+  CHECK(f.table[2].cells.size() == 32);
+  CHECK_FALSE(f.table[2].differs[0]);
+  CHECK(f.table[2].differs[1]);
+  // The same shuffles as the reference: the first step whose results differ, with the reference's.
+  REQUIRE(f.step);
+  CHECK(f.step->name == "__shfl_up_sync");
+  CHECK(f.step->has_other);
+  CHECK(f.step_reason.find("passes in another value") != std::string::npos);
+  CHECK(f.source_line.find("__shfl_up_sync") != std::string::npos);
+  CHECK(f.submission.trace.steps.size() > 0);
+
+  // Misuse: the step of the first diagnostic.
+  const Exercise& sum = exercise("warp-sum");
+  const GradeResult mask = grade(sum, sum.dir / "wrong" / "narrowing-mask.cu", {.seed = kSeed});
+  REQUIRE(mask.failure);
+  REQUIRE(mask.failure->step);
+  CHECK(mask.failure->step_reason.find("caller_not_in_mask") != std::string::npos);
+  CHECK(mask.failure->step->mask == 0x0000ffffu);
+  CHECK(mask.cases.front().outcome == CaseOutcome::misuse);
+  CHECK(mask.cases.front().message.find("the outputs match the reference's") != std::string::npos);
+
+  // Every call matches: the difference is in what reaches memory.
+  const GradeResult store = grade(sum, sum.dir / "wrong" / "block-local-warp.cu", {.seed = kSeed});
+  REQUIRE(store.failure);
+  CHECK_FALSE(store.failure->step);
+  CHECK(store.failure->step_reason.find("the same values as the reference's") != std::string::npos);
+  REQUIRE(store.failure->first_wrong);
+  // out[w] belongs to warp w: the input row shows that warp's 32 elements.
+  CHECK(store.failure->table[0].first == 32 * store.failure->first_wrong->second);
+}
+
+TEST_CASE("a grading is reproducible from its seed") {
+  use_scratch_cache();
+  const Exercise& e = exercise("argmax");
+  if (!selected(e)) return;
+  const auto run = [&](std::uint64_t seed) {
+    return grade(e, e.dir / "wrong" / "highest-lane-on-ties.cu", {.seed = seed, .detail = false});
+  };
+  const GradeResult a = run(7), b = run(7), c = run(8);
+  REQUIRE(a.cases.size() == b.cases.size());
+  bool launches_differ = false;
+  for (std::size_t i = 0; i < a.cases.size(); ++i) {
+    CHECK(a.cases[i].name == b.cases[i].name);
+    CHECK(a.cases[i].outcome == b.cases[i].outcome);
+    CHECK(a.cases[i].message == b.cases[i].message);
+    CHECK(a.cases[i].launch == b.cases[i].launch);
+    launches_differ = launches_differ || a.cases[i].message != c.cases[i].message ||
+                      a.cases[i].launch != c.cases[i].launch;
+  }
+  CHECK(launches_differ);
+}
+
+TEST_CASE("bad submissions: no file, a compile error, a kernel that does not fit the signature") {
+  use_scratch_cache();
+  const Exercise& e = exercise("warp-sum");
+  if (!selected(e)) return;
+  const fs::path dir = fs::path(WARPSIM_BINARY_DIR) / "tests" / "course" / "submissions";
+  fs::create_directories(dir);
+  const GradeResult missing = grade(e, dir / "missing.cu");
+  CHECK(missing.status == GradeStatus::bad_submission);
+  CHECK(missing.message.find("no file") != std::string::npos);
+
+  std::ofstream(dir / "syntax.cu")
+      << "__global__ void warp_sum(const float* in, float* out, int n) { int x = ; }\n";
+  const GradeResult syntax = grade(e, dir / "syntax.cu");
+  CHECK(syntax.status == GradeStatus::bad_submission);
+  CHECK(syntax.message.find("did not compile") != std::string::npos);
+  CHECK(syntax.details.find("syntax.cu:1") != std::string::npos);
+  CHECK(syntax.cases.empty());
+
+  std::ofstream(dir / "other.cu") << "__global__ void warp_sum(float* out) { }\n";
+  const GradeResult other = grade(e, dir / "other.cu");
+  CHECK(other.status == GradeStatus::bad_submission);
+  CHECK(other.message.find(e.signature) != std::string::npos);
+}
+
+TEST_CASE(
+    "a class: one grading per submission file or folder; a folder without exactly one .cu is its "
+    "own problem") {
+  use_scratch_cache();
+  const Exercise& e = exercise("warp-sum");
+  if (!selected(e)) return;
+  const fs::path dir = fs::path(WARPSIM_BINARY_DIR) / "tests" / "course" / "class";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "bo");
+  fs::create_directories(dir / "cy");
+  fs::create_directories(dir / "di");
+  fs::copy_file(e.solution_file(), dir / "ann.cu");
+  fs::copy_file(e.dir / "wrong" / "last-lane-writes.cu", dir / "bo" / "sum.cu");
+  std::ofstream(dir / "cy" / "a.cu") << "\n";
+  std::ofstream(dir / "cy" / "b.cu") << "\n";
+  std::ofstream(dir / "notes.txt") << "not a submission\n";
+  const std::vector<Submission> found = find_submissions(dir);
+  REQUIRE(found.size() == 4);
+  CHECK(found[0].student == "ann");
+  CHECK(found[1].student == "bo");
+  CHECK(found[1].file.filename() == "sum.cu");
+  CHECK(found[2].problem.find("2 .cu files") != std::string::npos);
+  CHECK(found[3].problem.find("no .cu file") != std::string::npos);
+  const std::vector<StudentGrade> grades = grade_class(e, found, {.seed = 3, .detail = false});
+  REQUIRE(grades.size() == 4);
+  CHECK(grades[0].result.passed());
+  CHECK(grades[1].result.status == GradeStatus::failed);
+  CHECK(grades[2].result.status == GradeStatus::bad_submission);
+  CHECK(grades[3].result.status == GradeStatus::bad_submission);
+}
