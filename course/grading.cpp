@@ -292,6 +292,7 @@ GradeResult grade(const Exercise& exercise, const fs::path& submission,
       row.outcome = CaseOutcome::not_run;
       row.message = "not run: case " + out_of_time + " ran past the time limit";
       row.headline = "not run (an earlier case ran out of time)";
+      if (options.on_case) options.on_case(row);
       result.cases.push_back(std::move(row));
       continue;
     }
@@ -302,6 +303,7 @@ GradeResult grade(const Exercise& exercise, const fs::path& submission,
                     std::to_string(static_cast<int>(options.budget_seconds)) +
                     " s) was spent on the cases before";
       row.headline = "not run (time budget spent)";
+      if (options.on_case) options.on_case(row);
       result.cases.push_back(std::move(row));
       continue;
     }
@@ -346,6 +348,7 @@ GradeResult grade(const Exercise& exercise, const fs::path& submission,
       break;
     }
     row.seconds = seconds_since(case_start);
+    if (options.on_case) options.on_case(row);
     result.cases.push_back(std::move(row));
   }
   result.status =
@@ -356,6 +359,18 @@ GradeResult grade(const Exercise& exercise, const fs::path& submission,
   }
   result.seconds = seconds_since(start);
   return result;
+}
+
+Expected<FailureDetail> explain_case(const Exercise& exercise, const fs::path& submission,
+                                     std::uint64_t seed, std::size_t case_index,
+                                     const Schedule& schedule) {
+  auto cases = make_cases(exercise, seed);
+  if (!cases) return cases.error();
+  if (case_index >= cases->size()) {
+    return fail(exercise.id + " has " + std::to_string(cases->size()) + " cases for seed " +
+                std::to_string(seed) + "; there is no case " + std::to_string(case_index));
+  }
+  return explain_failure(exercise, submission, (*cases)[case_index], schedule, case_index, nullptr);
 }
 
 std::vector<Submission> find_submissions(const fs::path& dir) {

@@ -490,3 +490,31 @@ TEST_CASE(
   CHECK(grades[2].result.status == GradeStatus::bad_submission);
   CHECK(grades[3].result.status == GradeStatus::bad_submission);
 }
+
+TEST_CASE("any case can be explained on demand, and each case is reported as it finishes") {
+  use_scratch_cache();
+  const Exercise& e = exercise("warp-sum");
+  if (!selected(e)) return;
+  std::vector<std::string> seen;
+  GradeOptions options{.seed = 4, .detail = false};
+  options.on_case = [&](const CaseResult& c) { seen.push_back(c.name); };
+  const GradeResult r = grade(e, e.dir / "wrong" / "block-local-warp.cu", options);
+  REQUIRE(seen.size() == r.cases.size());
+  CHECK(seen.front() == "one-warp");
+  CHECK_FALSE(r.failure);  // detail = false
+
+  // several-blocks (case 2) in a seeded order, as a view would ask for it.
+  const std::vector<GradeCase> cases = *make_cases(e, 4);
+  const Schedule order = schedules_for(e, cases[2], 4, 2)[1];
+  auto detail = explain_case(e, e.dir / "wrong" / "block-local-warp.cu", 4, 2, order);
+  REQUIRE(detail);
+  CHECK(detail->grade_case.name == "several-blocks");
+  CHECK(detail->schedule.order_seed == order.order_seed);
+  CHECK(detail->first_wrong);
+  CHECK(detail->submission.trace.steps.size() == 6 * 5);  // 6 warps, 5 shuffles each
+  auto right = explain_case(e, e.solution_file(), 4, 0, schedules_for(e, cases[0], 4, 0)[0]);
+  REQUIRE(right);
+  CHECK_FALSE(right->first_wrong);
+  CHECK(right->table.size() == 3);
+  CHECK_FALSE(explain_case(e, e.solution_file(), 4, 99, order));
+}

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -130,7 +131,8 @@ struct Exercise {
   std::uint32_t orders = 2;       // seeded block and warp orders per case (launches of 2+ warps)
   std::uint32_t interleaved = 2;  // runs under the interleaved policy per case
   double time_limit_seconds = 5;  // per run
-  std::uint64_t max_steps = 10'000'000;
+  std::uint64_t max_steps =
+      1'000'000;  // per run: a runaway loop of warp calls stops in about 0.5 s
   std::vector<WrongSolution> wrong;
   std::vector<RightSolution> right;
 
@@ -198,16 +200,6 @@ class ReferenceRuns {
   std::map<std::string, runner::KernelFileResult> runs_;
 };
 
-struct GradeOptions {
-  std::uint64_t seed = 1;
-  // Stop running once this much wall time is spent (a runaway kernel costs a time limit per
-  // case); the cases left are not run and count as failed.
-  double budget_seconds = 60;
-  bool detail = true;  // work out the first failing case's table and step (one more run)
-  std::optional<double> time_limit_seconds{};  // per run, instead of the exercise's
-  ReferenceRuns* references = nullptr;         // shared reference runs (none: each grading its own)
-};
-
 enum class CaseOutcome : std::uint8_t {
   passed,
   wrong_output,  // completed without diagnostics, but a checked buffer differs
@@ -228,6 +220,18 @@ struct CaseResult {
   std::size_t runs = 0;  // runs made of the submission
   double seconds = 0;
   bool passed() const { return outcome == CaseOutcome::passed; }
+};
+
+struct GradeOptions {
+  std::uint64_t seed = 1;
+  // Stop once this much wall time is spent (a kernel that crawls without hanging); the cases
+  // left are not run and count as failed.
+  double budget_seconds = 60;
+  bool detail = true;  // work out the first failing case's table and step (one more run)
+  std::optional<double> time_limit_seconds{};  // per run, instead of the exercise's
+  ReferenceRuns* references = nullptr;         // shared reference runs (none: each grading its own)
+  // Called after each case (from the grading thread), for progress in a view.
+  std::function<void(const CaseResult&)> on_case{};
 };
 
 // One row of the failing case's table: elements `first` .. `first + cells.size() - 1` of a
@@ -286,6 +290,14 @@ struct GradeResult {
 
 GradeResult grade(const Exercise& exercise, const std::filesystem::path& submission,
                   const GradeOptions& options = {});
+
+// Any case of a grading lane by lane (a view that shows a case other than the first failing
+// one): case `case_index` of make_cases(exercise, seed), run by the submission under `schedule`
+// and by the reference in order, both with steps. The error: no such case, or the exercise's
+// cases cannot be made.
+Expected<FailureDetail> explain_case(const Exercise& exercise,
+                                     const std::filesystem::path& submission, std::uint64_t seed,
+                                     std::size_t case_index, const Schedule& schedule);
 
 // ---------------------------------------------------------------------------------------------
 // Grading a class: a folder of submissions, one file per student or one folder each
