@@ -176,6 +176,19 @@ Verdict judge(const Exercise& e, const runner::KernelFileResult& got,
   if (got.status != runner::RunStatus::completed) {
     v.outcome = CaseOutcome::stopped;
     v.message = stop_message(got);
+    // Misuse before the stop is often its cause (a shuffle that read a lane that is not there).
+    for (const Diagnostic& d : got.trace.diagnostics) {
+      if (d.kind == DiagnosticKind::deadlock || d.kind == DiagnosticKind::step_budget_exceeded ||
+          d.kind == DiagnosticKind::timeout || d.kind == DiagnosticKind::kernel_fault ||
+          d.kind == DiagnosticKind::out_of_bounds) {
+        continue;
+      }
+      v.message += "; before that: " + std::string(to_string(d.kind)) +
+                   (d.where.line != 0 ? " at " + site_text(got.trace, d.where) : "") + " (block " +
+                   std::to_string(d.block) + ", warp " + std::to_string(d.warp) + ", lanes " +
+                   format_lanes(d.lanes) + ")";
+      break;
+    }
     v.headline = v.message.size() > 100 ? v.message.substr(0, 97) + "..." : v.message;
     return v;
   }
@@ -277,8 +290,8 @@ GradeResult grade(const Exercise& exercise, const fs::path& submission,
 
   std::optional<std::size_t> first_failure;
   Schedule failed_schedule;
-  std::optional<runner::KernelFileResult> timed_out;  // the first failure, when it ran out of time
-  std::string out_of_time;  // the case that ran out of time: the cases after it are not run
+  std::optional<runner::KernelFileResult> failed_run;  // the first failure's run (no steps)
+  std::string out_of_time;  // the case that ran away: the cases after it are not run
   bool budget_spent = false;
   for (std::size_t i = 0; i < cases->size(); ++i) {
     const GradeCase& c = (*cases)[i];
@@ -290,8 +303,9 @@ GradeResult grade(const Exercise& exercise, const fs::path& submission,
     row.launch = launch_text(e, c);
     if (!out_of_time.empty()) {
       row.outcome = CaseOutcome::not_run;
-      row.message = "not run: case " + out_of_time + " ran past the time limit";
-      row.headline = "not run (an earlier case ran out of time)";
+      row.message =
+          "not run: case " + out_of_time + " ran away (past the time limit or the step budget)";
+      row.headline = "not run (an earlier case ran away)";
       if (options.on_case) options.on_case(row);
       result.cases.push_back(std::move(row));
       continue;
@@ -339,11 +353,16 @@ GradeResult grade(const Exercise& exercise, const fs::path& submission,
       row.schedule = s.name;
       row.message = v.message + schedule_note(s);
       row.headline = v.headline + (s.name == "in order" ? "" : " [" + s.name + "]");
-      if (got.status == runner::RunStatus::timeout) out_of_time = c.name;
+      // A kernel that runs away does so on the next case too: grading it further costs a limit
+      // each.
+      if (got.status == runner::RunStatus::timeout ||
+          got.status == runner::RunStatus::step_budget_exceeded) {
+        out_of_time = c.name;
+      }
       if (!first_failure) {
         first_failure = i;
         failed_schedule = s;
-        if (got.status == runner::RunStatus::timeout) timed_out = got;
+        failed_run = got;
       }
       break;
     }
@@ -355,7 +374,7 @@ GradeResult grade(const Exercise& exercise, const fs::path& submission,
       result.cases_passed() == result.cases.size() ? GradeStatus::passed : GradeStatus::failed;
   if (first_failure && options.detail) {
     result.failure = explain_failure(e, submission, (*cases)[*first_failure], failed_schedule,
-                                     *first_failure, timed_out ? &*timed_out : nullptr);
+                                     *first_failure, failed_run ? &*failed_run : nullptr);
   }
   result.seconds = seconds_since(start);
   return result;
@@ -370,7 +389,10 @@ Expected<FailureDetail> explain_case(const Exercise& exercise, const fs::path& s
     return fail(exercise.id + " has " + std::to_string(cases->size()) + " cases for seed " +
                 std::to_string(seed) + "; there is no case " + std::to_string(case_index));
   }
-  return explain_failure(exercise, submission, (*cases)[case_index], schedule, case_index, nullptr);
+  // A run without steps first: a runaway's detail then records only its beginning.
+  const runner::KernelFileResult run = runner::run_kernel_file(
+      detail::request_for_case(exercise, submission, (*cases)[case_index], schedule, false));
+  return explain_failure(exercise, submission, (*cases)[case_index], schedule, case_index, &run);
 }
 
 std::vector<Submission> find_submissions(const fs::path& dir) {

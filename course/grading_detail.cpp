@@ -236,14 +236,34 @@ void find_step(const Exercise& e, FailureDetail& d) {
 
 FailureDetail explain_failure(const Exercise& e, const fs::path& submission, const GradeCase& c,
                               const Schedule& s, std::size_t case_index,
-                              const runner::KernelFileResult* timed_out) {
+                              const runner::KernelFileResult* failed) {
   FailureDetail d;
   d.case_index = case_index;
   d.grade_case = c;
   d.schedule = s;
-  d.submission = timed_out != nullptr
-                     ? *timed_out
-                     : runner::run_kernel_file(request_for_case(e, submission, c, s, true));
+  if (failed != nullptr && failed->status == runner::RunStatus::timeout) {
+    d.submission = *failed;  // another time limit would show nothing more
+  } else {
+    // The steps again, but not a runaway's hundreds of thousands: its first few thousand hold
+    // its first diagnostic and the first step that differs from the reference's.
+    runner::KernelFileRequest request = request_for_case(e, submission, c, s, true);
+    const bool runaway =
+        failed != nullptr &&
+        (failed->status == runner::RunStatus::step_budget_exceeded || failed->steps > kDetailSteps);
+    if (runaway) request.max_steps = kDetailSteps;
+    d.submission = runner::run_kernel_file(request);
+    if (runaway) {
+      // As the failing run ended; the steps are those of its beginning.
+      d.submission.status = failed->status;
+      d.submission.message = failed->message;
+      d.submission.steps = failed->steps;
+      d.submission.buffers = failed->buffers;
+      for (Diagnostic& diagnostic : d.submission.trace.diagnostics) {
+        if (diagnostic.kind == DiagnosticKind::step_budget_exceeded)
+          diagnostic.message = failed->message;
+      }
+    }
+  }
   const Schedule in_order{"in order", ConvergencePolicy::maximal, 1, 0};
   d.reference = runner::run_kernel_file(request_for_case(e, e.solution_file(), c, in_order, true));
   d.index = TraceIndex(d.submission.trace);

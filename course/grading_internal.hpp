@@ -47,10 +47,12 @@ std::string diagnostic_text(const runner::KernelFileResult& r, const Diagnostic&
 }  // namespace detail
 
 // The first failing case again, with steps recorded, beside the reference's run: the table of
-// elements around the first wrong one and the step to look at. `timed_out`: the failing run
-// when it ran out of time (not repeated).
+// elements around the first wrong one and the step to look at. `failed`: the failing run
+// (steps not recorded), or null: not repeated when it ran out of time, and repeated with at most
+// kDetailSteps steps recorded when it ran away or made more than that.
+inline constexpr std::uint64_t kDetailSteps = 5000;
 FailureDetail explain_failure(const Exercise& e, const std::filesystem::path& submission,
                               const GradeCase& c, const Schedule& s, std::size_t case_index,
-                              const runner::KernelFileResult* timed_out);
+                              const runner::KernelFileResult* failed);
 
 }  // namespace warpsim::course

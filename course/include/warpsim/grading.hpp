@@ -131,8 +131,8 @@ struct Exercise {
   std::uint32_t orders = 2;       // seeded block and warp orders per case (launches of 2+ warps)
   std::uint32_t interleaved = 2;  // runs under the interleaved policy per case
   double time_limit_seconds = 5;  // per run
-  std::uint64_t max_steps =
-      1'000'000;  // per run: a runaway loop of warp calls stops in about 0.5 s
+  // Per run: a runaway loop of warp-level calls stops within a second.
+  std::uint64_t max_steps = 200'000;
   std::vector<WrongSolution> wrong;
   std::vector<RightSolution> right;
 
@@ -205,7 +205,7 @@ enum class CaseOutcome : std::uint8_t {
   wrong_output,  // completed without diagnostics, but a checked buffer differs
   misuse,        // completed with a diagnostic (mask misuse, an undefined read, ...)
   stopped,       // deadlock, runaway, crash or time limit
-  not_run,       // not run: the time budget was spent, or an earlier case ran out of time
+  not_run,       // not run: the time budget was spent, or an earlier case ran away
 };
 std::string_view to_string(CaseOutcome outcome);
 
