@@ -1,0 +1,93 @@
+// The narrative: the current step in words (model/narrate.hpp), its diagnostics, how the run
+// ended; at the warp's last step, the buffers as the kernel left them. A lesson's own notes join
+// these once lessons load through the course layer.
+#include <imgui.h>
+
+#include <cstring>
+
+#include "model/palette.hpp"
+#include "views/views.hpp"
+
+namespace warpsim::gui {
+namespace {
+
+ImVec4 colour4(Rgba c) { return ImVec4(c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, c.a / 255.0f); }
+
+// "[0, 1, 2, ...]": a buffer's first elements as a learner reads them.
+std::string buffer_text(const runner::OutputBuffer& b, std::size_t limit) {
+  const ValueType type =
+      value_type_from_string(runner::to_string(b.type)).value_or(ValueType::none);
+  const std::size_t size = runner::element_size(b.type);
+  std::string text = "[";
+  std::size_t n = 0;
+  for (std::size_t at = 0; at + size <= b.bytes.size(); at += size, ++n) {
+    if (n == limit) {
+      text += ", ... (" + std::to_string(b.bytes.size() / size) + " in all)";
+      break;
+    }
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, b.bytes.data() + at, size);
+    text += (n > 0 ? ", " : "") + format_value(bits, type);
+  }
+  return text + "]";
+}
+
+}  // namespace
+
+void draw_narrative_view(const Model& m, const ViewState& v, const Ui& ui, Commands&) {
+  begin_panel("##narrative", ui.layout.narrative);
+  panel_heading(ui, "What happened");
+  if (!m.run) {
+    ImGui::TextDisabled("The kernel is being compiled and run.");
+    ImGui::End();
+    return;
+  }
+  const runner::KernelFileResult& r = m.run->result;
+  if (r.status != runner::RunStatus::completed) {
+    ImGui::PushStyleColor(ImGuiCol_Text, colour4(okabe_ito::vermillion));
+    const std::string first = r.message.substr(0, r.message.find('\n'));
+    ImGui::TextWrapped("%s: %s", std::string(runner::to_string(r.status)).c_str(), first.c_str());
+    ImGui::PopStyleColor();
+  }
+  if (m.cache.view) {
+    const StepView& s = *m.cache.view;
+    ImGui::PushFont(ui.fonts.title);
+    ImGui::TextWrapped("Step %u of %u: %s", s.position + 1, s.warp_steps, s.name.c_str());
+    ImGui::PopFont();
+    ImGui::PushStyleColor(ImGuiCol_Text, colour4(kPalette.faint_ink));
+    ImGui::TextWrapped("%s  (%s, pass %u)", s.contract.c_str(), s.site.c_str(), s.pass);
+    ImGui::PopStyleColor();
+    ImGui::Spacing();
+    for (const std::string& line : m.cache.narrative) ImGui::TextWrapped("%s", line.c_str());
+    for (const std::string& d : m.cache.diagnostic_lines) {
+      ImGui::PushStyleColor(ImGuiCol_Text, colour4(okabe_ito::vermillion));
+      ImGui::TextWrapped("! %s", d.c_str());
+      ImGui::PopStyleColor();
+    }
+    if (outputs_hidden(m, v)) {
+      ImGui::Spacing();
+      ImGui::TextColored(colour4(okabe_ito::blue),
+                         "Predict mode: what each lane receives is hidden. Guess in the Predict tab.");
+    }
+    if (s.position + 1 == s.warp_steps && r.status == runner::RunStatus::completed) {
+      ImGui::Spacing();
+      ImGui::TextDisabled("After the kernel:");
+      for (const runner::OutputBuffer& b : r.buffers) {
+        ImGui::TextWrapped("arg %zu = %s", b.arg, buffer_text(b, 64).c_str());
+      }
+    }
+  }
+  if (!r.trace.printf_records.empty()) {
+    ImGui::Spacing();
+    ImGui::TextDisabled("printf (%zu):", r.trace.printf_records.size());
+    std::size_t shown = 0;
+    for (const PrintfRecord& p : r.trace.printf_records) {
+      if (++shown > 20) break;
+      ImGui::TextWrapped("block %llu thread %u: %s", static_cast<unsigned long long>(p.block),
+                         p.thread, p.text.c_str());
+    }
+  }
+  ImGui::End();
+}
+
+}  // namespace warpsim::gui

@@ -1,0 +1,51 @@
+// Predict mode: what the lanes receive stays hidden; type a value for any lanes, check, score.
+// (Lessons' own questions join this once lessons load through the course layer.)
+#include <imgui.h>
+
+#include <array>
+#include <cstring>
+
+#include "views/views.hpp"
+
+namespace warpsim::gui {
+
+void draw_predict_view(const Model& m, const ViewState& v, const Ui&, Commands& out) {
+  if (!v.predict) {
+    ImGui::TextWrapped("Predict mode hides what each lane receives until you have guessed. "
+                       "Turn it on to test yourself, step by step.");
+    if (ImGui::Button("Turn predict mode on")) out.push_back(SetPredict{true});
+    return;
+  }
+  if (v.score.asked > 0) ImGui::Text("Score: %d of %d", v.score.right, v.score.asked);
+  if (!m.cache.view) return;
+  const StepView& s = *m.cache.view;
+  if (s.result == ResultKind::none) {
+    ImGui::TextWrapped("A barrier gives no value: nothing to predict here. Step on.");
+    return;
+  }
+  if (!outputs_hidden(m, v)) {
+    ImGui::TextWrapped("%s", v.predict_feedback.empty() ? "Revealed." : v.predict_feedback.c_str());
+    return;
+  }
+  ImGui::TextWrapped("What does each lane receive from %s? Type values for some lanes, then Check.",
+                     s.name.c_str());
+  const float cell = (ImGui::GetContentRegionAvail().x - 3 * ImGui::GetStyle().ItemSpacing.x) / 4;
+  int shown = 0;
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    if (!has_lane(s.participants, lane)) continue;
+    if (shown++ % 4 != 0) ImGui::SameLine();
+    ImGui::PushID(lane);
+    std::array<char, 96> buffer{};
+    std::strncpy(buffer.data(), v.guesses[static_cast<std::size_t>(lane)].c_str(), buffer.size() - 1);
+    const std::string label = std::to_string(lane);
+    ImGui::SetNextItemWidth(cell - ImGui::CalcTextSize("00 ").x);
+    if (ImGui::InputText(label.c_str(), buffer.data(), buffer.size())) {
+      out.push_back(SetGuess{lane, buffer.data()});
+    }
+    ImGui::PopID();
+  }
+  if (ImGui::Button("Check")) out.push_back(CheckGuesses{});
+  if (!v.predict_feedback.empty()) ImGui::TextWrapped("%s", v.predict_feedback.c_str());
+}
+
+}  // namespace warpsim::gui

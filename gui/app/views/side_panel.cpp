@@ -1,0 +1,48 @@
+// The side panel: a row of tabs (state kept in ViewState, not in ImGui) and the chosen one.
+#include <imgui.h>
+
+#include "views/views.hpp"
+
+namespace warpsim::gui {
+
+void draw_side_panel(const Model& m, const ViewState& v, const Ui& ui, Commands& out) {
+  begin_panel("##side", ui.layout.side);
+  const std::size_t diagnostics = m.run ? m.run->result.trace.diagnostics.size() : 0;
+  const std::string diag_label = "Diagnostics (" + std::to_string(diagnostics) + ")";
+  const struct {
+    Tab tab;
+    std::string label;
+  } tabs[] = {{Tab::warps, "Warps"},
+              {Tab::diagnostics, diag_label},
+              {Tab::inputs, "Inputs"},
+              {Tab::predict, "Predict"},
+              {Tab::gpu, "GPU"}};
+  for (const auto& t : tabs) {
+    if (t.tab != Tab::warps) ImGui::SameLine();
+    const bool selected = v.tab == t.tab;
+    if (selected) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+    if (ImGui::Button(t.label.c_str())) out.push_back(SetTab{t.tab});
+    if (selected) ImGui::PopStyleColor();
+  }
+  ImGui::Separator();
+  switch (v.tab) {
+    case Tab::warps:
+      draw_warp_list(m, v, ui, out);
+      break;
+    case Tab::diagnostics:
+      draw_diagnostics_view(m, v, ui, out);
+      break;
+    case Tab::inputs:
+      draw_inputs_view(m, v, ui, out);
+      break;
+    case Tab::predict:
+      draw_predict_view(m, v, ui, out);
+      break;
+    case Tab::gpu:
+      draw_gpu_view(m, v, ui, out);
+      break;
+  }
+  ImGui::End();
+}
+
+}  // namespace warpsim::gui
