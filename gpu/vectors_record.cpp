@@ -163,7 +163,7 @@ std::string pair_name(Op op, ValueType type) {
   return name;
 }
 
-GpuError internal_error(const std::string& message) { return GpuError{GpuErrorKind::internal, message, {}}; }
+Error internal_error(const std::string& message) { return Error{ErrorKind::internal, message, {}}; }
 
 std::uint64_t result_mask(const VectorCase& c) {
   return result_bits(c.op, c.type) == 64 ? ~0ull : 0xffffffffull;
@@ -243,8 +243,8 @@ Expected<void> run_pair(Gpu& gpu, const Kernel& kernel, std::span<VectorCase> ca
   return {};
 }
 
-GpuError file_error(const std::filesystem::path& path, const std::string& what) {
-  return GpuError{GpuErrorKind::file, "cannot write " + path.string() + ": " + what, {}};
+Error file_error(const std::filesystem::path& path, const std::string& what) {
+  return Error{ErrorKind::file, "cannot write " + path.string() + ": " + what, {}};
 }
 
 }  // namespace
@@ -269,10 +269,10 @@ GpuError file_error(const std::filesystem::path& path, const std::string& what) 
 Expected<void> write_recorded_vectors(const std::filesystem::path& path, const ::warpsim::VectorHeader& header,
                                       std::span<const VectorCase> cases) {
   if (path.empty() || !path.has_filename()) {
-    return GpuError{GpuErrorKind::invalid_argument, "no output path given for the vector file", {}};
+    return Error{ErrorKind::bad_input, "no output path given for the vector file", {}};
   }
   if (header.cases != cases.size()) {
-    return GpuError{GpuErrorKind::invalid_argument,
+    return Error{ErrorKind::bad_input,
                     "vector header says " + std::to_string(header.cases) + " cases but " +
                         std::to_string(cases.size()) + " are given",
                     {}};
@@ -291,7 +291,7 @@ Expected<void> write_recorded_vectors(const std::filesystem::path& path, const :
   ok = writer.close(error) && ok;
   if (!ok) {
     std::filesystem::remove(partial, ec);
-    return GpuError{GpuErrorKind::file, error, {}};
+    return Error{ErrorKind::file, error, {}};
   }
   std::filesystem::rename(partial, path, ec);
   if (ec) {
@@ -328,19 +328,19 @@ std::string vector_kernel_source(Op op, ValueType type) {
 Expected<RunStats> run_cases(Gpu& gpu, std::span<VectorCase> cases, const RunOptions& options) {
   RunStats stats;
   if (options.cases_per_launch == 0) {
-    return GpuError{GpuErrorKind::invalid_argument, "cases_per_launch must be at least 1", {}};
+    return Error{ErrorKind::bad_input, "cases_per_launch must be at least 1", {}};
   }
   // Group by (op, type) in the format's order, keeping each group's case order.
   std::map<std::pair<int, int>, std::vector<std::size_t>> groups;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const VectorCase& c = cases[i];
     if (!in_format(c.op, c.type)) {
-      return GpuError{GpuErrorKind::invalid_argument,
+      return Error{ErrorKind::bad_input,
                       "case " + std::to_string(i) + " has " + pair_name(c.op, c.type) + ", which the vector format lacks",
                       {}};
     }
     if ((c.mask & c.lanes) != c.lanes || c.lanes == 0) {
-      return GpuError{GpuErrorKind::invalid_argument,
+      return Error{ErrorKind::bad_input,
                       "case " + std::to_string(i) + " is not a legal call: its mask must contain its (non-empty) lanes",
                       {}};
     }
@@ -361,7 +361,7 @@ Expected<RunStats> run_cases(Gpu& gpu, std::span<VectorCase> cases, const RunOpt
     const auto op = static_cast<Op>(key.first);
     const auto type = static_cast<ValueType>(key.second);
     if (min_sm(op) > sm) {
-      return GpuError{GpuErrorKind::invalid_argument,
+      return Error{ErrorKind::bad_input,
                       pair_name(op, type) + " needs sm_" + std::to_string(min_sm(op)) + " or newer; " +
                           gpu.device().name + " is sm_" + std::to_string(sm),
                       {}};
@@ -377,7 +377,7 @@ Expected<RunStats> run_cases(Gpu& gpu, std::span<VectorCase> cases, const RunOpt
     ++stats.kernels;
     const std::size_t launches_before = stats.launches;
     if (auto r = run_pair(gpu, *kernel, cases, indices, *in, *out, per_launch, options, stats); !r) {
-      GpuError error = r.error();
+      Error error = r.error();
       error.message = pair_name(op, type) + ": " + error.message;
       return error;
     }
@@ -391,9 +391,9 @@ Expected<RunStats> run_cases(Gpu& gpu, std::span<VectorCase> cases, const RunOpt
 
 Expected<RecordSummary> record_vectors(const RecordOptions& options) {
   if (options.out.empty()) {
-    return GpuError{GpuErrorKind::invalid_argument, "no output path given for the vector file", {}};
+    return Error{ErrorKind::bad_input, "no output path given for the vector file", {}};
   }
-  if (options.cases == 0) return GpuError{GpuErrorKind::invalid_argument, "asked to record 0 cases", {}};
+  if (options.cases == 0) return Error{ErrorKind::bad_input, "asked to record 0 cases", {}};
 
   auto gpu = Gpu::open(options.device);
   if (!gpu) return gpu.error();
@@ -410,7 +410,7 @@ Expected<RecordSummary> record_vectors(const RecordOptions& options) {
   generator.sm = device.sm;
   std::vector<VectorCase> cases = generate_cases(generator);
   if (cases.empty()) {
-    return GpuError{GpuErrorKind::invalid_argument, device.name + " (sm_" + std::to_string(device.sm) +
+    return Error{ErrorKind::bad_input, device.name + " (sm_" + std::to_string(device.sm) +
                                                         ") has none of the format's operations", {}};
   }
 

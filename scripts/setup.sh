@@ -9,7 +9,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 jobs=$(nproc 2>/dev/null || echo 2)
 
 packages=(g++ cmake ninja-build pkg-config binutils valgrind doctest-dev
-          nlohmann-json3-dev zlib1g-dev)
+          nlohmann-json3-dev zlib1g-dev libcli11-dev)
 
 install_missing() {
   local missing=()

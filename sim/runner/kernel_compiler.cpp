@@ -49,12 +49,12 @@ bool is_file(const std::string& path) {
   return stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode);
 }
 
-Result<std::string> read_file(const std::string& path) {
+Expected<std::string> read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return Result<std::string>::fail(path + ": " + std::strerror(errno));
+  if (!in) return fail(path + ": " + std::strerror(errno));
   std::ostringstream text;
   text << in.rdbuf();
-  return Result<std::string>::ok(text.str());
+  return Expected<std::string>(text.str());
 }
 
 // Writes `contents` to `path` through a temporary name in the same directory, so a reader sees
@@ -76,7 +76,7 @@ bool write_file_atomically(const std::string& path, std::string_view contents) {
   return true;
 }
 
-Result<std::string> choose_cache_dir() {
+Expected<std::string> choose_cache_dir() {
   std::string dir = env_or_empty("WARPSIM_CACHE_DIR");
   if (dir.empty()) {
     const std::string xdg = env_or_empty("XDG_CACHE_HOME");
@@ -92,25 +92,25 @@ Result<std::string> choose_cache_dir() {
   std::error_code error;
   fs::create_directories(dir + "/kernels", error);
   if (error) {
-    return Result<std::string>::fail("cannot create the kernel cache " + dir + ": " +
+    return fail("cannot create the kernel cache " + dir + ": " +
                                      error.message() + " (set WARPSIM_CACHE_DIR)");
   }
-  return Result<std::string>::ok(dir);
+  return Expected<std::string>(dir);
 }
 
 // $WARPSIM_CACHE_MAX_MB (a whole number of MiB) or the default budget.
-Result<CacheLimits> cache_limits() {
+Expected<CacheLimits> cache_limits() {
   CacheLimits limits;
   const std::string text = env_or_empty("WARPSIM_CACHE_MAX_MB");
-  if (text.empty()) return Result<CacheLimits>::ok(limits);
+  if (text.empty()) return Expected<CacheLimits>(limits);
   std::uint64_t mib = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), mib);
   if (error != std::errc() || end != text.data() + text.size() || mib > (std::uint64_t{1} << 40)) {
-    return Result<CacheLimits>::fail("WARPSIM_CACHE_MAX_MB must be a whole number of MiB, not '" +
+    return fail("WARPSIM_CACHE_MAX_MB must be a whole number of MiB, not '" +
                                      text + "'");
   }
   limits.max_bytes = mib << 20;
-  return Result<CacheLimits>::ok(limits);
+  return Expected<CacheLimits>(limits);
 }
 
 // Where libwarpsim (this code) was loaded from.
@@ -154,7 +154,7 @@ bool locate_headers(const std::string& library, Toolchain& toolchain) {
 
 // The compiler's `--version` first line, remembered per executable (path, size, mtime) so that
 // a cached run starts no process at all.
-Result<std::string> compiler_version(const Toolchain& toolchain) {
+Expected<std::string> compiler_version(const Toolchain& toolchain) {
   struct stat info {};
   stat(toolchain.compiler_path.c_str(), &info);
   const std::string identity = ContentHash()
@@ -170,12 +170,12 @@ Result<std::string> compiler_version(const Toolchain& toolchain) {
   argv.push_back("--version");
   const ProcessOutput run = run_process(argv);
   if (!run.started || run.exit_code != 0) {
-    return Result<std::string>::fail("cannot run the C++ compiler '" + toolchain.compiler[0] +
+    return fail("cannot run the C++ compiler '" + toolchain.compiler[0] +
                                      "' (set WARPSIM_CXX): " + run.output);
   }
   std::string version = run.output.substr(0, run.output.find('\n'));
   write_file_atomically(memo, version);
-  return Result<std::string>::ok(version);
+  return Expected<std::string>(version);
 }
 
 // Every file of the shim and of warpsim's own headers, in path order. Only include/warpsim: an
@@ -257,35 +257,35 @@ bool dependencies_unchanged(const std::string& manifest_path) {
 
 }  // namespace
 
-Result<Toolchain> find_toolchain() {
+Expected<Toolchain> find_toolchain() {
   Toolchain toolchain;
   toolchain.compiler = split_words(env_or_empty("WARPSIM_CXX"));
   if (toolchain.compiler.empty()) toolchain.compiler = {"c++"};
   toolchain.compiler_path = find_program(toolchain.compiler[0]);
   if (toolchain.compiler_path.empty()) {
-    return Result<Toolchain>::fail("cannot find the C++ compiler '" + toolchain.compiler[0] +
+    return fail("cannot find the C++ compiler '" + toolchain.compiler[0] +
                                    "' (install g++ or set WARPSIM_CXX)");
   }
   toolchain.library = this_library();
   if (toolchain.library.empty()) {
-    return Result<Toolchain>::fail("cannot tell where libwarpsim was loaded from");
+    return fail("cannot tell where libwarpsim was loaded from");
   }
   if (!locate_headers(toolchain.library, toolchain)) {
-    return Result<Toolchain>::fail(
+    return fail(
         "cannot find the CUDA shim headers (warpsim/cuda_shim.hpp) "
         "beside " +
         toolchain.library);
   }
   auto cache = choose_cache_dir();
-  if (!cache) return Result<Toolchain>::fail(cache.error);
+  if (!cache) return fail(cache.error().message);
   toolchain.cache_dir = *cache;
   auto limits = cache_limits();
-  if (!limits) return Result<Toolchain>::fail(limits.error);
+  if (!limits) return fail(limits.error().message);
   toolchain.cache_limits = *limits;
-  return Result<Toolchain>::ok(std::move(toolchain));
+  return Expected<Toolchain>(std::move(toolchain));
 }
 
-Result<std::string> preprocess_for_kernel_scan(const Toolchain& toolchain, const std::string& file) {
+Expected<std::string> preprocess_for_kernel_scan(const Toolchain& toolchain, const std::string& file) {
   const fs::path absolute = fs::absolute(file).lexically_normal();
   std::vector<std::string> argv = toolchain.compiler;
   for (const std::string& arg :
@@ -297,7 +297,7 @@ Result<std::string> preprocess_for_kernel_scan(const Toolchain& toolchain, const
   }
   const ProcessOutput run = run_process(argv);
   if (!run.started || run.exit_code != 0) {
-    return Result<std::string>::fail(run.output.empty() ? "the preprocessor failed" : run.output);
+    return fail(run.output.empty() ? "the preprocessor failed" : run.output);
   }
   // Line markers: `# LINE "FILE" FLAGS`, flag 3 for a system header. Keep the user's text only,
   // one output line per kept line (markers and dropped text become empty lines).
@@ -321,14 +321,14 @@ Result<std::string> preprocess_for_kernel_scan(const Toolchain& toolchain, const
     if (keep) kept += line;
     kept += '\n';
   }
-  return Result<std::string>::ok(std::move(kept));
+  return Expected<std::string>(std::move(kept));
 }
 
-Result<CompiledKernel> compile_kernel(const Toolchain& toolchain,
+Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
                                       const std::string& prepared_source,
                                       const std::string& user_dir, bool color_diagnostics) {
   auto version = compiler_version(toolchain);
-  if (!version) return Result<CompiledKernel>::fail(version.error);
+  if (!version) return fail(version.error().message);
 
   ContentHash key;
   key.add(prepared_source).add(toolchain.compiler_path).add(*version);
@@ -342,11 +342,11 @@ Result<CompiledKernel> compile_kernel(const Toolchain& toolchain,
 
   if (is_file(object) && dependencies_unchanged(manifest)) {
     ::utimensat(AT_FDCWD, object.c_str(), nullptr, 0);  // a use, for the cache's LRU order
-    return Result<CompiledKernel>::ok({object, true});
+    return Expected<CompiledKernel>({object, true});
   }
 
   if (!write_file_atomically(source, prepared_source)) {
-    return Result<CompiledKernel>::fail("cannot write " + source + ": " + std::strerror(errno));
+    return fail("cannot write " + source + ": " + std::strerror(errno));
   }
   const std::string suffix = ".tmp." + std::to_string(getpid());
   const std::string temporary_object = object + suffix;
@@ -369,16 +369,16 @@ Result<CompiledKernel> compile_kernel(const Toolchain& toolchain,
   if (!run.started || run.exit_code != 0) {
     std::remove(temporary_object.c_str());
     std::remove(source.c_str());
-    return Result<CompiledKernel>::fail(run.output.empty() ? "the compiler failed" : run.output);
+    return fail(run.output.empty() ? "the compiler failed" : run.output);
   }
   if (!rule || !write_file_atomically(manifest, dependency_manifest(*rule, source)) ||
       std::rename(temporary_object.c_str(), object.c_str()) != 0) {
     std::remove(temporary_object.c_str());
-    return Result<CompiledKernel>::fail("cannot store the compiled kernel in " +
+    return fail("cannot store the compiled kernel in " +
                                         toolchain.cache_dir + ": " + std::strerror(errno));
   }
   prune_kernel_cache(toolchain.cache_dir + "/kernels", toolchain.cache_limits);
-  return Result<CompiledKernel>::ok({object, false});
+  return Expected<CompiledKernel>({object, false});
 }
 
 }  // namespace warpsim::runner

@@ -21,7 +21,7 @@ struct Toolchain {
 
 // Finds the compiler, the shim and libwarpsim (a build tree's, or an installation's relative to
 // the library) and the cache directory (created if missing).
-Result<Toolchain> find_toolchain();
+Expected<Toolchain> find_toolchain();
 
 struct CompiledKernel {
   std::string shared_object;  // path inside the cache
@@ -31,11 +31,11 @@ struct CompiledKernel {
 // The text of `file` after the preprocessor (with the shim, as compile_kernel would see it),
 // keeping only what comes from the user's own files (not the shim's, not system headers), so
 // that scan_kernels finds kernels that macros declare. `__global__` stays in the text.
-Result<std::string> preprocess_for_kernel_scan(const Toolchain& toolchain, const std::string& file);
+Expected<std::string> preprocess_for_kernel_scan(const Toolchain& toolchain, const std::string& file);
 
 // Compiles `prepared_source` (see prepare_source) with `-I user_dir`, or returns the cached
 // object. The error of a failed compile is the compiler's own output, unchanged.
-Result<CompiledKernel> compile_kernel(const Toolchain& toolchain,
+Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
                                       const std::string& prepared_source,
                                       const std::string& user_dir, bool color_diagnostics);
 

@@ -19,8 +19,17 @@ std::string_view to_string(DiagnosticKind kind) {
     case DiagnosticKind::step_budget_exceeded: return "step_budget_exceeded";
     case DiagnosticKind::out_of_bounds: return "out_of_bounds";
     case DiagnosticKind::kernel_fault: return "kernel_fault";
+    case DiagnosticKind::timeout: return "timeout";
   }
   return "?";
+}
+
+std::optional<DiagnosticKind> diagnostic_kind_from_string(std::string_view name) {
+  for (int k = 0; k < kDiagnosticKindCount; ++k) {
+    const auto kind = static_cast<DiagnosticKind>(k);
+    if (to_string(kind) == name) return kind;
+  }
+  return std::nullopt;
 }
 
 std::uint32_t Trace::file_index(const std::string& path) {

@@ -28,14 +28,6 @@ Dim3 dim3_of(const json& value) {
           value.at(2).get<std::uint32_t>()};
 }
 
-std::optional<DiagnosticKind> diagnostic_kind(const std::string& name) {
-  for (int k = 0; k <= static_cast<int>(DiagnosticKind::kernel_fault); ++k) {
-    const auto kind = static_cast<DiagnosticKind>(k);
-    if (to_string(kind) == name) return kind;
-  }
-  return std::nullopt;
-}
-
 TraceStep read_step(const json& j) {
   TraceStep s;
   const auto op = op_from_string(j.at("op").get<std::string>());
@@ -73,16 +65,14 @@ TraceStep read_step(const json& j) {
 
 }  // namespace
 
-bool read_trace_json(std::istream& in, Trace& trace, std::string& error) {
+Expected<Trace> read_trace_json(std::istream& in) {
   try {
     const json j = json::parse(in);
     if (j.value("format", "") != "warpsim-trace") {
-      error = "not a warpsim trace (no \"format\":\"warpsim-trace\")";
-      return false;
+      return fail("not a warpsim trace (no \"format\":\"warpsim-trace\")");
     }
     if (j.value("version", 0) != 1) {
-      error = "unsupported warpsim trace version " + j.value("version", json()).dump();
-      return false;
+      return fail("unsupported warpsim trace version " + j.value("version", json()).dump());
     }
     Trace t;
     t.grid = dim3_of(j.at("grid"));
@@ -91,7 +81,7 @@ bool read_trace_json(std::istream& in, Trace& trace, std::string& error) {
     for (const json& s : j.at("steps")) t.steps.push_back(read_step(s));
     for (const json& d : j.at("diagnostics")) {
       Diagnostic diagnostic;
-      const auto kind = diagnostic_kind(d.at("kind").get<std::string>());
+      const auto kind = diagnostic_kind_from_string(d.at("kind").get<std::string>());
       if (!kind) throw std::invalid_argument("unknown diagnostic kind " + d.at("kind").dump());
       diagnostic.kind = *kind;
       diagnostic.message = d.at("message").get<std::string>();
@@ -107,19 +97,15 @@ bool read_trace_json(std::istream& in, Trace& trace, std::string& error) {
       t.printf_records.push_back({p.at("block").get<std::uint64_t>(),
                                   p.at("thread").get<std::uint32_t>(), p.at("text").get<std::string>()});
     }
-    trace = std::move(t);
-    return true;
+    return t;
   } catch (const std::exception& e) {
-    error = std::string("malformed trace: ") + e.what();
-    return false;
+    return fail(std::string("malformed trace: ") + e.what());
   }
 }
 
-std::optional<Trace> read_trace_json(std::string_view text, std::string& error) {
+Expected<Trace> read_trace_json(std::string_view text) {
   std::istringstream in{std::string(text)};
-  Trace trace;
-  if (!read_trace_json(in, trace, error)) return std::nullopt;
-  return trace;
+  return read_trace_json(in);
 }
 
 }  // namespace warpsim

@@ -40,7 +40,7 @@ std::size_t occurrences(const std::string& text, const std::string& what) {
 GpuRunRequest request_for(const std::string& source, const std::string& path,
                           const std::string& kernel, bool traced) {
   const auto choice = runner::resolve_kernel(runner::scan_kernels(source), kernel, path);
-  REQUIRE_MESSAGE(choice, choice.error);
+  REQUIRE_MESSAGE(choice, choice.error().message);
   GpuRunRequest request;
   request.source = source;
   request.path = path;
@@ -228,7 +228,7 @@ TEST_CASE("compile errors name the user's file and line, traced or not") {
     CAPTURE(traced);
     auto program = compile_for_device(request_for(source, "/work/user/broken.cu", "k", traced), 90);
     REQUIRE_FALSE(program);
-    CHECK(program.error().kind == GpuErrorKind::compile);
+    CHECK(program.error().kind == ErrorKind::compile);
     CHECK(program.error().details.find(
               "/work/user/broken.cu(3): error: identifier \"not_declared\" is undefined") !=
           std::string::npos);

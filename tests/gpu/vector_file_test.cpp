@@ -30,7 +30,7 @@ using warpsim::read_vector_file;
 using warpsim::ValueType;
 using warpsim::VectorHeader;
 namespace gpu = warpsim::gpu;
-using gpu::GpuErrorKind;
+using warpsim::ErrorKind;
 using gpu::to_vector_case;
 using gpu::VectorCase;
 using gpu::write_recorded_vectors;
@@ -224,13 +224,13 @@ TEST_CASE("vector files: plain and gzip, same input same bytes, nothing left beh
   wrong.cases = 5;
   auto mismatch = write_recorded_vectors(dir.path / "w.jsonl", wrong, cases);
   REQUIRE_FALSE(mismatch);
-  CHECK(mismatch.error().kind == GpuErrorKind::invalid_argument);
+  CHECK(mismatch.error().kind == ErrorKind::bad_input);
   CHECK_FALSE(std::filesystem::exists(dir.path / "w.jsonl"));
 
   std::ofstream(dir.path / "blocker") << "a file, not a folder";
   auto unwritable = write_recorded_vectors(dir.path / "blocker" / "v.jsonl", header, cases);
   REQUIRE_FALSE(unwritable);
-  CHECK(unwritable.error().kind == GpuErrorKind::file);
+  CHECK(unwritable.error().kind == ErrorKind::file);
   CHECK(unwritable.error().message.find('\n') == std::string::npos);
   CHECK(unwritable.error().message.find("blocker") != std::string::npos);
 

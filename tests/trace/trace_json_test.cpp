@@ -17,10 +17,9 @@ TEST_CASE("a trace written as JSON reads back step for step") {
   std::stringstream json;
   warpsim::write_trace_json(json, r.trace);
 
-  warpsim::Trace back;
-  std::string error;
-  REQUIRE(warpsim::read_trace_json(json, back, error));
-  CHECK(error.empty());
+  const auto read = warpsim::read_trace_json(json);
+  REQUIRE(read);
+  const warpsim::Trace& back = *read;
   REQUIRE(back.steps.size() == r.trace.steps.size());
   const auto& a = r.trace.steps[0];
   const auto& b = back.steps[0];
@@ -47,12 +46,12 @@ TEST_CASE("a trace written as JSON reads back step for step") {
 }
 
 TEST_CASE("a truncated or foreign trace file is refused with a reason") {
-  warpsim::Trace trace;
-  std::string error;
   std::stringstream truncated("{\"format\":\"warpsim-trace\",\"version\":1,\"grid\":[1,1");
-  CHECK_FALSE(warpsim::read_trace_json(truncated, trace, error));
-  CHECK(error.find("malformed trace") != std::string::npos);
+  const auto cut = warpsim::read_trace_json(truncated);
+  REQUIRE_FALSE(cut);
+  CHECK(cut.error().message.find("malformed trace") != std::string::npos);
   std::stringstream foreign("{\"hello\":1}");
-  CHECK_FALSE(warpsim::read_trace_json(foreign, trace, error));
-  CHECK(error.find("not a warpsim trace") != std::string::npos);
+  const auto other = warpsim::read_trace_json(foreign);
+  REQUIRE_FALSE(other);
+  CHECK(other.error().message.find("not a warpsim trace") != std::string::npos);
 }

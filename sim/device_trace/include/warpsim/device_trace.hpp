@@ -14,6 +14,8 @@
 // bits, 64-bit operands whole, 16-bit halves in the low bits; votes carry the int predicate.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
@@ -22,6 +24,7 @@
 #include <string_view>
 #include <vector>
 
+#include "warpsim/expected.hpp"
 #include "warpsim/trace.hpp"
 
 namespace warpsim {
@@ -70,8 +73,8 @@ struct DeviceTrace {
 // [op, type, mask, input, output, arg, width, line, pred] with hex strings for bits.
 void write_device_trace_json(std::ostream& out, const DeviceTrace& trace);
 std::string device_trace_json(const DeviceTrace& trace);
-// Reads what write_device_trace_json wrote; nullopt with a one-line reason in `error` otherwise.
-std::optional<DeviceTrace> read_device_trace_json(std::string_view text, std::string& error);
+// Reads what write_device_trace_json wrote.
+Expected<DeviceTrace> read_device_trace_json(std::string_view text);
 
 
 // ---------------------------------------------------------------------------------------------
@@ -185,13 +188,45 @@ std::vector<BufferComparison> compare_buffers(std::span<const BufferData> sim,
 std::string format_element(std::uint64_t bits, ValueType type);
 
 // ---------------------------------------------------------------------------------------------
-// The `run --gpu` report
+// A GPU's run of a launch, live (`--gpu`) or recorded (a lesson's gpu/ folder), and its
+// comparison with the simulator's run of the same launch
+
+struct GpuDevice {
+  std::string name;            // e.g. "NVIDIA H100 80GB HBM3"
+  int sm = 0;                  // compute capability times ten
+  int driver = 0;              // cuDriverGetVersion, e.g. 13000
+  std::string driver_release;  // the kernel driver's release, e.g. "580.65.06"; empty if unknown
+  int cuda = 0;                // the CUDA toolkit that compiled the kernel (NVRTC), e.g. 13000
+  std::string date;            // when the run was made, UTC "2026-11-23T12:00:00Z"
+  friend bool operator==(const GpuDevice&, const GpuDevice&) = default;
+};
+
+struct GpuBuffer {
+  std::size_t arg = 0;               // zero-based parameter index
+  ValueType type = ValueType::none;  // i32 u32 f32 i64 u64 f64
+  std::vector<std::byte> bytes;      // after the launch, little-endian
+  friend bool operator==(const GpuBuffer&, const GpuBuffer&) = default;
+};
+
+struct GpuRun {
+  GpuDevice device;
+  std::vector<GpuBuffer> buffers;    // every buffer argument after the launch, in parameter order
+  std::optional<DeviceTrace> trace;  // when one was asked for and recorded
+  std::string trace_note;            // why there is no trace although one was asked for
+  std::string printf_output;         // what the kernel's printf calls wrote
+  std::string compile_log;           // the device compiler's warnings; empty when none
+  friend bool operator==(const GpuRun&, const GpuRun&) = default;
+};
+
+// The run's buffers as BufferData (views into `run`).
+std::vector<BufferData> buffer_data(const GpuRun& run);
+
+// One JSON object (the device trace inside it in its own form); what a lesson's gpu/ folder holds.
+void write_gpu_run_json(std::ostream& out, const GpuRun& run);
+Expected<GpuRun> read_gpu_run_json(std::string_view text);
 
 struct GpuComparison {
-  std::string device;
-  int sm = 0;
-  int driver = 0;
-  std::string driver_release;
+  GpuDevice device;
   Dim3 grid{};  // to name blocks by their coordinates
   std::vector<BufferComparison> buffers;
   std::optional<TraceComparison> steps;  // nullopt: no device trace was recorded
@@ -199,18 +234,27 @@ struct GpuComparison {
   std::uint64_t traced_blocks = 0;
   std::uint64_t ulp_tolerance = 0;
   bool identical() const;  // every buffer identical and (when compared) every step
+  bool matches() const;    // every buffer within the tolerance and every compared step equal
 };
 
-// Lines for the readable report (each ending in '\n'), e.g.
-//   GPU: NVIDIA H100 80GB HBM3 (sm_90, driver 13000, 580.65.06)
-//     buffer arg 1 (f32[128]): identical
-//     buffer arg 3 (i32[64]): 2 of 64 elements differ; first [5]: sim 7, gpu 9
-//     steps: 128 lanes x 640 calls identical (4 blocks traced)
-std::string format_gpu_comparison_text(const GpuComparison& comparison);
-// The "gpu" member of `run --json`'s object (one JSON object, no trailing newline):
-//   {"device":"...","sm":90,"driver":13000,"driver_release":"...",
-//    "buffers":[{"arg":1,"type":"f32","count":128,"identical":true,"differing":0,...}],
-//    "steps":{"compared":640,"lanes":128,"identical":true,"first_difference":null,...}}
-std::string gpu_comparison_json(const GpuComparison& comparison);
+// Every buffer bit for bit (or within `ulp_tolerance` for floats) against `sim_buffers`, and,
+// when the run has a trace and `sim_trace` holds steps, every traced lane's calls.
+GpuComparison compare_run(const GpuRun& run, const Trace* sim_trace,
+                          std::span<const BufferData> sim_buffers, std::uint64_t ulp_tolerance = 0);
+
+// What the GPU's lanes received at each simulator step, for showing the two side by side: for
+// every step of a traced block, each lane's output of its matching device call (the k-th call a
+// lane made on the GPU against the k-th step it took part in).
+class GpuStepOutputs {
+ public:
+  using Lanes = std::array<std::optional<std::uint64_t>, kWarpSize>;
+  GpuStepOutputs() = default;
+  GpuStepOutputs(const Trace& sim, const DeviceTrace& gpu);
+  // nullptr where the GPU traced no lane of that step.
+  const Lanes* at(std::size_t step) const;
+
+ private:
+  std::vector<std::pair<std::size_t, Lanes>> steps_;  // sorted by step
+};
 
 }  // namespace warpsim

@@ -3,18 +3,16 @@
 //
 //   auto spec = warpsim::runner::parse_arg_spec("f32[32]:iota");   // one --arg
 //   auto kernels = warpsim::runner::scan_kernels(source_text);      // the __global__ functions
-//   int status = warpsim::runner::run_kernel_file(options, std::cout, std::cerr);
-//   auto result = warpsim::runner::run_kernel_file(request);         // the same, as values
+//   KernelFileResult result = warpsim::runner::run_kernel_file(request);   // status, buffers, trace
 //
-// Everything here but run_kernel_file is a pure function over text and values
-// (warpsim/kernel_file.hpp has the short spelling of arguments for tests).
+// Everything here but run_kernel_file and list_kernels is a pure function over text and values
+// (warpsim/kernel_file.hpp has the short spelling of arguments for tests). Nothing here prints:
+// the CLI and the GUI render the values.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <functional>
-#include <iosfwd>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,25 +20,12 @@
 #include <utility>
 #include <vector>
 
+#include "warpsim/expected.hpp"
 #include "warpsim/kernel_registry.hpp"
 #include "warpsim/launch.hpp"
 #include "warpsim/trace.hpp"
 
 namespace warpsim::runner {
-
-// A value or the one-line reason there is none (external input: arguments, files, compilers).
-template <class T>
-struct Result {
-  std::optional<T> value;
-  std::string error;
-
-  static Result ok(T v) { return Result{std::move(v), {}}; }
-  static Result fail(std::string message) { return Result{std::nullopt, std::move(message)}; }
-  explicit operator bool() const { return value.has_value(); }
-  const T& operator*() const { return *value; }
-  T& operator*() { return *value; }
-  const T* operator->() const { return &*value; }
-};
 
 // ---------------------------------------------------------------------------------------------
 // --arg SPEC, --grid, --block
@@ -51,7 +36,7 @@ std::optional<ElementType> element_type_from_string(std::string_view name);
 std::size_t element_size(ElementType type);
 ValueKind element_kind(ElementType type);
 
-enum class BufferInit : std::uint8_t { zeros, iota, file, list };
+enum class BufferInit : std::uint8_t { zeros, iota, file, list, random };
 
 struct ArgSpec {
   ElementType type = ElementType::i32;
@@ -61,34 +46,39 @@ struct ArgSpec {
   BufferInit init = BufferInit::zeros;
   std::string path;                 // init == file: raw little-endian, exactly `count` elements
   std::vector<std::uint64_t> list;  // init == list: each element's bits
+  std::uint64_t seed = 0;           // init == random: seeded integers in [low, high]
+  std::int64_t low = 0, high = 0;
 
   std::string type_text() const;  // "i32" or "f32[1024]"
 };
 
 // `TYPE:VALUE` (i32:-3, u32:0xffffffff, f32:0.5, f64:-1e300) or `TYPE[COUNT]:INIT` with INIT one
-// of zeros, iota, file:PATH, or exactly COUNT comma-separated values. Integers take decimal or
+// of zeros, iota, random:SEED (integers in [-99, 99]; [0, 99] unsigned), random:SEED:LO:HI,
+// file:PATH, or exactly COUNT comma-separated values. Integers take decimal or
 // 0x hex; hex fills the type's width as a bit pattern (i32:0xffffffff is -1). The error says what
 // is wrong with the spec, without naming which --arg it was.
-Result<ArgSpec> parse_arg_spec(std::string_view text);
+Expected<ArgSpec> parse_arg_spec(std::string_view text);
+
+// Element `index` of a `random:SEED:LO:HI` buffer: an integer in [low, high] (as a float for
+// f32/f64), the same on every machine (a counter-based generator, no std:: distributions).
+std::uint64_t random_element(ElementType type, std::uint64_t seed, std::int64_t low,
+                             std::int64_t high, std::uint64_t index);
 
 // One element of `type` from text, as its bits zero-extended to 64.
-Result<std::uint64_t> parse_element(ElementType type, std::string_view text);
+Expected<std::uint64_t> parse_element(ElementType type, std::string_view text);
 
 // `X` or `X,Y,Z` (also `X,Y`), every extent at least 1.
-Result<Dim3> parse_dim3(std::string_view text);
+Expected<Dim3> parse_dim3(std::string_view text);
 
-// Checks a launch shape against CUDA's limits (1024 threads per block, ...); empty when fine.
-std::string check_launch_shape(Dim3 grid, Dim3 block);
+// Whether `spec` can be passed as `param`; if not, why not (naming both types, not the
+// parameter's index).
+Expected<void> check_arg_against_param(const ArgSpec& spec, const KernelParam& param);
 
-// Whether `spec` can be passed as `param`; empty when it can, otherwise why not (naming both
-// types, not the parameter's index).
-std::string check_arg_against_param(const ArgSpec& spec, const KernelParam& param);
-
-// Whether the --arg list fits the kernel: empty when it does, otherwise one message naming the
-// parameter index, both types and the --arg that would fit ("parameter 1 of 'k' (--arg 2): the
-// parameter has type 'float*' but the argument is i32[32]; write --arg f32[N]:zeros").
-std::string check_args_against_kernel(const std::vector<ArgSpec>& args,
-                                      const KernelDescriptor& kernel);
+// Whether the --arg list fits the kernel; if not, one message naming the parameter index, both
+// types and the --arg that would fit ("parameter 1 of 'k' (--arg 2): the parameter has type
+// 'float*' but the argument is i32[32]; write --arg f32[N]:zeros").
+Expected<void> check_args_against_kernel(const std::vector<ArgSpec>& args,
+                                         const KernelDescriptor& kernel);
 
 // ---------------------------------------------------------------------------------------------
 // The kernel file
@@ -111,7 +101,7 @@ struct KernelChoice {
 // Resolves --kernel NAME (plain or qualified, templates as an explicit instantiation `k<256>`)
 // against the scanned kernels. A plain name finds a namespaced kernel when only one matches.
 // The error lists the kernels of `file_for_messages`.
-Result<KernelChoice> resolve_kernel(const std::vector<KernelInfo>& kernels,
+Expected<KernelChoice> resolve_kernel(const std::vector<KernelInfo>& kernels,
                                     std::string_view requested, std::string_view file_for_messages);
 
 // Rewrites every `extern __shared__ T name[];` (any spacing, __align__/alignas/attributes) into
@@ -162,6 +152,9 @@ struct KernelFileRequest {
   std::uint64_t max_steps = LaunchOptions{}.max_steps;
   double timeout_seconds = 60;
   std::size_t shared_bytes = 48 * 1024;
+  bool record_steps = true;           // false: steps are counted; the trace keeps the rest
+  bool keep_initial_buffers = false;  // fill KernelFileResult::initial_buffers (for a GPU run)
+  bool color_compiler_output = false; // a failed compile's output with the compiler's colours
 };
 
 // A buffer argument's bytes at one moment (before or after the launch).
@@ -169,56 +162,8 @@ struct OutputBuffer {
   std::size_t arg = 0;  // zero-based parameter index
   ElementType type = ElementType::i32;
   std::vector<std::byte> bytes;  // the elements, little-endian
-};
-
-// ---------------------------------------------------------------------------------------------
-// `run --gpu`: a stage after the simulation, supplied by the caller (the CLI implements it with
-// warpsim::gpu; warpsim_sim itself knows nothing of CUDA).
-
-// Everything a GPU run of the same launch needs, and the simulator's results to compare with.
-// Views are valid during the call only.
-struct GpuStageInput {
-  std::string_view source;  // the kernel file's text, exactly as read
-  std::string file;         // the kernel file as the user named it
-  KernelChoice kernel;      // as resolved
-  const std::vector<ArgSpec>* args = nullptr;  // as accepted, one per parameter
-  std::vector<OutputBuffer> initial;  // every buffer argument before the launch, parameter order
-  std::vector<OutputBuffer> final_buffers;  // the same buffers as the simulator left them
-  const Trace* trace = nullptr;             // the simulator's trace, steps recorded
-  Dim3 grid{}, block{};
-  std::size_t shared_bytes = 0;
-  double timeout_seconds = 60;
-};
-
-enum class GpuStageError : std::uint8_t {
-  none,
-  no_device,         // exit kExitNoGpu, one line
-  compile,           // exit kExitBadInput; `details` holds the device compiler's log
-  invalid_argument,  // exit kExitBadInput
-  failed,            // driver or internal failure: exit kExitKernelFailed
-};
-
-struct GpuStageResult {
-  GpuStageError error = GpuStageError::none;
-  std::string message;  // error: one line
-  std::string details;  // error: further lines (a compiler log); empty when none
-  // Ran: the "gpu" member of the --json object (one JSON object) and the readable report's
-  // lines (each ending in '\n').
-  std::string json;
-  std::string text;
-  std::string printf_output;  // what the device's printf wrote
-  std::vector<std::string> notes;  // one-line remarks for stderr (compile warnings, no trace, ...)
-};
-
-using GpuStage = std::function<GpuStageResult(const GpuStageInput&)>;
-
-// `warpsim run`'s flags: the request, and how to report on it.
-struct RunOptions : KernelFileRequest {
-  bool json = false;
-  std::string trace_path;  // --trace; empty for none
-  // --gpu: called after a simulation that completed (never after a deadlock, runaway, crash or
-  // timeout: such a kernel would hang the GPU). Empty: no GPU run.
-  GpuStage gpu_stage;
+  std::uint64_t count() const { return bytes.size() / element_size(type); }
+  std::uint64_t element(std::uint64_t index) const;  // bits of one element, zero-extended
 };
 
 // Exit statuses of `warpsim run` (run.md).
@@ -258,16 +203,22 @@ constexpr ElementType element_type_of() {
   }
 }
 
+// The one result of running a kernel file: what `warpsim run` prints, what the GUI, the lessons
+// and the grader read. Every way a run can end is here as a status, with the diagnostic that
+// explains it in the trace (crashes, deadlocks, timeouts included).
 struct KernelFileResult {
   RunStatus status = RunStatus::bad_input;
-  std::string kernel;       // as resolved: "ns::reduce<256>"
-  std::string message;      // empty when completed; else why the run stopped or never started (a
-                            // compile error ends with the compiler's own output)
+  std::string file;               // as the request named it
+  std::string kernel;             // as resolved: "ns::reduce<256>"
+  std::string kernel_expression;  // naming it from file scope: "::ns::reduce<256>"
+  Dim3 grid{}, block{};
+  std::string message;  // empty when completed; else why the run stopped or never started (one line)
+  std::string details;  // bad_input from a compile: the compiler's output, whole lines
   std::uint64_t steps = 0;  // warp-level operations simulated
-  std::vector<OutputBuffer> buffers;  // every buffer argument, in parameter order
-  // The launch's trace: steps, diagnostics and printf, as warpsim::launch returns it. A launch
-  // that never returned (crashed, timeout) has no steps; its out_of_bounds or kernel_fault
-  // diagnostic is there all the same.
+  std::vector<OutputBuffer> buffers;          // every buffer argument, in parameter order
+  std::vector<OutputBuffer> initial_buffers;  // the same before the launch (keep_initial_buffers)
+  // The launch's trace: steps (when recorded), diagnostics and printf. A launch that never
+  // returned (crashed, timeout) has no steps; its diagnostic is there all the same.
   Trace trace;
 
   // As `warpsim run` would exit: kExitRan, kExitKernelFailed or kExitBadInput.
@@ -286,17 +237,20 @@ struct KernelFileResult {
   const OutputBuffer& buffer_of(std::size_t arg, ElementType type) const;
 };
 
-// Prints the kernels of `file` (one per line, templates as `name<...>`); kExitBadInput when the
-// file cannot be read.
-int list_kernels(const std::string& file, std::ostream& out, std::ostream& err);
+// A whole text file (a kernel file, a lesson's text); the error names the file and why.
+Expected<std::string> read_text_file(const std::string& path);
+
+// A kernel of a file, as `--list-kernels` shows it.
+struct KernelListing {
+  KernelInfo kernel;
+  bool from_macro = false;  // declared by a macro: found in the preprocessed file (line 0)
+};
+// The kernels of `file`: those written in it, then those that macros declare.
+Expected<std::vector<KernelListing>> list_kernels(const std::string& file);
 
 // Compiles (or finds in the cache) the kernel file and runs it in a child process, as
 // `warpsim run` does; prints nothing. Outside failures (files, compiler) come back as bad_input
 // with their message, misbehaving kernels as their status and diagnostics: it does not throw.
 KernelFileResult run_kernel_file(const KernelFileRequest& request);
-
-// `warpsim run`: runs the request as above and reports on `out` (JSON with options.json) and
-// `err` (errors). Returns one of the exit statuses above.
-int run_kernel_file(const RunOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace warpsim::runner

@@ -59,7 +59,12 @@ struct LanePosition {
 };
 LanePosition current_lane_position() noexcept;
 
+// Whether CUDA can launch this shape: 1 to 1024 threads per block (z at most 64), every extent
+// at least 1, grid x below 2^31, grid y and z at most 65535. The error says which limit.
+Expected<void> check_launch_shape(Dim3 grid, Dim3 block);
+
 // Runs `thread_body` once per CUDA thread, each on its own fiber, blocks one at a time.
+// The shape must pass check_launch_shape (std::invalid_argument otherwise).
 // `thread_body` is typically a lambda that calls the __global__ function with its arguments.
 // Launches on different OS threads run independently, with one exception: a kernel's
 // `__shared__` variables are function-local statics (one per process), so a kernel that has

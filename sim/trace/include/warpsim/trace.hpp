@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "warpsim/expected.hpp"
 #include "warpsim/semantics.hpp"
 #include "warpsim/step_log.hpp"
 
@@ -32,8 +33,11 @@ enum class DiagnosticKind : std::uint8_t {
   step_budget_exceeded,    // runaway kernel; simulation stopped
   out_of_bounds,           // a lane touched memory outside a buffer warpsim allocated
   kernel_fault,            // the kernel crashed (bad pointer, stack overflow, ...)
+  timeout,                 // the run passed its wall-clock limit (a lane looping without calls)
 };
+inline constexpr int kDiagnosticKindCount = static_cast<int>(DiagnosticKind::timeout) + 1;
 std::string_view to_string(DiagnosticKind kind);
+std::optional<DiagnosticKind> diagnostic_kind_from_string(std::string_view name);
 
 struct Diagnostic {
   DiagnosticKind kind{};
@@ -78,12 +82,11 @@ std::string json_string(std::string_view text);
 // Deterministic JSON form (hex strings for bits, stable key order). Used by --trace and tests.
 void write_trace_json(std::ostream& out, const Trace& trace);
 
-// Reads what write_trace_json wrote. On malformed input returns false and says why in `error`
-// (the file is external input: a user may hand over a truncated or edited trace).
-// Per-lane arg/width/src are only in the JSON for shuffles; elsewhere they read back as 0/0/-1,
-// as the simulator records them.
-bool read_trace_json(std::istream& in, Trace& trace, std::string& error);
-// The same from text (e.g. as `warpsim run`'s child process sends it); nullopt on malformed input.
-std::optional<Trace> read_trace_json(std::string_view text, std::string& error);
+// Reads what write_trace_json wrote; malformed input is an error saying why (the file is external
+// input: a user may hand over a truncated or edited trace). Per-lane arg/width/src are only in
+// the JSON for shuffles; elsewhere they read back as 0/0/-1, as the simulator records them.
+Expected<Trace> read_trace_json(std::istream& in);
+// The same from text (e.g. as `warpsim run`'s child process sends it).
+Expected<Trace> read_trace_json(std::string_view text);
 
 }  // namespace warpsim

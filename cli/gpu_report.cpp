@@ -1,11 +1,15 @@
 // The `warpsim run --gpu` comparison as text for people and as the "gpu" JSON object.
+#include "gpu_report.hpp"
+
 #include <cinttypes>
 #include <cstdio>
 
-#include "warpsim/device_trace.hpp"
 #include "warpsim/intrinsic_table.hpp"
 
-namespace warpsim {
+namespace warpsim::cli {
+
+using json = nlohmann::ordered_json;
+
 namespace {
 
 std::string hex(std::uint64_t bits, bool wide) {
@@ -18,12 +22,7 @@ std::string hex(std::uint64_t bits, bool wide) {
   return text;
 }
 
-// A buffer element as run.md's JSON writes it: a number, or "nan" / "inf" / "-inf" as strings.
-std::string json_element(std::uint64_t bits, ValueType type) {
-  const std::string text = format_element(bits, type);
-  const bool word = text == "nan" || text == "inf" || text == "-inf";
-  return word ? json_string(text) : text;
-}
+
 
 std::string cuda_name(Op op) { return std::string(intrinsic_for(op).name); }
 
@@ -90,17 +89,19 @@ std::string what_differs(const CallDifference& d) {
   return "the GPU made more calls than the simulator (past the recorder's capacity)";
 }
 
-std::string call_json(const std::optional<DeviceCall>& c) {
-  if (!c) return "null";
+json call_json(const std::optional<DeviceCall>& c) {
+  if (!c) return nullptr;
   const bool wide_in = is_64bit(c->type);
   const bool wide_out = is_64bit(c->type) && is_shuffle(c->op);
-  return "{\"op\":" + json_string(to_string(c->op)) +
-         ",\"type\":" + json_string(to_string(c->type)) +
-         ",\"mask\":" + json_string(format_mask(c->mask)) +
-         ",\"input\":" + json_string(hex(c->input, wide_in || c->input > 0xffffffffu)) +
-         ",\"output\":" + json_string(hex(c->output, wide_out || c->output > 0xffffffffu)) +
-         ",\"arg\":" + std::to_string(c->arg) + ",\"width\":" + std::to_string(c->width) +
-         ",\"line\":" + std::to_string(c->line) + ",\"pred\":" + (c->pred ? "1" : "0") + "}";
+  return {{"op", to_string(c->op)},
+          {"type", to_string(c->type)},
+          {"mask", format_mask(c->mask)},
+          {"input", hex(c->input, wide_in || c->input > 0xffffffffu)},
+          {"output", hex(c->output, wide_out || c->output > 0xffffffffu)},
+          {"arg", c->arg},
+          {"width", c->width},
+          {"line", c->line},
+          {"pred", c->pred ? 1 : 0}};
 }
 
 std::string buffer_text(const BufferComparison& b) {
@@ -163,87 +164,99 @@ std::string steps_text(const GpuComparison& g) {
 
 }  // namespace
 
-bool GpuComparison::identical() const {
-  for (const BufferComparison& b : buffers) {
-    if (!b.identical()) return false;
-  }
-  return !steps || steps->identical();
+std::string device_text(const GpuDevice& d) {
+  std::string out = d.name + " (sm_" + std::to_string(d.sm) + ", driver " +
+                    std::to_string(d.driver / 1000) + "." + std::to_string(d.driver % 1000 / 10);
+  if (!d.driver_release.empty()) out += ", " + d.driver_release;
+  if (d.cuda != 0) out += ", CUDA " + std::to_string(d.cuda / 1000) + "." + std::to_string(d.cuda % 1000 / 10);
+  if (!d.date.empty()) out += ", " + d.date;
+  return out + ")";
 }
 
 std::string format_gpu_comparison_text(const GpuComparison& g) {
-  std::string out = "GPU: " + g.device + " (sm_" + std::to_string(g.sm) + ", driver " +
-                    std::to_string(g.driver / 1000) + "." + std::to_string(g.driver % 1000 / 10);
-  if (!g.driver_release.empty()) out += ", " + g.driver_release;
-  out += ")\n";
+  std::string out = "GPU: " + device_text(g.device) + "\n";
   for (const BufferComparison& b : g.buffers) out += buffer_text(b);
   out += steps_text(g);
   return out;
 }
 
-std::string gpu_comparison_json(const GpuComparison& g) {
-  std::string out = "{\"device\":" + json_string(g.device) + ",\"sm\":" + std::to_string(g.sm) +
-                    ",\"driver\":" + std::to_string(g.driver) +
-                    ",\"driver_release\":" + json_string(g.driver_release) +
-                    ",\"identical\":" + (g.identical() ? "true" : "false") +
-                    ",\"ulp_tolerance\":" + std::to_string(g.ulp_tolerance) + ",\"buffers\":[";
-  for (std::size_t i = 0; i < g.buffers.size(); ++i) {
-    const BufferComparison& b = g.buffers[i];
-    if (i > 0) out += ',';
-    out += "{\"arg\":" + std::to_string(b.arg) + ",\"type\":" + json_string(to_string(b.type)) +
-           ",\"count\":" + std::to_string(b.count) +
-           ",\"identical\":" + (b.identical() ? "true" : "false") +
-           ",\"matches\":" + (b.matches() ? "true" : "false") +
-           ",\"differing\":" + std::to_string(b.differing) +
-           ",\"within_tolerance\":" + std::to_string(b.within_tolerance) +
-           ",\"max_ulp\":" + std::to_string(b.max_ulp);
-    if (!b.problem.empty()) out += ",\"problem\":" + json_string(b.problem);
-    out += ",\"first_difference\":";
+json element_json(std::uint64_t bits, ValueType type) {
+  const std::string text = format_element(bits, type);
+  if (text == "nan" || text == "inf" || text == "-inf") return text;
+  if (type == ValueType::f32 || type == ValueType::f64) return std::stod(text);
+  if (type == ValueType::i32 || type == ValueType::i64) return std::stoll(text);
+  return std::stoull(text);
+}
+
+json gpu_device_json(const GpuDevice& d) {
+  return {{"device", d.name}, {"sm", d.sm},     {"driver", d.driver},
+          {"driver_release", d.driver_release}, {"cuda", d.cuda}, {"date", d.date}};
+}
+
+json gpu_comparison_json(const GpuComparison& g) {
+  json out = gpu_device_json(g.device);
+  out["identical"] = g.identical();
+  out["ulp_tolerance"] = g.ulp_tolerance;
+  out["buffers"] = json::array();
+  for (const BufferComparison& b : g.buffers) {
+    json buffer = {{"arg", b.arg},
+                   {"type", to_string(b.type)},
+                   {"count", b.count},
+                   {"identical", b.identical()},
+                   {"matches", b.matches()},
+                   {"differing", b.differing},
+                   {"within_tolerance", b.within_tolerance},
+                   {"max_ulp", b.max_ulp}};
+    if (!b.problem.empty()) buffer["problem"] = b.problem;
+    buffer["first_difference"] = nullptr;
     if (b.first_index) {
       const bool wide = is_64bit(b.type);
-      out += "{\"index\":" + std::to_string(*b.first_index) +
-             ",\"sim\":" + json_element(b.sim_bits, b.type) +
-             ",\"gpu\":" + json_element(b.gpu_bits, b.type) +
-             ",\"sim_bits\":" + json_string(hex(b.sim_bits, wide)) +
-             ",\"gpu_bits\":" + json_string(hex(b.gpu_bits, wide)) + "}";
-    } else {
-      out += "null";
+      buffer["first_difference"] = {{"index", *b.first_index},
+                                    {"sim", element_json(b.sim_bits, b.type)},
+                                    {"gpu", element_json(b.gpu_bits, b.type)},
+                                    {"sim_bits", hex(b.sim_bits, wide)},
+                                    {"gpu_bits", hex(b.gpu_bits, wide)}};
     }
-    out += '}';
+    out["buffers"].push_back(std::move(buffer));
   }
-  out += "],\"steps\":";
   if (!g.steps) {
-    out += "null,\"steps_note\":" + json_string(g.steps_note) + "}";
+    out["steps"] = nullptr;
+    out["steps_note"] = g.steps_note;
     return out;
   }
   const TraceComparison& s = *g.steps;
-  out += "{\"traced_blocks\":" + std::to_string(g.traced_blocks) +
-         ",\"lanes\":" + std::to_string(s.lanes) + ",\"compared\":" + std::to_string(s.calls) +
-         ",\"identical\":" + (s.identical() ? "true" : "false") +
-         ",\"differing_lanes\":" + std::to_string(s.differing_lanes) +
-         ",\"truncated_lanes\":" + std::to_string(s.truncated_lanes) +
-         ",\"undefined_outputs\":" + std::to_string(s.undefined_outputs) +
-         ",\"unknown_lines\":" + std::to_string(s.unknown_lines);
-  if (!s.incomparable.empty()) out += ",\"incomparable\":" + json_string(s.incomparable);
-  out += ",\"first_difference\":";
-  if (!s.first_difference) {
-    out += "null}}";
-    return out;
+  json steps = {{"traced_blocks", g.traced_blocks},
+                {"lanes", s.lanes},
+                {"compared", s.calls},
+                {"identical", s.identical()},
+                {"differing_lanes", s.differing_lanes},
+                {"truncated_lanes", s.truncated_lanes},
+                {"undefined_outputs", s.undefined_outputs},
+                {"unknown_lines", s.unknown_lines}};
+  if (!s.incomparable.empty()) steps["incomparable"] = s.incomparable;
+  steps["first_difference"] = nullptr;
+  if (s.first_difference) {
+    const CallDifference& d = *s.first_difference;
+    json first = {{"step", d.sim_step},
+                  {"block", d.block},
+                  {"warp", d.warp},
+                  {"thread", d.thread},
+                  {"lane", d.lane},
+                  {"lanes", format_mask(d.lanes)},
+                  {"call", d.call},
+                  {"field", to_string(d.field)},
+                  {"file", d.file},
+                  {"line", d.sim ? d.sim->line : d.gpu ? d.gpu->line : 0}};
+    if (d.field != CallField::count) {
+      first["sim_value"] = field_text(*d.sim, d.field);
+      first["gpu_value"] = field_text(*d.gpu, d.field);
+    }
+    first["sim"] = call_json(d.sim);
+    first["gpu"] = call_json(d.gpu);
+    steps["first_difference"] = std::move(first);
   }
-  const CallDifference& d = *s.first_difference;
-  out += "{\"step\":" + std::to_string(d.sim_step) + ",\"block\":" + std::to_string(d.block) +
-         ",\"warp\":" + std::to_string(d.warp) + ",\"thread\":" + std::to_string(d.thread) +
-         ",\"lane\":" + std::to_string(d.lane) + ",\"lanes\":" + json_string(format_mask(d.lanes)) +
-         ",\"call\":" + std::to_string(d.call) + ",\"field\":" + json_string(to_string(d.field)) +
-         ",\"file\":" + json_string(d.file) + ",\"line\":" +
-         std::to_string(d.sim   ? d.sim->line
-                        : d.gpu ? d.gpu->line
-                                : 0);
-  if (d.field != CallField::count) {
-    out += ",\"sim_value\":" + json_string(field_text(*d.sim, d.field)) +
-           ",\"gpu_value\":" + json_string(field_text(*d.gpu, d.field));
-  }
-  out += ",\"sim\":" + call_json(d.sim) + ",\"gpu\":" + call_json(d.gpu) + "}}}";
+  out["steps"] = std::move(steps);
   return out;
 }
 
-}  // namespace warpsim
+}  // namespace warpsim::cli

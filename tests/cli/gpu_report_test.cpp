@@ -6,12 +6,14 @@
 #include <vector>
 
 #include "helpers.hpp"
+#include "gpu_report.hpp"
 #include "kernels.hpp"
 
 using namespace warpsim;
+using namespace warpsim::cli;
 using device_trace_test::device_trace_of;
 using device_trace_test::shape;
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 namespace {
 
@@ -28,10 +30,10 @@ struct Example {
 GpuComparison comparison_for(const Trace& sim, const DeviceTrace& gpu,
                              std::vector<BufferComparison> buffers) {
   GpuComparison g;
-  g.device = "NVIDIA H100 80GB HBM3";
-  g.sm = 90;
-  g.driver = 13000;
-  g.driver_release = "580.65.06";
+  g.device.name = "NVIDIA H100 80GB HBM3";
+  g.device.sm = 90;
+  g.device.driver = 13000;
+  g.device.driver_release = "580.65.06";
   g.grid = sim.grid;
   g.traced_blocks = gpu.traced_blocks;
   g.buffers = std::move(buffers);
@@ -55,7 +57,7 @@ TEST_CASE("all identical: one line per buffer and one for the steps") {
         "  buffer arg 1 (f32[64]): identical\n"
         "  steps: 64 lanes x 320 calls identical (blocks 0-1 traced)\n");
 
-  const json j = json::parse(gpu_comparison_json(g));
+  const json j = gpu_comparison_json(g);
   CHECK(j["device"] == "NVIDIA H100 80GB HBM3");
   CHECK(j["sm"] == 90);
   CHECK(j["driver"] == 13000);
@@ -94,7 +96,7 @@ TEST_CASE(
         std::string::npos);
   CHECK(text.find("gpu 2 (0x40000000)") != std::string::npos);
 
-  const json j = json::parse(gpu_comparison_json(g));
+  const json j = gpu_comparison_json(g);
   CHECK(j["identical"] == false);
   CHECK(j["buffers"][0]["differing"] == 1);
   CHECK(j["buffers"][0]["first_difference"]["index"] == 5);
@@ -115,13 +117,13 @@ TEST_CASE(
 
 TEST_CASE("without a device trace the steps line says why") {
   GpuComparison g;
-  g.device = "X";
-  g.sm = 90;
-  g.driver = 12080;
+  g.device.name = "X";
+  g.device.sm = 90;
+  g.device.driver = 12080;
   g.steps_note = "no device trace was recorded";
   CHECK(format_gpu_comparison_text(g) ==
         "GPU: X (sm_90, driver 12.8)\n  steps: not compared: no device trace was recorded\n");
-  const json j = json::parse(gpu_comparison_json(g));
+  const json j = gpu_comparison_json(g);
   CHECK(j["steps"].is_null());
   CHECK(j["steps_note"] == "no device trace was recorded");
   CHECK(j["identical"] == true);
