@@ -115,11 +115,12 @@ int export_svgs(Model& m, ViewState& v, const std::string& dir) {
   refresh(m, v);
   if (m.run->result.status == runner::RunStatus::bad_input) {
     std::fprintf(stderr, "warpsim-gui: %s\n", m.run->result.message.c_str());
+    if (!m.run->result.details.empty()) std::fprintf(stderr, "%s\n", m.run->result.details.c_str());
     return kExitBadInput;
   }
   const auto written = export_svg_sequence(m, v, dir);
   if (!written) {
-    std::fprintf(stderr, "warpsim-gui: %s\n", written.error.c_str());
+    std::fprintf(stderr, "warpsim-gui: %s\n", written.error().message.c_str());
     return kExitBadInput;
   }
   std::printf("wrote %zu SVG files to %s\n", *written, dir.c_str());
@@ -130,7 +131,13 @@ int run(const GuiOptions& options) {
   const LaunchClock clock;
   Model model;
   ViewState view;
-  init(model, view, options);
+  // The lesson browser's catalogue: a dozen small JSON files, read once.
+  auto catalogue = std::make_shared<const course::Catalogue>(
+      course::load_catalogue(course::default_lessons_dir()));
+  if (const auto started = init(model, view, options, std::move(catalogue)); !started) {
+    std::fprintf(stderr, "warpsim-gui: %s\n", started.error().message.c_str());
+    return kExitBadInput;
+  }
   if (!options.export_svg_dir.empty()) return export_svgs(model, view, options.export_svg_dir);
 
   const bool headless = !options.screenshot.empty() || options.bench_frames > 0 ||
@@ -151,7 +158,7 @@ int run(const GuiOptions& options) {
   std::size_t settled_frames = 0;
   std::vector<double> frame_ms;
   int status = 0;
-  const double give_up = options.request.timeout_seconds + 30;
+  const double give_up = model.wanted->file.timeout_seconds + 30;
   Figure lane_figure;
 
   while (!model.quit && !window.should_close()) {
@@ -307,7 +314,7 @@ int main(int argc, char** argv) {
   const auto options = parse_gui_options(args);
   if (!options) {
     std::fprintf(stderr, "warpsim-gui: %s\n(warpsim-gui --help for the options)\n",
-                 options.error.c_str());
+                 options.error().message.c_str());
     return kExitBadInput;
   }
   if (options->help) {

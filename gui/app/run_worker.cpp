@@ -9,7 +9,7 @@ namespace warpsim::gui {
 struct RunWorker::State {
   std::mutex mutex;
   std::condition_variable wake;
-  std::optional<std::pair<std::uint64_t, runner::KernelFileRequest>> job;
+  std::optional<std::pair<std::uint64_t, RunRequest>> job;
   std::optional<LoadedRun> done;
   bool busy = false;
   bool stop = false;
@@ -52,7 +52,7 @@ bool RunWorker::busy() const {
   return state_->busy || state_->done.has_value();
 }
 
-void RunWorker::start(std::uint64_t generation, runner::KernelFileRequest request) {
+void RunWorker::start(std::uint64_t generation, RunRequest request) {
   {
     std::lock_guard lock(state_->mutex);
     state_->job.emplace(generation, std::move(request));

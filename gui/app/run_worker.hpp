@@ -21,7 +21,7 @@ class RunWorker {
 
   bool busy() const;
   // Precondition: !busy().
-  void start(std::uint64_t generation, runner::KernelFileRequest request);
+  void start(std::uint64_t generation, RunRequest request);
   // The finished run, once.
   std::optional<LoadedRun> take();
 

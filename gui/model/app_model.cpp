@@ -10,6 +10,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <zlib.h>
+
 #include "model/narrate.hpp"
 #include "model/svg.hpp"
 
@@ -54,34 +56,87 @@ Scope scope_of(const Model& m, const ViewState& v) {
   return Scope(m.run->index, v.warp, v.all_warps);
 }
 
-// The launch the inputs panel describes, or why it is not one.
-runner::Result<runner::KernelFileRequest> edited_request(const Model& m, const ViewState& v) {
-  using R = runner::Result<runner::KernelFileRequest>;
-  runner::KernelFileRequest r = m.run ? m.run->request : runner::KernelFileRequest{};
+// The launch the inputs panel describes, or why it is not one. A lesson keeps its kernel file
+// and kernel; its preset's inputs are replaced by the edited ones.
+Expected<RunRequest> edited_request(const Model& m, const ViewState& v) {
+  if (!m.run) return fail("nothing has run yet");
+  RunRequest r = m.run->request;
   const LaunchTexts& t = v.launch;
-  if (t.file.empty()) return R::fail("give a kernel file");
-  if (t.kernel.empty()) return R::fail("give the kernel's name");
-  r.file = t.file;
-  r.kernel = t.kernel;
+  if (!r.lesson) {
+    if (t.file.empty()) return fail("give a kernel file");
+    if (t.kernel.empty()) return fail("give the kernel's name");
+    r.file.file = t.file;
+    r.file.kernel = t.kernel;
+  }
   const auto grid = runner::parse_dim3(t.grid);
-  if (!grid) return R::fail("grid: " + grid.error);
+  if (!grid) return fail("grid: " + grid.error().message);
   const auto block = runner::parse_dim3(t.block);
-  if (!block) return R::fail("block: " + block.error);
-  r.grid = *grid;
-  r.block = *block;
-  r.args.clear();
+  if (!block) return fail("block: " + block.error().message);
+  r.file.grid = *grid;
+  r.file.block = *block;
+  r.file.args.clear();
   for (std::size_t i = 0; i < t.args.size(); ++i) {
     const auto spec = runner::parse_arg_spec(t.args[i]);
-    if (!spec) return R::fail("argument " + std::to_string(i) + ": " + spec.error);
-    r.args.push_back(*spec);
+    if (!spec) return fail("argument " + std::to_string(i) + ": " + spec.error().message);
+    r.file.args.push_back(*spec);
   }
-  if (const std::string shape = runner::check_launch_shape(r.grid, r.block); !shape.empty()) {
-    return R::fail(shape);
+  if (const auto shape = check_launch_shape(r.file.grid, r.file.block); !shape) return shape.error();
+  if (r.lesson) {
+    course::Preset edited = *r.preset;
+    edited.launch.grid = r.file.grid;
+    edited.launch.block = r.file.block;
+    edited.launch.args = r.file.args;
+    edited.launch.arg_texts = t.args;
+    const course::Preset* own = r.lesson->preset(edited.name);
+    r.edited = own == nullptr || own->launch.arg_texts != t.args || !(own->launch.grid == r.file.grid) ||
+               !(own->launch.block == r.file.block);
+    r.preset = std::make_shared<const course::Preset>(std::move(edited));
   }
-  return R::ok(std::move(r));
+  return r;
 }
 
-void want_run(Model& m, runner::KernelFileRequest request) { m.wanted = std::move(request); }
+// The request that runs `preset` of `lesson`.
+RunRequest lesson_request(std::shared_ptr<const course::Lesson> lesson, const course::Preset& preset,
+                          const runner::KernelFileRequest& settings) {
+  RunRequest r;
+  course::RunSettings run_settings;
+  run_settings.policy = settings.policy;
+  run_settings.seed = settings.seed;
+  run_settings.timeout_seconds = settings.timeout_seconds;
+  r.file = course::request_for(lesson->kernel_file(), preset.launch, run_settings);
+  r.preset = std::make_shared<const course::Preset>(preset);
+  r.lesson = std::move(lesson);
+  return r;
+}
+
+LaunchTexts texts_of(const RunRequest& r) {
+  const auto dim = [](Dim3 d) {
+    std::string s = std::to_string(d.x);
+    if (d.y != 1 || d.z != 1) s += "," + std::to_string(d.y) + "," + std::to_string(d.z);
+    return s;
+  };
+  LaunchTexts t{r.file.file, r.file.kernel, dim(r.file.grid), dim(r.file.block), {}};
+  if (r.preset) t.args = r.preset->launch.arg_texts;
+  return t;
+}
+
+// A lesson by id in the catalogue, or a lesson folder.
+Expected<std::shared_ptr<const course::Lesson>> find(const Model& m, const std::string& id) {
+  if (m.catalogue) {
+    if (const course::Lesson* l = course::find_lesson(*m.catalogue, id)) {
+      return std::shared_ptr<const course::Lesson>(m.catalogue, l);
+    }
+  }
+  std::error_code error;
+  if (fs::is_directory(id, error)) {
+    auto lesson = course::load_lesson(id);
+    if (!lesson) return lesson.error();
+    return std::make_shared<const course::Lesson>(std::move(*lesson));
+  }
+  return fail("no lesson '" + id + "' (warpsim lessons lists them)");
+}
+
+void want_run(Model& m, RunRequest request) { m.wanted = std::move(request); }
 
 bool revealed(const ViewState& v, std::size_t step) {
   return std::binary_search(v.revealed.begin(), v.revealed.end(), step);
@@ -90,31 +145,54 @@ bool revealed(const ViewState& v, std::size_t step) {
 void check_guesses(Model& m, ViewState& v) {
   if (!m.cache.view) return;
   const StepView& s = *m.cache.view;
-  const StepRow* out = nullptr;
-  for (const StepRow& r : s.rows) {
-    if (r.kind == RowKind::output) out = &r;
-  }
-  if (out == nullptr) {
-    v.predict_feedback = "This step has no result to predict.";
-    return;
-  }
   int right = 0, asked = 0;
   std::string wrong;
-  for (int lane = 0; lane < kWarpSize; ++lane) {
+  const auto judge = [&](int lane, bool correct, const std::string& answer) {
     const std::string& guess = v.guesses[static_cast<std::size_t>(lane)];
-    if (guess.empty() || !has_lane(s.participants, lane)) continue;
     ++asked;
-    const std::string& answer = out->cells[static_cast<std::size_t>(lane)].text;
-    if (guess_matches(guess, answer)) {
+    if (correct) {
       ++right;
     } else {
-      wrong += (wrong.empty() ? "" : "; ") + std::string("lane ") + std::to_string(lane) +
-               " received " + answer + ", not " + guess;
+      wrong += (wrong.empty() ? "" : "; ") + std::string("lane ") + std::to_string(lane) + " " +
+               answer + ", not " + (guess.empty() ? "(nothing)" : guess);
     }
-  }
-  if (asked == 0) {
-    v.predict_feedback = "Type a guess for at least one lane first (click a lane's output).";
-    return;
+  };
+  const std::vector<const course::Question*> questions = current_questions(m, v);
+  if (!questions.empty()) {
+    // The lesson's own questions: every lane they ask about counts, answered or not.
+    for (const course::Question* q : questions) {
+      const auto answers = course::answers(*m.run, *q);
+      if (!answers) {
+        v.predict_feedback = answers.error().message;
+        return;
+      }
+      const std::string verb = q->value == course::AskedValue::input    ? "passed in "
+                               : q->value == course::AskedValue::source ? "read lane "
+                                                                        : "received ";
+      for (const course::Answer& a : *answers) {
+        judge(a.lane, course::is_correct(a, v.guesses[static_cast<std::size_t>(a.lane)]),
+              verb + a.text);
+      }
+    }
+  } else {
+    const StepRow* out = nullptr;
+    for (const StepRow& r : s.rows) {
+      if (r.kind == RowKind::output) out = &r;
+    }
+    if (out == nullptr) {
+      v.predict_feedback = "This step has no result to predict.";
+      return;
+    }
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      const std::string& guess = v.guesses[static_cast<std::size_t>(lane)];
+      if (guess.empty() || !has_lane(s.participants, lane)) continue;
+      const std::string& answer = out->cells[static_cast<std::size_t>(lane)].text;
+      judge(lane, guess_matches(guess, answer), "received " + answer);
+    }
+    if (asked == 0) {
+      v.predict_feedback = "Type a guess for at least one lane first.";
+      return;
+    }
   }
   v.score.right += right;
   v.score.asked += asked;
@@ -156,25 +234,112 @@ FileStamp stamp_of(const std::string& path) {
           static_cast<std::uintmax_t>(st.st_size)};
 }
 
-LoadedRun make_loaded_run(std::uint64_t generation, const runner::KernelFileRequest& request,
-                          runner::KernelFileResult result, double seconds) {
+std::string provenance(const GpuDevice& d) {
+  std::string s = d.name.empty() ? "a GPU" : d.name;
+  if (!d.driver_release.empty()) {
+    s += " · driver " + d.driver_release;
+  } else if (d.driver != 0) {
+    s += " · driver " + std::to_string(d.driver / 1000) + "." + std::to_string(d.driver % 1000 / 10);
+  }
+  if (d.cuda != 0) s += " · CUDA " + std::to_string(d.cuda / 1000) + "." + std::to_string(d.cuda % 1000 / 10);
+  if (!d.date.empty()) s += " · " + d.date.substr(0, 10);
+  return s;
+}
+
+namespace {
+
+Expected<GpuRun> read_gpu_run_file(const std::string& path) {
+  gzFile file = gzopen(path.c_str(), "rb");  // reads plain files as they are, too
+  if (file == nullptr) return fail(ErrorKind::file, "cannot read " + path);
+  std::string text;
+  char chunk[1 << 16];
+  int n = 0;
+  while ((n = gzread(file, chunk, sizeof chunk)) > 0) text.append(chunk, static_cast<std::size_t>(n));
+  gzclose(file);
+  if (n < 0) return fail(ErrorKind::file, "cannot read " + path);
+  auto run = read_gpu_run_json(text);
+  if (!run) return fail(path + ": " + run.error().message);
+  return run;
+}
+
+// The GPU's run of the same launch, compared with the simulator's.
+void load_gpu_side(LoadedRun& r) {
+  if (r.result.status != runner::RunStatus::completed) return;
+  Expected<GpuRun> gpu = fail("");
+  std::string source;
+  if (!r.request.gpu_record.empty()) {
+    gpu = read_gpu_run_file(r.request.gpu_record);
+    source = r.request.gpu_record;
+  } else if (r.request.lesson && r.request.preset) {
+    if (r.request.edited) {
+      r.gpu_note = "The inputs were edited: the lesson's recorded GPU run is of the preset's own.";
+      return;
+    }
+    gpu = course::load_gpu_record(*r.request.lesson, *r.request.preset);
+    source = "recorded run gpu/" + r.request.preset->name + ".json.gz";
+  } else {
+    r.gpu_note = "No GPU run to compare with: on a machine with an NVIDIA GPU, `warpsim run FILE.cu "
+                 "... --gpu` compares this launch there.";
+    return;
+  }
+  if (!gpu) {
+    r.gpu_note = gpu.error().message;
+    return;
+  }
+  GpuSide side;
+  side.device = gpu->device;
+  side.source = source;
+  std::vector<BufferData> sim;
+  for (const runner::OutputBuffer& b : r.result.buffers) {
+    sim.push_back({b.arg, value_type_from_string(runner::to_string(b.type)).value_or(ValueType::none),
+                   b.bytes});
+  }
+  const std::uint64_t ulps = r.request.lesson ? r.request.lesson->tolerance_ulps : 0;
+  side.comparison = compare_run(*gpu, &r.result.trace, sim, ulps);
+  if (gpu->trace) {
+    side.steps = GpuStepOutputs(r.result.trace, *gpu->trace);
+    TraceStep step;
+    for (std::size_t s = 0; s < r.result.trace.steps.size(); ++s) {
+      const GpuStepOutputs::Lanes* lanes = side.steps.at(s);
+      if (lanes == nullptr) continue;
+      r.result.trace.steps.read(s, step);
+      for (int lane = 0; lane < kWarpSize; ++lane) {
+        const auto& theirs = (*lanes)[static_cast<std::size_t>(lane)];
+        if (theirs && has_lane(step.participants, lane) && !has_lane(step.undefined, lane) &&
+            *theirs != step.output[static_cast<std::size_t>(lane)]) {
+          side.differing_steps.push_back(s);
+          break;
+        }
+      }
+    }
+  }
+  r.gpu = std::move(side);
+}
+
+}  // namespace
+
+LoadedRun make_loaded_run(std::uint64_t generation, RunRequest request, course::LessonRun run,
+                          double seconds) {
   LoadedRun r;
+  static_cast<course::LessonRun&>(r) = std::move(run);
   r.generation = generation;
-  r.request = request;
-  r.stamp = stamp_of(request.file);
-  r.source_lines = read_lines(request.file);
+  r.request = std::move(request);
+  // LessonRun points at the lesson and preset: the request's copies, which r keeps alive.
+  r.lesson = r.request.lesson.get();
+  r.preset = r.request.preset.get();
+  const std::string& file = r.request.file.file;
+  r.stamp = stamp_of(file);
+  r.source_lines = read_lines(file);
   std::string text;
   for (const std::string& line : r.source_lines) text += line + "\n";
   r.kernels = runner::scan_kernels(text);
-  if (result.status == runner::RunStatus::bad_input) {
-    r.compiler_messages = parse_compiler_messages(result.message, request.file);
+  if (r.result.status == runner::RunStatus::bad_input) {
+    r.compiler_messages = parse_compiler_messages(r.result.details, file);
   }
-  r.result = std::move(result);
-  r.index = TraceIndex(r.result.trace);
   r.seconds = seconds;
   // Which of the trace's files is the kernel file (the runner names it by absolute path).
   std::error_code error;
-  const fs::path wanted = fs::weakly_canonical(request.file, error);
+  const fs::path wanted = fs::weakly_canonical(file, error);
   for (std::uint32_t f = 0; f < r.result.trace.files.size(); ++f) {
     std::error_code e;
     if (fs::weakly_canonical(r.result.trace.files[f], e) == wanted) r.kernel_file = f;
@@ -188,18 +353,31 @@ LoadedRun make_loaded_run(std::uint64_t generation, const runner::KernelFileRequ
   };
   for (const SourceLine line : r.index.lines()) mark(line, kLineHasSteps);
   for (const Diagnostic& d : r.result.trace.diagnostics) mark(d.where, kLineHasDiagnostic);
+  load_gpu_side(r);
   return r;
 }
 
-LoadedRun run_and_load(std::uint64_t generation, const runner::KernelFileRequest& request) {
+LoadedRun run_and_load(std::uint64_t generation, const RunRequest& request) {
   const auto start = std::chrono::steady_clock::now();
-  runner::KernelFileResult result = runner::run_kernel_file(request);
+  course::LessonRun run;
+  if (request.lesson && request.preset) {
+    course::RunSettings settings;
+    settings.policy = request.file.policy;
+    settings.seed = request.file.seed;
+    settings.timeout_seconds = request.file.timeout_seconds;
+    run = course::run_lesson(*request.lesson, *request.preset, settings);
+  } else {
+    run.result = runner::run_kernel_file(request.file);
+    run.index = TraceIndex(run.result.trace);
+  }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return make_loaded_run(generation, request, std::move(result), seconds);
+  return make_loaded_run(generation, request, std::move(run), seconds);
 }
 
-void init(Model& model, ViewState& view, const GuiOptions& options) {
+Expected<void> init(Model& model, ViewState& view, const GuiOptions& options,
+                    std::shared_ptr<const course::Catalogue> catalogue) {
+  model.catalogue = std::move(catalogue);
   view.all_warps = options.all_warps;
   view.format = options.format;
   view.watched_lane = options.watch;
@@ -208,15 +386,35 @@ void init(Model& model, ViewState& view, const GuiOptions& options) {
   if (options.font_size > 0) view.font_size = options.font_size;
   if (options.warp) view.warp = *options.warp;
   if (options.step) view.start_position = *options.step - 1;
-  view.launch = {options.request.file, options.request.kernel, options.grid_text,
-                 options.block_text, options.arg_texts};
+  RunRequest request;
+  if (!options.lesson.empty()) {
+    auto lesson = find(model, options.lesson);
+    if (!lesson) return lesson.error();
+    const std::string preset_name = options.preset.empty() ? "default" : options.preset;
+    const course::Preset* preset = (*lesson)->preset(preset_name);
+    if (preset == nullptr) {
+      std::string names;
+      for (const course::Preset& p : (*lesson)->presets) names += (names.empty() ? "" : ", ") + p.name;
+      return fail("lesson " + (*lesson)->id + " has no preset '" + preset_name + "' (it has " + names + ")");
+    }
+    request = lesson_request(*lesson, *preset, options.request);
+    view.preset = preset->name;
+    if (!options.warp) view.warp = (*lesson)->focus;
+  } else {
+    request.file = options.request;
+  }
+  request.gpu_record = options.gpu_record;
+  view.launch = texts_of(request);
+  if (!request.lesson) view.launch.args = options.arg_texts;
   view.launch_ran = view.launch;
-  want_run(model, options.request);
+  want_run(model, std::move(request));
+  return {};
 }
 
 void finish_run(Model& m, ViewState& v, LoadedRun run, double now) {
-  const bool same_launch = m.run && m.run->request.file == run.request.file &&
-                           m.run->request.kernel == run.request.kernel;
+  const bool same_launch = m.run && m.run->request.file.file == run.request.file.file &&
+                           m.run->request.file.kernel == run.request.file.kernel &&
+                           m.run->request.lesson == run.request.lesson;
   if (m.running && m.running->generation == run.generation) m.running.reset();
   m.run = std::move(run);
   const TraceIndex& index = m.run->index;
@@ -246,7 +444,12 @@ void finish_run(Model& m, ViewState& v, LoadedRun run, double now) {
     move_to(m, v, v.step, now);
     return;
   }
-  const Scope scope(index, first_warp(index).value_or(WarpKey{}), v.all_warps);
+  // A lesson starts at its focus warp; a kernel file at its first warp with steps.
+  WarpKey start = first_warp(index).value_or(WarpKey{});
+  if (m.run->request.lesson && !index.steps_of(m.run->request.lesson->focus).empty()) {
+    start = m.run->request.lesson->focus;
+  }
+  const Scope scope(index, start, v.all_warps);
   v.step = kNoStep;
   move_to(m, v, scope.step_at(0), now);
 }
@@ -255,6 +458,20 @@ void apply(Model& m, ViewState& v, const Commands& commands, double now) {
   for (const Command& command : commands) {
     std::visit(
         Overloaded{
+            [&](const OpenLesson& c) {
+              auto lesson = find(m, c.id);
+              if (!lesson) return say(m, lesson.error().message, true);
+              const course::Preset* preset =
+                  (*lesson)->preset(c.preset.empty() ? "default" : c.preset);
+              if (preset == nullptr) return say(m, "no preset '" + c.preset + "'", true);
+              RunRequest r = lesson_request(*lesson, *preset,
+                                            m.run ? m.run->request.file : runner::KernelFileRequest{});
+              v.preset = preset->name;
+              v.launch = v.launch_ran = texts_of(r);
+              v.inputs_error.clear();
+              v.revealed.clear();
+              want_run(m, std::move(r));
+            },
             [&](const GoTo& c) { move_to(m, v, c.step, now); },
             [&](const StepBy& c) {
               if (has_steps(m)) move_to(m, v, step_by(scope_of(m, v), v.step, c.delta), now);
@@ -339,7 +556,7 @@ void apply(Model& m, ViewState& v, const Commands& commands, double now) {
             [&](const Rerun&) {
               auto request = edited_request(m, v);
               if (!request) {
-                v.inputs_error = request.error;
+                v.inputs_error = request.error().message;
                 return;
               }
               v.inputs_error.clear();
@@ -358,11 +575,12 @@ void apply(Model& m, ViewState& v, const Commands& commands, double now) {
               StepFigureOptions o = figure_options(m, v, 1200, FontMetrics{}, 1e9);
               o.contract = true;
               o.reveal = 1;
+              if (const course::Note* note = current_note(m, v)) o.caption = {note->text};
               write_file(m, path, to_svg(build_step_figure(*m.cache.view, m.cache.history_views, o)));
             },
             [&](const ExportSvgSequence& c) {
               const auto written = export_svg_sequence(m, v, c.dir.empty() ? v.export_dir : c.dir);
-              if (!written) return say(m, written.error, true);
+              if (!written) return say(m, written.error().message, true);
               say(m, "wrote " + std::to_string(*written) + " SVG files to " +
                          (c.dir.empty() ? v.export_dir : c.dir));
             },
@@ -433,7 +651,7 @@ void tick(Model& m, ViewState& v, double now, double dt) {
   }
   if (m.watch_file && m.run && !m.running && !m.wanted && now - m.last_poll >= 0.5) {
     m.last_poll = now;
-    if (stamp_of(m.run->request.file) != m.run->stamp) {
+    if (stamp_of(m.run->request.file.file) != m.run->stamp) {
       say(m, "the file changed: running it again");
       want_run(m, m.run->request);
     }
@@ -473,8 +691,10 @@ void refresh(Model& m, const ViewState& v) {
   c.step = v.step;
   c.format = v.format;
   c.history = v.history;
-  const StepViewOptions options{.format = v.format};
+  StepViewOptions options{.format = v.format};
+  if (run.gpu) options.other = run.gpu->steps.at(v.step);
   c.view = describe_step(run.result.trace, run.index, v.step, options);
+  options.other = nullptr;
   for (const std::size_t h : history_of(run.index, v.step, static_cast<std::size_t>(v.history))) {
     c.history_views.push_back(describe_step(run.result.trace, run.index, h, options));
   }
@@ -496,11 +716,19 @@ StepFigureOptions figure_options(const Model& m, const ViewState& v, float width
   const double grow = std::min(0.25, 0.6 / std::max(0.1f, v.speed));
   o.reveal = v.animate ? static_cast<float>(std::clamp((now - v.moved_at) / grow, 0.0, 1.0)) : 1.0f;
   o.diagnostics = m.cache.diagnostic_lines;
+  if (m.run && m.run->gpu) o.other_note = provenance(m.run->gpu->device);
   o.contract = false;  // on screen the narrative panel says it; exports set it back
   return o;
 }
 
-std::string launch_title(const runner::KernelFileRequest& r) {
+std::string launch_title(const RunRequest& request) {
+  if (request.lesson) {
+    std::string s = request.lesson->title;
+    if (request.preset && request.preset->name != "default") s += " · " + request.preset->name;
+    if (request.edited) s += " (inputs edited)";
+    return s;
+  }
+  const runner::KernelFileRequest& r = request.file;
   const std::string file = fs::path(r.file).filename().string();
   const auto dim = [](Dim3 d) {
     std::string s = std::to_string(d.x);
@@ -510,13 +738,34 @@ std::string launch_title(const runner::KernelFileRequest& r) {
   return file + " · " + r.kernel + " · grid " + dim(r.grid) + " · block " + dim(r.block);
 }
 
-runner::Result<std::size_t> export_svg_sequence(const Model& m, const ViewState& v,
-                                                const std::string& dir) {
-  using R = runner::Result<std::size_t>;
-  if (!has_steps(m)) return R::fail("nothing to export: the run has no steps");
+namespace {
+
+const course::NarratedStep* narrated(const Model& m, std::size_t step) {
+  if (!m.run || m.run->lesson == nullptr) return nullptr;
+  const auto& n = m.run->narrative;
+  const auto it = std::lower_bound(n.begin(), n.end(), step, [](const course::NarratedStep& s,
+                                                                 std::size_t at) { return s.step < at; });
+  return it != n.end() && it->step == step ? &*it : nullptr;
+}
+
+}  // namespace
+
+const course::Note* current_note(const Model& m, const ViewState& v) {
+  const course::NarratedStep* s = narrated(m, v.step);
+  return s == nullptr ? nullptr : s->note;
+}
+
+std::vector<const course::Question*> current_questions(const Model& m, const ViewState& v) {
+  const course::NarratedStep* s = narrated(m, v.step);
+  return s == nullptr ? std::vector<const course::Question*>{} : s->questions;
+}
+
+Expected<std::size_t> export_svg_sequence(const Model& m, const ViewState& v,
+                                          const std::string& dir) {
+  if (!has_steps(m)) return fail("nothing to export: the run has no steps");
   std::error_code error;
   fs::create_directories(dir, error);
-  if (error) return R::fail("could not create " + dir + ": " + error.message());
+  if (error) return fail(ErrorKind::file, "could not create " + dir + ": " + error.message());
   const LoadedRun& run = *m.run;
   const Scope scope(run.index, v.warp, v.all_warps);
   const StepViewOptions options{.format = v.format};
@@ -533,13 +782,16 @@ runner::Result<std::size_t> export_svg_sequence(const Model& m, const ViewState&
     o.orientation = v.orientation;
     o.watched_lane = v.watched_lane;
     o.diagnostics = diagnostic_lines(run.result.trace, view);
+    if (const course::NarratedStep* n = narrated(m, step); n != nullptr && n->note != nullptr) {
+      o.caption = {n->note->text};
+    }
     char name[32];
     std::snprintf(name, sizeof name, "step-%03zu.svg", p + 1);
     std::ofstream out(fs::path(dir) / name, std::ios::binary);
     out << to_svg(build_step_figure(view, history, o));
-    if (!out) return R::fail("could not write " + (fs::path(dir) / name).string());
+    if (!out) return fail(ErrorKind::file, "could not write " + (fs::path(dir) / name).string());
   }
-  return R::ok(scope.size());
+  return scope.size();
 }
 
 }  // namespace warpsim::gui

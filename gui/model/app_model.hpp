@@ -21,12 +21,17 @@
 #include <variant>
 #include <vector>
 
+#include <memory>
+
 #include "model/compiler_messages.hpp"
 #include "model/gui_options.hpp"
 #include "model/navigation.hpp"
 #include "model/predict.hpp"
 #include "model/step_figure.hpp"
 #include "model/timeline.hpp"
+#include "warpsim/course.hpp"
+#include "warpsim/device_trace.hpp"
+#include "warpsim/expected.hpp"
 #include "warpsim/runner.hpp"
 #include "warpsim/step_view.hpp"
 #include "warpsim/trace_index.hpp"
@@ -44,13 +49,34 @@ struct FileStamp {
 };
 FileStamp stamp_of(const std::string& path);
 
-// A finished run of a kernel file and what is derived from it alone. Built on the worker thread,
-// so that indexing a 50,000-step trace never stalls a frame.
-struct LoadedRun {
+// What to run: a kernel file of the learner's, or a lesson's preset (its inputs perhaps edited).
+struct RunRequest {
+  runner::KernelFileRequest file;                 // what runs, either way
+  std::shared_ptr<const course::Lesson> lesson;   // null: a kernel file
+  std::shared_ptr<const course::Preset> preset;   // the lesson's preset as it runs
+  bool edited = false;                            // the inputs differ from the preset's own
+  std::string gpu_record;  // a recorded GPU run (GpuRun JSON, .gz too) to compare with; empty:
+                           // the lesson's own record of the preset, if any
+};
+
+// The GPU's side of the same launch: what it received at each step, its buffers compared with the
+// simulator's, and where it comes from.
+struct GpuSide {
+  GpuDevice device;
+  std::string source;                 // "recorded run gpu/default.json.gz", or the file given
+  GpuComparison comparison;           // buffers, and steps where the run has a device trace
+  GpuStepOutputs steps;               // per step and lane: what the GPU's lane received
+  std::vector<std::size_t> differing_steps;  // steps where a lane's GPU value differs (sorted)
+};
+// "NVIDIA H100 80GB HBM3 · driver 580.65.06 · CUDA 13.0 · recorded 2026-11-23"
+std::string provenance(const GpuDevice& device);
+
+// A finished run and what is derived from it alone: a course::LessonRun (result, index and, for a
+// lesson, its narrative) and more. Built on the worker thread, so that indexing a 50,000-step
+// trace never stalls a frame.
+struct LoadedRun : course::LessonRun {
   std::uint64_t generation = 0;
-  runner::KernelFileRequest request;
-  runner::KernelFileResult result;
-  TraceIndex index;
+  RunRequest request;  // keeps the lesson and preset that LessonRun points into alive
   std::vector<std::string> source_lines;  // the kernel file as it was when it ran
   FileStamp stamp;                        // ... and its stamp then
   std::vector<CompilerMessage> compiler_messages;
@@ -59,14 +85,17 @@ struct LoadedRun {
   std::optional<std::uint32_t> kernel_file;  // the kernel file's index in trace.files
   // Per line of the kernel file (index line - 1): kLineHasSteps | kLineHasDiagnostic.
   std::vector<std::uint8_t> line_marks;
+  std::optional<GpuSide> gpu;
+  std::string gpu_note;  // why there is no GPU side
 };
 inline constexpr std::uint8_t kLineHasSteps = 1, kLineHasDiagnostic = 2;
 
-// Everything after the run itself: reads the file, indexes the trace, parses compiler output.
-LoadedRun make_loaded_run(std::uint64_t generation, const runner::KernelFileRequest& request,
-                          runner::KernelFileResult result, double seconds);
+// Everything after the run itself: reads the file, indexes the trace, parses compiler output,
+// loads and compares the GPU's run.
+LoadedRun make_loaded_run(std::uint64_t generation, RunRequest request, course::LessonRun run,
+                          double seconds);
 // Runs the request (compile or cache, child process) and makes a LoadedRun: blocks.
-LoadedRun run_and_load(std::uint64_t generation, const runner::KernelFileRequest& request);
+LoadedRun run_and_load(std::uint64_t generation, const RunRequest& request);
 
 // A launch as the learner writes it: `warpsim run`'s flags as text.
 struct LaunchTexts {
@@ -78,7 +107,7 @@ struct LaunchTexts {
 // "missing_lane (lanes 3-5): lane 3 never arrived ..." for each diagnostic of a step.
 std::vector<std::string> diagnostic_lines(const Trace& trace, const StepView& step);
 
-enum class Tab : std::uint8_t { warps, diagnostics, inputs, predict, gpu };
+enum class Tab : std::uint8_t { lessons, warps, diagnostics, inputs, predict, gpu };
 
 struct ViewState {
   std::size_t step = kNoStep;  // the cursor: an index into Trace::steps
@@ -99,6 +128,8 @@ struct ViewState {
   float content_scale = 1;  // the display's (HiDPI)
   bool show_help = false;
   Tab tab = Tab::warps;
+
+  std::string preset;  // the lesson's preset shown ("default" first)
 
   // Predict mode: outputs hidden until checked; guesses per lane for the current step.
   bool predict = false;
@@ -129,10 +160,11 @@ struct StepCache {
 };
 
 struct Model {
+  std::shared_ptr<const course::Catalogue> catalogue;  // the lesson browser's lessons
   std::optional<LoadedRun> run;  // the last run that came back
   std::uint64_t next_generation = 1;
   // A run apply() asked for; the app hands it to its worker and moves it to `running`.
-  std::optional<runner::KernelFileRequest> wanted;
+  std::optional<RunRequest> wanted;
   struct InFlight {
     std::uint64_t generation = 0;
     double since = 0;
@@ -175,6 +207,7 @@ struct SetFontSize { float size; };
 struct ShowHelp { bool on; };
 struct SetTab { Tab tab; };
 struct Reload {};
+struct OpenLesson { std::string id; std::string preset; };  // preset empty: "default"
 struct SetLaunchText {  // an edit in the inputs panel
   enum Field : std::uint8_t { file, kernel, grid, block, arg } field;
   std::size_t index = 0;  // for arg
@@ -195,7 +228,7 @@ struct FigurePlaced { Point origin; Box visible; };
 struct Quit {};
 
 using Command =
-    std::variant<GoTo, StepBy, ToEnd, NextDiagnostic, RunUntilChange, SetPlaying, SetSpeed,
+    std::variant<OpenLesson, GoTo, StepBy, ToEnd, NextDiagnostic, RunUntilChange, SetPlaying, SetSpeed,
                  SelectWarp, SetAllWarps, WatchLane, SetFormat, SetOrientation, SetHistory,
                  SetFontSize, ShowHelp, SetTab, Reload, SetLaunchText, Rerun, ResetInputs,
                  ExportSvg, ExportSvgSequence, ExportPng, SetExportDir, SetPredict, SetGuess,
@@ -203,8 +236,10 @@ using Command =
 using Commands = std::vector<Command>;
 
 // ---- the one place that changes state
-// The state for these options: the view as asked, the first run wanted.
-void init(Model& model, ViewState& view, const GuiOptions& options);
+// The state for these options: the view as asked, the first run wanted. Fails for a lesson that
+// is not in `catalogue` (or no lesson folder).
+Expected<void> init(Model& model, ViewState& view, const GuiOptions& options,
+                    std::shared_ptr<const course::Catalogue> catalogue);
 void apply(Model& model, ViewState& view, const Commands& commands, double now);
 // Playing, and noticing that the kernel file changed (polled twice a second).
 void tick(Model& model, ViewState& view, double now, double dt);
@@ -222,11 +257,16 @@ StepFigureOptions figure_options(const Model& model, const ViewState& view, floa
                                  const FontMetrics& metrics, double now);
 // Whether the current step's outputs are hidden (predict mode, not yet checked).
 bool outputs_hidden(const Model& model, const ViewState& view);
-// "kernel.cu · butterfly_sum · grid 1 · block 32"
-std::string launch_title(const runner::KernelFileRequest& request);
+// "kernel.cu · butterfly_sum · grid 1 · block 32", or "Lesson 4: The butterfly reduction · random"
+std::string launch_title(const RunRequest& request);
+// The lesson's note for the current step (its focus warp, its line and pass), or null.
+const course::Note* current_note(const Model& model, const ViewState& view);
+// The lesson's questions at the current step.
+std::vector<const course::Question*> current_questions(const Model& model, const ViewState& view);
 
-// Writes every step of the scope as DIR/step-NNN.svg; the number written, or an error.
-runner::Result<std::size_t> export_svg_sequence(const Model& model, const ViewState& view,
-                                                 const std::string& dir);
+// Writes every step of the scope as DIR/step-NNN.svg (a lesson's notes as captions); the number
+// written, or an error.
+Expected<std::size_t> export_svg_sequence(const Model& model, const ViewState& view,
+                                          const std::string& dir);
 
 }  // namespace warpsim::gui

@@ -1,8 +1,9 @@
 #include "model/gui_options.hpp"
 
 #include <charconv>
-#include <cstdlib>
 #include <filesystem>
+
+#include "warpsim/course.hpp"
 
 namespace warpsim::gui {
 namespace {
@@ -22,40 +23,26 @@ bool takes_value(const std::string& flag) {
   for (const char* f :
        {"--kernel", "--grid", "--block", "--arg", "--policy", "--seed", "--max-steps", "--timeout",
         "--shared", "--step", "--warp", "--format", "--watch", "--font-size", "--history",
-        "--screenshot", "--probes", "--export-png", "--export-svg", "--bench-frames", "--size"}) {
+        "--screenshot", "--probes", "--export-png", "--export-svg", "--bench-frames", "--size",
+        "--preset", "--gpu-record"}) {
     if (flag == f) return true;
   }
   return false;
 }
 
-// The butterfly lesson's launch, until lessons are loaded by the course layer.
-void open_default_lesson(GuiOptions& o) {
-  o.default_lesson = true;
-  o.request.file = (fs::path(lessons_dir()) / "04-butterfly-reduction" / "kernel.cu").string();
-  o.request.kernel = "butterfly_sum";
-  o.grid_text = "1";
-  o.block_text = "32";
-  o.arg_texts = {"f32[32]:iota", "f32[32]:zeros"};
-}
-
 }  // namespace
 
-std::string lessons_dir() {
-  if (const char* dir = std::getenv("WARPSIM_LESSONS_DIR")) return dir;
-  std::error_code error;
-  const fs::path installed = fs::read_symlink("/proc/self/exe", error).parent_path().parent_path() /
-                             "share/warpsim/lessons";
-  if (!error && fs::is_directory(installed)) return installed.string();
-  return WARPSIM_LESSONS_DIR;
-}
-
 std::string gui_usage() {
-  return "usage: warpsim-gui [FILE.cu --kernel NAME --grid G --block B [--arg SPEC]...] [options]\n"
+  return "usage: warpsim-gui [LESSON [--preset NAME]] [options]\n"
+         "       warpsim-gui FILE.cu --kernel NAME --grid G --block B [--arg SPEC]... [options]\n"
          "\n"
-         "Steps through a kernel's warp-level calls lane by lane. With no file, opens the\n"
-         "butterfly reduction lesson. FILE.cu takes the flags of `warpsim run` (warpsim help run):\n"
+         "Steps through a lesson or a kernel's warp-level calls lane by lane. With neither, opens\n"
+         "the butterfly reduction lesson. LESSON is an id (butterfly-reduction, 4) or a lesson\n"
+         "folder (warpsim lessons lists them). FILE.cu takes the flags of `warpsim run`:\n"
          "--kernel, --grid, --block, --arg, --policy, --seed, --max-steps, --timeout, --shared.\n"
          "\n"
+         "  --preset NAME       a lesson's preset (its other inputs)\n"
+         "  --gpu-record FILE   compare with this recorded GPU run (a lesson's gpu/*.json.gz)\n"
          "  --step N            start at the N-th step (1-based) of the warp shown\n"
          "  --warp B:W          show warp W of block B (default: the first warp with steps)\n"
          "  --all-warps         step through every warp's steps in trace order\n"
@@ -75,8 +62,7 @@ std::string gui_usage() {
          "  --bench-frames N       draw N frames, print frame times and time to first frame\n";
 }
 
-runner::Result<GuiOptions> parse_gui_options(const std::vector<std::string>& args) {
-  using R = runner::Result<GuiOptions>;
+Expected<GuiOptions> parse_gui_options(const std::vector<std::string>& args) {
   GuiOptions o;
   bool have_grid = false, have_block = false, have_kernel = false;
   std::vector<std::string> positional;
@@ -98,8 +84,8 @@ runner::Result<GuiOptions> parse_gui_options(const std::vector<std::string>& arg
       positional.push_back(a);
       continue;
     }
-    if (!takes_value(a)) return R::fail("unknown option '" + a + "'");
-    if (i + 1 >= args.size()) return R::fail(a + " needs a value");
+    if (!takes_value(a)) return fail("unknown option '" + a + "'");
+    if (i + 1 >= args.size()) return fail(a + " needs a value");
     const std::string& v = args[++i];
     runner::KernelFileRequest& r = o.request;
     if (a == "--kernel") {
@@ -107,15 +93,15 @@ runner::Result<GuiOptions> parse_gui_options(const std::vector<std::string>& arg
       have_kernel = true;
     } else if (a == "--grid" || a == "--block") {
       const auto dim = runner::parse_dim3(v);
-      if (!dim) return R::fail(a + ": " + dim.error);
+      if (!dim) return fail(a + ": " + dim.error().message);
       (a == "--grid" ? r.grid : r.block) = *dim;
       (a == "--grid" ? o.grid_text : o.block_text) = v;
       (a == "--grid" ? have_grid : have_block) = true;
     } else if (a == "--arg") {
       const auto spec = runner::parse_arg_spec(v);
       if (!spec) {
-        return R::fail("--arg " + std::to_string(o.arg_texts.size() + 1) + " '" + v +
-                       "': " + spec.error);
+        return fail("--arg " + std::to_string(o.arg_texts.size() + 1) + " '" + v +
+                       "': " + spec.error().message);
       }
       r.args.push_back(*spec);
       o.arg_texts.push_back(v);
@@ -125,53 +111,57 @@ runner::Result<GuiOptions> parse_gui_options(const std::vector<std::string>& arg
       } else if (v == "interleaved") {
         r.policy = ConvergencePolicy::interleaved;
       } else {
-        return R::fail("--policy '" + v + "': use maximal or interleaved");
+        return fail("--policy '" + v + "': use maximal or interleaved");
       }
     } else if (a == "--seed") {
       const auto n = number<std::uint64_t>(v);
-      if (!n) return R::fail("--seed '" + v + "': not a non-negative integer");
+      if (!n) return fail("--seed '" + v + "': not a non-negative integer");
       r.seed = *n;
     } else if (a == "--max-steps") {
       const auto n = number<std::uint64_t>(v);
-      if (!n || *n == 0) return R::fail("--max-steps '" + v + "': not a positive integer");
+      if (!n || *n == 0) return fail("--max-steps '" + v + "': not a positive integer");
       r.max_steps = *n;
     } else if (a == "--timeout") {
       const auto n = number<double>(v);
       if (!n || !(*n > 0) || *n > 86400) {
-        return R::fail("--timeout '" + v + "': give seconds, more than 0 and at most 86400");
+        return fail("--timeout '" + v + "': give seconds, more than 0 and at most 86400");
       }
       r.timeout_seconds = *n;
     } else if (a == "--shared") {
       const auto n = number<std::size_t>(v);
-      if (!n) return R::fail("--shared '" + v + "': give a number of bytes");
+      if (!n) return fail("--shared '" + v + "': give a number of bytes");
       r.shared_bytes = *n;
     } else if (a == "--step") {
       const auto n = number<std::size_t>(v);
-      if (!n || *n == 0) return R::fail("--step '" + v + "': give a step number, 1 or more");
+      if (!n || *n == 0) return fail("--step '" + v + "': give a step number, 1 or more");
       o.step = *n;
     } else if (a == "--warp") {
       const auto colon = v.find(':');
       const auto b = number<std::uint64_t>(v.substr(0, colon));
       const auto w = colon == std::string::npos ? std::nullopt
                                                 : number<std::uint32_t>(v.substr(colon + 1));
-      if (!b || !w) return R::fail("--warp '" + v + "': give BLOCK:WARP, e.g. 0:1");
+      if (!b || !w) return fail("--warp '" + v + "': give BLOCK:WARP, e.g. 0:1");
       o.warp = WarpKey{*b, *w};
     } else if (a == "--format") {
       const auto f = value_format_from_string(v);
-      if (!f) return R::fail("--format '" + v + "': use natural, decimal, hex or binary");
+      if (!f) return fail("--format '" + v + "': use natural, decimal, hex or binary");
       o.format = *f;
     } else if (a == "--watch") {
       const auto n = number<int>(v);
-      if (!n || *n < 0 || *n >= kWarpSize) return R::fail("--watch '" + v + "': give a lane, 0 to 31");
+      if (!n || *n < 0 || *n >= kWarpSize) return fail("--watch '" + v + "': give a lane, 0 to 31");
       o.watch = *n;
     } else if (a == "--font-size") {
       const auto n = number<float>(v);
-      if (!n || *n < 8 || *n > 48) return R::fail("--font-size '" + v + "': give 8 to 48 pixels");
+      if (!n || *n < 8 || *n > 48) return fail("--font-size '" + v + "': give 8 to 48 pixels");
       o.font_size = *n;
     } else if (a == "--history") {
       const auto n = number<int>(v);
-      if (!n || *n < 0 || *n > 16) return R::fail("--history '" + v + "': give 0 to 16 steps");
+      if (!n || *n < 0 || *n > 16) return fail("--history '" + v + "': give 0 to 16 steps");
       o.history = *n;
+    } else if (a == "--preset") {
+      o.preset = v;
+    } else if (a == "--gpu-record") {
+      o.gpu_record = v;
     } else if (a == "--screenshot") {
       o.screenshot = v;
     } else if (a == "--probes") {
@@ -182,44 +172,43 @@ runner::Result<GuiOptions> parse_gui_options(const std::vector<std::string>& arg
       o.export_svg_dir = v;
     } else if (a == "--bench-frames") {
       const auto n = number<std::size_t>(v);
-      if (!n || *n == 0) return R::fail("--bench-frames '" + v + "': give a number of frames");
+      if (!n || *n == 0) return fail("--bench-frames '" + v + "': give a number of frames");
       o.bench_frames = *n;
     } else if (a == "--size") {
       const auto x = v.find('x');
       const auto w = number<int>(v.substr(0, x));
       const auto h = x == std::string::npos ? std::nullopt : number<int>(v.substr(x + 1));
       if (!w || !h || *w < 320 || *h < 240 || *w > 8192 || *h > 8192) {
-        return R::fail("--size '" + v + "': give WIDTHxHEIGHT, at least 320x240");
+        return fail("--size '" + v + "': give WIDTHxHEIGHT, at least 320x240");
       }
       o.width = *w;
       o.height = *h;
     }
   }
-  if (o.help) return R::ok(std::move(o));
+  if (o.help) return o;
   if (positional.size() > 1) {
-    return R::fail("one kernel file at a time (got '" + positional[0] + "' and '" + positional[1] +
+    return fail("one kernel file at a time (got '" + positional[0] + "' and '" + positional[1] +
                    "')");
   }
-  if (positional.empty()) {
-    if (have_kernel || have_grid || have_block || !o.arg_texts.empty()) {
-      return R::fail("--kernel, --grid, --block and --arg need a kernel file (FILE.cu)");
-    }
-    open_default_lesson(o);
-    o.request.grid = {1};
-    o.request.block = {32};
-    for (const std::string& text : o.arg_texts) o.request.args.push_back(*runner::parse_arg_spec(text));
-    return R::ok(std::move(o));
-  }
-  const std::string& file = positional[0];
+  const bool launch_flags = have_kernel || have_grid || have_block || !o.arg_texts.empty();
+  const std::string named = positional.empty() ? std::string() : positional[0];
   std::error_code error;
-  if (fs::is_directory(file, error)) {
-    return R::fail("'" + file + "' is a folder: lessons open by name once the course layer is in "
-                   "(for now give its kernel.cu with --kernel, --grid, --block and --arg)");
+  const bool kernel_file = named.ends_with(".cu") || named.ends_with(".cuh") ||
+                           (!named.empty() && fs::is_regular_file(named, error));
+  if (!kernel_file) {
+    // A lesson, by id or folder (resolved against the catalogue when the app starts).
+    if (launch_flags) {
+      return fail("--kernel, --grid, --block and --arg go with a kernel file (FILE.cu); a "
+                  "lesson brings its own (edit them in the Inputs tab, or pick a --preset)");
+    }
+    o.lesson = named.empty() ? std::string(course::kDefaultLesson) : named;
+    return o;
   }
-  if (!have_kernel) return R::fail("--kernel NAME is needed with a kernel file");
-  if (!have_grid || !have_block) return R::fail("--grid and --block are needed with a kernel file");
-  o.request.file = file;
-  return R::ok(std::move(o));
+  if (!o.preset.empty()) return fail("--preset goes with a lesson, not a kernel file");
+  if (!have_kernel) return fail("--kernel NAME is needed with a kernel file");
+  if (!have_grid || !have_block) return fail("--grid and --block are needed with a kernel file");
+  o.request.file = named;
+  return o;
 }
 
 }  // namespace warpsim::gui

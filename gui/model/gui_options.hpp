@@ -1,8 +1,8 @@
 // warpsim-gui's command line: what to open (a kernel file with `warpsim run`'s flags, parsed by
 // the runner's own parsers), where to start, and the headless modes that tests and scripts use.
 //
-//   warpsim-gui [FILE.cu --kernel K --grid G --block B --arg SPEC...] [--step N] [--warp B:W]
-//               [--screenshot OUT.png] [--bench-frames N] [--export-svg DIR] ...
+//   warpsim-gui [LESSON [--preset P] | FILE.cu --kernel K --grid G --block B --arg SPEC...]
+//               [--step N] [--warp B:W] [--screenshot OUT.png] [--bench-frames N] ...
 #pragma once
 
 #include <cstddef>
@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "warpsim/expected.hpp"
 #include "warpsim/runner.hpp"
 #include "warpsim/step_view.hpp"
 #include "warpsim/trace_index.hpp"
@@ -17,10 +18,14 @@
 namespace warpsim::gui {
 
 struct GuiOptions {
-  runner::KernelFileRequest request;  // what to run first
+  // A lesson (an id such as "butterfly-reduction" or "4", or a lesson folder) and its preset ...
+  std::string lesson;  // nothing named: the default lesson
+  std::string preset;  // empty: "default"
+  // ... or a kernel file, with `warpsim run`'s flags.
+  runner::KernelFileRequest request;   // request.file empty: a lesson
   std::vector<std::string> arg_texts;  // the --arg specs as typed (the inputs panel edits them)
-  std::string grid_text = "1", block_text = "32";
-  bool default_lesson = false;  // nothing named: the butterfly lesson's kernel
+  std::string grid_text, block_text;
+  std::string gpu_record;  // --gpu-record FILE: a recorded GPU run (GpuRun JSON, .gz too)
 
   std::optional<std::size_t> step;  // --step N: the N-th step (1-based) of the warp shown
   std::optional<WarpKey> warp;      // --warp B:W (default: the first warp with steps)
@@ -41,12 +46,8 @@ struct GuiOptions {
 };
 
 // The options, or one line saying what is wrong (`warpsim-gui: ` is not included).
-runner::Result<GuiOptions> parse_gui_options(const std::vector<std::string>& args);
+Expected<GuiOptions> parse_gui_options(const std::vector<std::string>& args);
 
 std::string gui_usage();
-
-// The lessons folder: $WARPSIM_LESSONS_DIR, else <prefix>/share/warpsim/lessons beside the
-// installed executable, else the source tree's.
-std::string lessons_dir();
 
 }  // namespace warpsim::gui

@@ -25,6 +25,10 @@ std::optional<std::vector<std::string>> buffer_elements(const runner::ArgSpec& s
       case runner::BufferInit::list:
         values.push_back(format_value(spec.list.at(i), type));
         break;
+      case runner::BufferInit::random:
+        values.push_back(format_value(
+            runner::random_element(spec.type, spec.seed, spec.low, spec.high, i), type));
+        break;
       case runner::BufferInit::file:
         return std::nullopt;
     }

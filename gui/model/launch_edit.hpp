@@ -14,7 +14,7 @@
 
 namespace warpsim::gui {
 
-// The elements of a buffer spec (zeros, iota or a list) with at most `limit` elements; nullopt
+// The elements of a buffer spec (zeros, iota, random or a list) with at most `limit` elements; nullopt
 // for scalars, files and larger buffers.
 std::optional<std::vector<std::string>> buffer_elements(const runner::ArgSpec& spec,
                                                         std::size_t limit);

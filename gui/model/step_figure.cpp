@@ -161,7 +161,29 @@ class Builder {
       text_line(where, Face::small, p.faint_ink);
     }
     if (o_.contract) text_line(v_.contract, Face::label, p.ink);
+    for (const std::string& paragraph : o_.caption) wrapped(paragraph, Face::label, p.ink);
     y_ += 4 * s_;
+  }
+
+  // A paragraph broken into lines at spaces to fit the figure's width.
+  void wrapped(const std::string& paragraph, Face face, Rgba colour) {
+    const float room = std::max(200.0f, o_.width - 2 * margin_);
+    std::string line;
+    std::size_t at = 0;
+    while (at < paragraph.size()) {
+      std::size_t end = paragraph.find(' ', at);
+      if (end == std::string::npos) end = paragraph.size();
+      const std::string word = paragraph.substr(at, end - at);
+      const std::string longer = line.empty() ? word : line + " " + word;
+      if (!line.empty() && text_width(longer, face) > room) {
+        text_line(line, face, colour);
+        line = word;
+      } else {
+        line = longer;
+      }
+      at = end + 1;
+    }
+    if (!line.empty()) text_line(line, face, colour);
   }
 
   void banner(const std::string& text, Rgba fill, Rgba edge) {

@@ -43,6 +43,7 @@ struct StepFigureOptions {
   bool contract = true;  // the call's one-line contract under the title
   bool legend = true;
   std::vector<std::string> diagnostics;  // this step's diagnostics, one line each
+  std::vector<std::string> caption;      // paragraphs under the title (a lesson's note), wrapped
   std::string other_note;  // where the other row comes from: "H100 80GB · driver 580.65 · ..."
 };
 

@@ -14,14 +14,22 @@ namespace {
 
 // A model holding a run of `trace` as if the worker had brought it back.
 void load(Model& m, ViewState& v, Trace trace, std::uint64_t generation = 1) {
-  runner::KernelFileResult result;
-  result.status = runner::RunStatus::completed;
-  result.trace = std::move(trace);
-  runner::KernelFileRequest request;
-  request.file = "tests/gui/no-such-file.cu";
-  request.kernel = "k";
-  finish_run(m, v, make_loaded_run(generation, request, std::move(result), 0.01), 0);
+  course::LessonRun run;
+  run.result.status = runner::RunStatus::completed;
+  run.result.trace = std::move(trace);
+  run.index = TraceIndex(run.result.trace);
+  RunRequest request = m.wanted.value_or(RunRequest{});
+  if (request.file.file.empty()) {
+    request.file.file = "tests/gui/no-such-file.cu";
+    request.file.kernel = "k";
+  }
+  finish_run(m, v, make_loaded_run(generation, request, std::move(run), 0.01), 0);
   refresh(m, v);
+}
+
+std::shared_ptr<const course::Catalogue> catalogue() {
+  return std::make_shared<const course::Catalogue>(
+      course::load_catalogue(std::filesystem::path(WARPSIM_SOURCE_DIR) / "lessons"));
 }
 
 Trace butterflies(std::uint32_t blocks) {
@@ -38,9 +46,13 @@ TEST_CASE("the first run puts the cursor on the first warp's first step") {
   Model m;
   ViewState v;
   const auto options = parse_gui_options({});
-  init(m, v, *options);
+  REQUIRE(init(m, v, *options, catalogue()));
   REQUIRE(m.wanted.has_value());
-  CHECK(m.wanted->kernel == "butterfly_sum");
+  CHECK(m.wanted->file.kernel == "butterfly_sum");
+  REQUIRE(m.wanted->lesson != nullptr);
+  CHECK(m.wanted->lesson->short_id == "butterfly-reduction");
+  CHECK(m.wanted->preset->name == "default");
+  CHECK(v.launch.args == std::vector<std::string>{"f32[32]:iota", "f32[32]:zeros"});
   load(m, v, butterflies(2));
   CHECK(v.step == 0);
   CHECK(v.warp == WarpKey{0, 0});
@@ -140,12 +152,15 @@ TEST_CASE("predict mode hides outputs until the guesses are checked, and keeps s
 TEST_CASE("a rerun with edited inputs is asked for; a bad spec says why and asks nothing") {
   Model m;
   ViewState v;
-  init(m, v, *parse_gui_options({}));
-  m.wanted.reset();
+  REQUIRE(init(m, v, *parse_gui_options({}), catalogue()));
   load(m, v, butterflies(1));
+  m.wanted.reset();
   apply(m, v, {SetLaunchText{SetLaunchText::arg, 0, "f32[32]:zeros"}, Rerun{}}, 0);
   REQUIRE(m.wanted.has_value());
-  CHECK(m.wanted->args[0].init == runner::BufferInit::zeros);
+  CHECK(m.wanted->file.args[0].init == runner::BufferInit::zeros);
+  CHECK(m.wanted->edited);  // the lesson's preset with other inputs
+  CHECK(m.wanted->preset->launch.arg_texts[0] == "f32[32]:zeros");
+  CHECK(launch_title(*m.wanted) == "The butterfly reduction (inputs edited)");
   m.wanted.reset();
   apply(m, v, {SetLaunchText{SetLaunchText::grid, 0, "0"}, Rerun{}}, 0);
   CHECK_FALSE(m.wanted.has_value());
@@ -153,6 +168,24 @@ TEST_CASE("a rerun with edited inputs is asked for; a bad spec says why and asks
   apply(m, v, {ResetInputs{}}, 0);
   CHECK(v.launch.grid == "1");
   CHECK(v.launch.args[0] == "f32[32]:zeros");  // what last ran
+}
+
+TEST_CASE("lessons open by id, with a preset; an unknown one says what there is") {
+  Model m;
+  ViewState v;
+  REQUIRE(init(m, v, *parse_gui_options({"4", "--preset", "random"}), catalogue()));
+  CHECK(m.wanted->lesson->id == "04-butterfly-reduction");
+  CHECK(m.wanted->preset->name == "random");
+  CHECK(v.preset == "random");
+  CHECK(launch_title(*m.wanted) == "The butterfly reduction · random");
+  const auto unknown = init(m, v, *parse_gui_options({"no-such-lesson"}), catalogue());
+  REQUIRE_FALSE(unknown);
+  CHECK(unknown.error().message == "no lesson 'no-such-lesson' (warpsim lessons lists them)");
+  const auto preset = init(m, v, *parse_gui_options({"4", "--preset", "nope"}), catalogue());
+  REQUIRE_FALSE(preset);
+  CHECK(preset.error().message.starts_with("lesson 04-butterfly-reduction has no preset 'nope'"));
+  apply(m, v, {OpenLesson{"broadcast", ""}}, 0);
+  CHECK(m.wanted->lesson->short_id == "broadcast");
 }
 
 TEST_CASE("a reload keeps the learner's place; a new launch starts over") {

@@ -70,9 +70,12 @@ TEST_CASE("a guess counts when it reads as the same value") {
 TEST_CASE("options: a kernel file with run's flags, or the default lesson") {
   const auto none = parse_gui_options({});
   REQUIRE(none);
-  CHECK(none->default_lesson);
-  CHECK(none->request.kernel == "butterfly_sum");
-  CHECK(none->request.args.size() == 2);
+  CHECK(none->lesson == "butterfly-reduction");
+  CHECK(none->request.file.empty());
+  const auto lesson = parse_gui_options({"scan", "--preset", "random"});
+  REQUIRE(lesson);
+  CHECK(lesson->lesson == "scan");
+  CHECK(lesson->preset == "random");
 
   const auto file = parse_gui_options({"k.cu", "--kernel", "k", "--grid", "2", "--block", "64",
                                        "--arg", "i32[128]:iota", "--step", "3", "--warp", "1:1",
@@ -86,14 +89,18 @@ TEST_CASE("options: a kernel file with run's flags, or the default lesson") {
   CHECK(file->format == ValueFormat::hex);
   CHECK(file->screenshot == "out.png");
 
-  CHECK(parse_gui_options({"k.cu", "--grid", "1", "--block", "32"}).error ==
-        "--kernel NAME is needed with a kernel file");
-  CHECK(parse_gui_options({"--kernel", "k"}).error ==
-        "--kernel, --grid, --block and --arg need a kernel file (FILE.cu)");
-  CHECK(parse_gui_options({"k.cu", "--arg", "f32[x]:iota"}).error.starts_with("--arg 1 'f32[x]:iota': "));
-  CHECK(parse_gui_options({"--step", "0"}).error == "--step '0': give a step number, 1 or more");
-  CHECK(parse_gui_options({"--frobnicate"}).error == "unknown option '--frobnicate'");
-  CHECK(parse_gui_options({"--size", "10x10"}).error.starts_with("--size '10x10'"));
+  const auto error = [](std::vector<std::string> args) {
+    const auto o = parse_gui_options(args);
+    return o ? std::string() : o.error().message;
+  };
+  CHECK(error({"k.cu", "--grid", "1", "--block", "32"}) == "--kernel NAME is needed with a kernel file");
+  CHECK(error({"--kernel", "k"}).starts_with("--kernel, --grid, --block and --arg go with a kernel file"));
+  CHECK(error({"k.cu", "--arg", "f32[x]:iota"}).starts_with("--arg 1 'f32[x]:iota': "));
+  CHECK(error({"k.cu", "--kernel", "k", "--grid", "1", "--block", "32", "--preset", "p"}) ==
+        "--preset goes with a lesson, not a kernel file");
+  CHECK(error({"--step", "0"}) == "--step '0': give a step number, 1 or more");
+  CHECK(error({"--frobnicate"}) == "unknown option '--frobnicate'");
+  CHECK(error({"--size", "10x10"}).starts_with("--size '10x10'"));
 }
 
 TEST_CASE("the screen: the lane view gets what its figure needs, the panels keep some lines") {

@@ -42,9 +42,27 @@ void draw_inputs_view(const Model& m, const ViewState& v, const Ui&, Commands& o
     return done;
   };
   bool rerun = false;
-  rerun |= field("file", t.file, SetLaunchText::file);
-  rerun |= field("kernel", t.kernel, SetLaunchText::kernel);
-  if (m.run && m.run->kernels.size() > 1) {
+  const course::Lesson* lesson = m.run ? m.run->lesson : nullptr;
+  if (lesson != nullptr) {
+    // A lesson: its kernel is fixed; its presets are other inputs, and any input can be edited.
+    ImGui::TextWrapped("%s: kernel %s", lesson->id.c_str(), t.kernel.c_str());
+    ImGui::TextUnformatted("preset");
+    ImGui::SameLine(label_w);
+    ImGui::SetNextItemWidth(-1);
+    if (ImGui::BeginCombo("##preset", v.preset.c_str())) {
+      for (const course::Preset& p : lesson->presets) {
+        if (ImGui::Selectable(p.name.c_str(), p.name == v.preset)) {
+          out.push_back(OpenLesson{lesson->id, p.name});
+        }
+        if (ImGui::IsItemHovered() && !p.summary.empty()) ImGui::SetTooltip("%s", p.summary.c_str());
+      }
+      ImGui::EndCombo();
+    }
+  } else {
+    rerun |= field("file", t.file, SetLaunchText::file);
+    rerun |= field("kernel", t.kernel, SetLaunchText::kernel);
+  }
+  if (lesson == nullptr && m.run && m.run->kernels.size() > 1) {
     ImGui::SameLine();
     if (ImGui::BeginCombo("##kernels", "", ImGuiComboFlags_NoPreview)) {
       for (const runner::KernelInfo& k : m.run->kernels) {

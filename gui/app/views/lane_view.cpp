@@ -22,7 +22,8 @@ void draw_lane_view(const Model& m, const ViewState& v, const Ui& ui, Commands& 
     ImGui::PopFont();
     if (m.run && !m.run->result.message.empty()) {
       // The first lines; the source panel marks the lines a compiler named.
-      const std::string& msg = m.run->result.message;
+      const std::string msg = m.run->result.message +
+                              (m.run->result.details.empty() ? "" : "\n" + m.run->result.details);
       const std::size_t cut = std::min(msg.size(), static_cast<std::size_t>(4000));
       ImGui::PushFont(ui.fonts.value);
       ImGui::TextWrapped("%s", msg.substr(0, cut).c_str());

@@ -49,19 +49,56 @@ void draw_narrative_view(const Model& m, const ViewState& v, const Ui& ui, Comma
     ImGui::TextWrapped("%s: %s", std::string(runner::to_string(r.status)).c_str(), first.c_str());
     ImGui::PopStyleColor();
   }
-  if (m.cache.view) {
-    const StepView& s = *m.cache.view;
+  const course::Lesson* lesson = m.run->lesson;
+  const StepView* s = m.cache.view ? &*m.cache.view : nullptr;
+  const bool focus = lesson != nullptr && s != nullptr && s->warp == lesson->focus;
+  if (lesson != nullptr) {
     ImGui::PushFont(ui.fonts.title);
-    ImGui::TextWrapped("Step %u of %u: %s", s.position + 1, s.warp_steps, s.name.c_str());
+    ImGui::TextWrapped("%s", lesson->title.c_str());
     ImGui::PopFont();
-    ImGui::PushStyleColor(ImGuiCol_Text, colour4(kPalette.faint_ink));
-    ImGui::TextWrapped("%s  (%s, pass %u)", s.contract.c_str(), s.site.c_str(), s.pass);
+    if (m.run->preset != nullptr && m.run->preset->name != "default") {
+      ImGui::TextDisabled("preset %s: %s", m.run->preset->name.c_str(), m.run->preset->summary.c_str());
+    }
+    if (focus && s->position == 0) {
+      for (const std::string& p : lesson->intro) ImGui::TextWrapped("%s", p.c_str());
+      ImGui::Separator();
+    }
+  }
+  if (m.run->gpu && !m.run->gpu->comparison.matches()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, colour4(kPalette.differs));
+    ImGui::TextWrapped("! The GPU (%s) does not agree with the simulator: see the GPU tab.",
+                       provenance(m.run->gpu->device).c_str());
     ImGui::PopStyleColor();
-    ImGui::Spacing();
+  }
+  if (s != nullptr) {
+    if (const course::Note* note = current_note(m, v)) {
+      ImGui::PushFont(ui.fonts.title);
+      ImGui::TextWrapped("Step %u of %u", s->position + 1, s->warp_steps);
+      ImGui::PopFont();
+      ImGui::TextWrapped("%s", note->text.c_str());
+      ImGui::Spacing();
+    } else {
+      ImGui::PushFont(ui.fonts.title);
+      ImGui::TextWrapped("Step %u of %u: %s", s->position + 1, s->warp_steps, s->name.c_str());
+      ImGui::PopFont();
+    }
+    for (const course::Question* q : current_questions(m, v)) {
+      ImGui::TextColored(colour4(okabe_ito::blue), "Question: %s", q->prompt.c_str());
+    }
+    ImGui::PushStyleColor(ImGuiCol_Text, colour4(kPalette.faint_ink));
+    ImGui::TextWrapped("%s: %s  (%s, pass %u)", s->name.c_str(), s->contract.c_str(),
+                       s->site.c_str(), s->pass);
+    ImGui::PopStyleColor();
     for (const std::string& line : m.cache.narrative) ImGui::TextWrapped("%s", line.c_str());
     for (const std::string& d : m.cache.diagnostic_lines) {
       ImGui::PushStyleColor(ImGuiCol_Text, colour4(okabe_ito::vermillion));
       ImGui::TextWrapped("! %s", d.c_str());
+      ImGui::PopStyleColor();
+    }
+    if (s->has_other && s->other_differs != 0) {
+      ImGui::PushStyleColor(ImGuiCol_Text, colour4(kPalette.differs));
+      ImGui::TextWrapped("! On the GPU, %s received other values here (row 'gpu', marked !).",
+                         format_lanes(s->other_differs).c_str());
       ImGui::PopStyleColor();
     }
     if (outputs_hidden(m, v)) {
@@ -69,8 +106,11 @@ void draw_narrative_view(const Model& m, const ViewState& v, const Ui& ui, Comma
       ImGui::TextColored(colour4(okabe_ito::blue),
                          "Predict mode: what each lane receives is hidden. Guess in the Predict tab.");
     }
-    if (s.position + 1 == s.warp_steps && r.status == runner::RunStatus::completed) {
+    if (s->position + 1 == s->warp_steps && r.status == runner::RunStatus::completed) {
       ImGui::Spacing();
+      if (focus) {
+        for (const std::string& p : lesson->outro) ImGui::TextWrapped("%s", p.c_str());
+      }
       ImGui::TextDisabled("After the kernel:");
       for (const runner::OutputBuffer& b : r.buffers) {
         ImGui::TextWrapped("arg %zu = %s", b.arg, buffer_text(b, 64).c_str());

@@ -27,12 +27,21 @@ void draw_predict_view(const Model& m, const ViewState& v, const Ui&, Commands& 
     ImGui::TextWrapped("%s", v.predict_feedback.empty() ? "Revealed." : v.predict_feedback.c_str());
     return;
   }
-  ImGui::TextWrapped("What does each lane receive from %s? Type values for some lanes, then Check.",
-                     s.name.c_str());
+  // The lesson's questions ask about chosen lanes; elsewhere any lane may be guessed.
+  const std::vector<const course::Question*> questions = current_questions(m, v);
+  LaneMask asked = 0;
+  for (const course::Question* q : questions) {
+    ImGui::TextColored(ImVec4(0, 0.447f, 0.698f, 1), "%s", q->prompt.c_str());
+    for (const int lane : q->lanes) asked |= lane_bit(lane);
+  }
+  if (questions.empty()) {
+    ImGui::TextWrapped("What does each lane receive from %s? Type values for some lanes, then Check.",
+                       s.name.c_str());
+  }
   const float cell = (ImGui::GetContentRegionAvail().x - 3 * ImGui::GetStyle().ItemSpacing.x) / 4;
   int shown = 0;
   for (int lane = 0; lane < kWarpSize; ++lane) {
-    if (!has_lane(s.participants, lane)) continue;
+    if (!has_lane(s.participants, lane) || (asked != 0 && !has_lane(asked, lane))) continue;
     if (shown++ % 4 != 0) ImGui::SameLine();
     ImGui::PushID(lane);
     std::array<char, 96> buffer{};

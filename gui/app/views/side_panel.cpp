@@ -8,17 +8,21 @@ namespace warpsim::gui {
 void draw_side_panel(const Model& m, const ViewState& v, const Ui& ui, Commands& out) {
   begin_panel("##side", ui.layout.side);
   const std::size_t diagnostics = m.run ? m.run->result.trace.diagnostics.size() : 0;
+  // A GPU that disagrees is as loud as a diagnostic: its tab says so in the same way.
+  const bool gpu_differs = m.run && m.run->gpu && !m.run->gpu->comparison.matches();
   const std::string diag_label = "Diagnostics (" + std::to_string(diagnostics) + ")";
+  const std::string gpu_label = gpu_differs ? "GPU (differs!)" : "GPU";
   const struct {
     Tab tab;
     std::string label;
-  } tabs[] = {{Tab::warps, "Warps"},
+  } tabs[] = {{Tab::lessons, "Lessons"},
+              {Tab::warps, "Warps"},
               {Tab::diagnostics, diag_label},
               {Tab::inputs, "Inputs"},
               {Tab::predict, "Predict"},
-              {Tab::gpu, "GPU"}};
+              {Tab::gpu, gpu_label}};
   for (const auto& t : tabs) {
-    if (t.tab != Tab::warps) ImGui::SameLine();
+    if (t.tab != Tab::lessons) ImGui::SameLine();
     const bool selected = v.tab == t.tab;
     if (selected) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
     if (ImGui::Button(t.label.c_str())) out.push_back(SetTab{t.tab});
@@ -26,6 +30,9 @@ void draw_side_panel(const Model& m, const ViewState& v, const Ui& ui, Commands&
   }
   ImGui::Separator();
   switch (v.tab) {
+    case Tab::lessons:
+      draw_lesson_browser(m, v, ui, out);
+      break;
     case Tab::warps:
       draw_warp_list(m, v, ui, out);
       break;

@@ -26,10 +26,10 @@ void draw_source_view(const Model& m, const ViewState& v, const Ui& ui, Commands
   }
   const LoadedRun& run = *m.run;
   const std::string heading =
-      "Source · " + std::filesystem::path(run.request.file).filename().string();
+      "Source · " + std::filesystem::path(run.request.file.file).filename().string();
   panel_heading(ui, heading.c_str());
   if (run.source_lines.empty()) {
-    ImGui::TextColored(colour4(okabe_ito::vermillion), "cannot read %s", run.request.file.c_str());
+    ImGui::TextColored(colour4(okabe_ito::vermillion), "cannot read %s", run.request.file.file.c_str());
     ImGui::End();
     return;
   }

@@ -46,8 +46,7 @@ void draw_toolbar(const Model& m, const ViewState& v, const Ui& ui, Commands& ou
   ImGui::TextUnformatted("warpsim");
   ImGui::PopFont();
   ImGui::SameLine();
-  const runner::KernelFileRequest* shown =
-      m.run ? &m.run->request : (m.wanted ? &*m.wanted : nullptr);
+  const RunRequest* shown = m.wanted ? &*m.wanted : (m.run ? &m.run->request : nullptr);
   if (shown != nullptr) ImGui::TextUnformatted(launch_title(*shown).c_str());
   ImGui::SameLine();
   ImGui::TextDisabled("|");

@@ -24,6 +24,7 @@ void draw_source_view(const Model& model, const ViewState& view, const Ui& ui, C
 void draw_narrative_view(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
 void draw_side_panel(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
 // The side panel's tabs:
+void draw_lesson_browser(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
 void draw_warp_list(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
 void draw_diagnostics_view(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
 void draw_inputs_view(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
