@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -140,6 +141,14 @@ int run(const GuiOptions& options) {
   }
   if (!options.export_svg_dir.empty()) return export_svgs(model, view, options.export_svg_dir);
 
+  // A kernel file that is not there: say so before opening anything.
+  if (const std::string& file = model.wanted->file.file; !file.empty()) {
+    std::error_code missing;
+    if (!std::filesystem::is_regular_file(file, missing)) {
+      std::fprintf(stderr, "warpsim-gui: no kernel file %s\n", file.c_str());
+      return kExitBadInput;
+    }
+  }
   const bool headless = !options.screenshot.empty() || options.bench_frames > 0 ||
                         !options.export_png.empty();
   if (headless) view.animate = false;
