@@ -252,7 +252,7 @@ int verify(const course::Lesson& lesson, const LessonFlags& flags, json& report)
   for (const course::Preset* preset : presets_of(lesson, flags)) {
     std::optional<GpuRun> gpu;
     std::string gpu_error;
-    if (!lesson.gpu_skip) {
+    if (!preset->gpu_skip) {
       auto got = flags.gpu ? live_gpu_run(lesson, *preset) : course::load_gpu_record(lesson, *preset);
       if (got) {
         gpu = std::move(*got);
@@ -270,12 +270,12 @@ int verify(const course::Lesson& lesson, const LessonFlags& flags, json& report)
 }
 
 int record(const course::Lesson& lesson, const LessonFlags& flags) {
-  if (lesson.gpu_skip) {
-    std::cout << lesson.id << ": not recorded: " << *lesson.gpu_skip << "\n";
-    return 0;
-  }
   int status = 0;
   for (const course::Preset* preset : presets_of(lesson, flags)) {
+    if (preset->gpu_skip) {
+      std::cout << lesson.id << " (" << preset->name << "): not recorded: " << *preset->gpu_skip << "\n";
+      continue;
+    }
     auto run = live_gpu_run(lesson, *preset);
     if (!run) {
       std::cerr << "warpsim lesson: " << lesson.id << " (" << preset->name << "): " << to_string(run.error()) << "\n";
@@ -348,9 +348,9 @@ int lessons_command(bool as_json, bool verify_all, bool gpu) {
                     {"ops", lesson.ops},
                     {"presets", presets},
                     {"gpu_recorded", recorded},
-                    {"gpu_skip", lesson.gpu_skip ? json(*lesson.gpu_skip) : json()}});
+                    {"gpu_skip", lesson.presets.front().gpu_skip ? json(*lesson.presets.front().gpu_skip) : json()}});
     if (!as_json) {
-      std::cout << lesson.id << "  " << lesson.title << (recorded ? "  [H100 run]" : lesson.gpu_skip ? "  [not for a GPU]" : "")
+      std::cout << lesson.id << "  " << lesson.title << (recorded ? "  [H100 run]" : lesson.presets.front().gpu_skip ? "  [not for a GPU]" : "")
                 << "\n    " << lesson.summary << "\n    uses:";
       for (const std::string& op : lesson.ops) std::cout << " " << op;
       std::cout << "\n";

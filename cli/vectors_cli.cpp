@@ -8,9 +8,19 @@
 
 #include "commands.hpp"
 #include "gpu_hooks.hpp"
+#include "vectors_report.hpp"
 #include "warpsim/vectors.hpp"
 
 namespace warpsim::cli {
+namespace {
+
+int check(const std::vector<std::string>& files) {
+  const VectorCheck result = check_vector_files(files);
+  write_vector_check(std::cout, std::cerr, result);
+  return result.exit_status();
+}
+
+}  // namespace
 
 CommandRun add_vectors_command(CLI::App& app) {
   CLI::App* vectors = app.add_subcommand("vectors", "GPU test vectors: check the simulator, record");
@@ -29,7 +39,7 @@ CommandRun add_vectors_command(CLI::App& app) {
   rec->add_option("--cases", record->cases, "number of cases");
   rec->add_option("--device", record->device, "CUDA device ordinal");
   return [files, record, check, rec] {
-    if (check->parsed()) return check_vector_files(*files, std::cout, std::cerr);
+    if (check->parsed()) return cli::check(*files);
     if (rec->parsed()) return vectors_record(*record);
     return usage_error("vectors", "give a subcommand: check FILE... or record --out FILE");
   };

@@ -120,6 +120,14 @@ std::vector<std::string> intrinsics_called(const std::string& source) {
   return ops;
 }
 
+// "gpu": {"skip": "why"} keeps a launch off GPUs (it would hang one); "gpu": {} lets a preset
+// of such a lesson run there after all.
+std::optional<std::string> gpu_skip(const json& gpu, const std::string& where) {
+  if (!gpu.is_object()) throw Invalid{where + "\"gpu\" must be an object"};
+  if (!gpu.contains("skip")) return std::nullopt;
+  return text_field(gpu, "skip", where + "gpu: ");
+}
+
 Preset preset_from(const json& p, const Preset& base, const std::string& where) {
   Preset preset = base;
   preset.name = text_field(p, "name", where);
@@ -132,9 +140,9 @@ Preset preset_from(const json& p, const Preset& base, const std::string& where) 
   if (p.contains("args")) preset.launch.args = arg_specs(p.at("args"), at, preset.launch.arg_texts);
   if (p.contains("reference")) preset.reference_kernel = text_field(field(p, "reference", at), "kernel", at);
   if (p.contains("diagnostics")) preset.diagnostics = diagnostic_kinds(p.at("diagnostics"), at);
-  if (p.contains("differs_from_reference")) {
-    preset.differs_from_reference = p.at("differs_from_reference").get<bool>();
-  }
+  // Not inherited: a find-the-bug lesson's fixed presets match the reference.
+  preset.differs_from_reference = p.value("differs_from_reference", false);
+  if (p.contains("gpu")) preset.gpu_skip = gpu_skip(p.at("gpu"), at);
   return preset;
 }
 
@@ -169,6 +177,8 @@ Lesson lesson_from(const json& j, const fs::path& dir, std::string source) {
   if (reference.contains("grid")) lesson.reference_grid = dims(reference, "grid", where);
   if (reference.contains("block")) lesson.reference_block = dims(reference, "block", where);
   if (j.contains("diagnostics")) main.diagnostics = diagnostic_kinds(j.at("diagnostics"), where);
+  main.differs_from_reference = j.value("differs_from_reference", false);
+  if (j.contains("gpu")) main.gpu_skip = gpu_skip(j.at("gpu"), where);
   lesson.presets.push_back(main);
   if (j.contains("presets")) {
     for (const json& p : j.at("presets")) {
@@ -231,7 +241,6 @@ Lesson lesson_from(const json& j, const fs::path& dir, std::string source) {
     lesson.questions.push_back(std::move(question));
   }
   if (lesson.questions.size() < 2) throw Invalid{where + "a lesson asks at least two questions"};
-  if (j.contains("gpu")) lesson.gpu_skip = text_field(field(j, "gpu", where), "skip", where + "gpu: ");
   lesson.ops = intrinsics_called(lesson.source);
   return lesson;
 }

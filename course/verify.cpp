@@ -130,8 +130,8 @@ LessonCheck verify_lesson(const Lesson& lesson, const Preset& preset, const GpuR
   if (&preset == &lesson.presets.front()) check_text(lesson, run, check);
   if (run.result.status == runner::RunStatus::completed) check_reference(lesson, preset, run, check);
 
-  if (lesson.gpu_skip) {
-    check.gpu_note = "not run on a GPU: " + *lesson.gpu_skip;
+  if (preset.gpu_skip) {
+    check.gpu_note = "not run on a GPU: " + *preset.gpu_skip;
   } else if (gpu == nullptr) {
     check.gpu_note = "no GPU run to compare with";
   } else if (run.result.status != runner::RunStatus::completed) {

@@ -284,14 +284,15 @@ Expected<void> write_recorded_vectors(const std::filesystem::path& path, const :
   }
   // Same folder (rename stays atomic), same ending (".gz" decides compression).
   const std::filesystem::path partial = path.parent_path() / (".partial-" + path.filename().string());
-  std::string error;
   ::warpsim::VectorFileWriter writer;
-  bool ok = writer.open(partial.string(), error) && writer.write(header, error);
-  for (std::size_t i = 0; ok && i < cases.size(); ++i) ok = writer.write(to_vector_case(cases[i]), error);
-  ok = writer.close(error) && ok;
-  if (!ok) {
+  Expected<void> written = writer.open(partial.string());
+  if (written) written = writer.write(header);
+  for (std::size_t i = 0; written && i < cases.size(); ++i) written = writer.write(to_vector_case(cases[i]));
+  const Expected<void> closed = writer.close();
+  if (written && !closed) written = closed;
+  if (!written) {
     std::filesystem::remove(partial, ec);
-    return Error{ErrorKind::file, error, {}};
+    return written.error();
   }
   std::filesystem::rename(partial, path, ec);
   if (ec) {

@@ -264,26 +264,24 @@ std::string format_vector_case(const VectorCase& c) {
   return out;
 }
 
-std::optional<VectorHeader> parse_vector_header(std::string_view line, std::string& error) {
+Expected<VectorHeader> parse_vector_header(std::string_view line) {
   try {
     return parse_header_object(parse_object(line));
   } catch (const Malformed& m) {
-    error = "bad header: " + m.reason;
+    return fail("bad header: " + m.reason);
   } catch (const json::exception& e) {
-    error = std::string("bad header: ") + e.what();
+    return fail(std::string("bad header: ") + e.what());
   }
-  return std::nullopt;
 }
 
-std::optional<VectorCase> parse_vector_case(std::string_view line, std::string& error) {
+Expected<VectorCase> parse_vector_case(std::string_view line) {
   try {
     return parse_case_object(parse_object(line));
   } catch (const Malformed& m) {
-    error = m.reason;
+    return fail(m.reason);
   } catch (const json::exception& e) {
-    error = e.what();
+    return fail(e.what());
   }
-  return std::nullopt;
 }
 
 StepInputs to_step_inputs(const VectorCase& c) {

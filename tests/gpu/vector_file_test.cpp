@@ -205,13 +205,11 @@ TEST_CASE("vector files: plain and gzip, same input same bytes, nothing left beh
       CHECK(entry.path().filename().string().find("partial") == std::string::npos);
     }
     // The simulator reads back what the recorder wrote.
-    VectorHeader read_header;
-    std::vector<warpsim::VectorCase> read_cases;
-    std::string error;
-    REQUIRE_MESSAGE(read_vector_file(path.string(), read_header, read_cases, error), error);
-    CHECK(read_header == header);
-    REQUIRE(read_cases.size() == 3);
-    CHECK(read_cases[1] == to_vector_case(cases[1]));
+    const auto read = read_vector_file(path.string());
+    REQUIRE_MESSAGE(read, (read ? "" : read.error().message));
+    CHECK(read->header == header);
+    REQUIRE(read->cases.size() == 3);
+    CHECK(read->cases[1] == to_vector_case(cases[1]));
   }
   const std::string gz = read_raw(dir.path / "v.jsonl.gz");
   REQUIRE(gz.size() > 2);

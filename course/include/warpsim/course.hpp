@@ -46,6 +46,7 @@ struct Preset {
   std::string reference_kernel;                   // in reference.cu
   std::vector<DiagnosticKind> diagnostics;        // the kinds this preset must report (none: none)
   bool differs_from_reference = false;            // a find-the-bug preset: it must differ
+  std::optional<std::string> gpu_skip;            // why this preset must not run on a GPU
 };
 
 enum class AskedValue : std::uint8_t { output, input, source };
@@ -80,7 +81,6 @@ struct Lesson {
   WarpKey focus{};                        // the warp whose steps are narrated
   std::vector<Note> notes;
   std::vector<Question> questions;
-  std::optional<std::string> gpu_skip;    // why this lesson must not run on a GPU
   std::string source;                     // kernel.cu's text
   std::vector<std::string> ops;           // the CUDA intrinsics kernel.cu calls, in table order
 

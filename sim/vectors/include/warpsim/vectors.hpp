@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "warpsim/expected.hpp"
 #include "warpsim/semantics.hpp"
 
 namespace warpsim {
@@ -50,10 +51,9 @@ bool vector_case_has_type(Op op);  // shuffles, matches, add/min/max reductions 
 std::string format_vector_header(const VectorHeader& header);
 std::string format_vector_case(const VectorCase& c);
 
-// Parses one line. On failure returns nullopt and says why in `error` (one sentence, no line
-// number).
-std::optional<VectorHeader> parse_vector_header(std::string_view line, std::string& error);
-std::optional<VectorCase> parse_vector_case(std::string_view line, std::string& error);
+// Parses one line; the error says why in one sentence (no line number).
+Expected<VectorHeader> parse_vector_header(std::string_view line);
+Expected<VectorCase> parse_vector_case(std::string_view line);
 
 // The step a case describes: callers = lanes, exited = ~lanes, every caller passing `mask`.
 StepInputs to_step_inputs(const VectorCase& c);
@@ -66,30 +66,47 @@ class VectorFileWriter {
   VectorFileWriter& operator=(const VectorFileWriter&) = delete;
   ~VectorFileWriter();
 
-  bool open(const std::string& path, std::string& error);
-  bool write(const VectorHeader& header, std::string& error);
-  bool write(const VectorCase& c, std::string& error);
-  bool close(std::string& error);  // flushes; reports a failed write or compression
+  Expected<void> open(const std::string& path);
+  Expected<void> write(const VectorHeader& header);
+  Expected<void> write(const VectorCase& c);
+  Expected<void> close();  // flushes; reports a failed write or compression
 
  private:
-  bool write_line(const std::string& line, std::string& error);
+  Expected<void> write_line(const std::string& line);
   void* file_ = nullptr;  // gzFile
   std::string path_;
 };
 
 // Whole files at once. Reading detects gzip by its magic bytes, whatever the name; a header whose
 // `cases` differs from the case lines read is an error.
-bool write_vector_file(const std::string& path, const VectorHeader& header,
-                       const std::vector<VectorCase>& cases, std::string& error);
-bool read_vector_file(const std::string& path, VectorHeader& header, std::vector<VectorCase>& cases,
-                      std::string& error);
+struct VectorFile {
+  VectorHeader header;
+  std::vector<VectorCase> cases;
+};
+Expected<void> write_vector_file(const std::string& path, const VectorHeader& header,
+                                 const std::vector<VectorCase>& cases);
+Expected<VectorFile> read_vector_file(const std::string& path);
 
-// `warpsim vectors check FILE...`: replays every case of every file and compares each non-null
-// expect / expect_pred entry bit for bit. Mismatches (the first 20 cases in detail) go to `out`;
-// unreadable files and malformed lines (the first 20 per file) go to `err`. The last line on `out`
-// is always "vectors: N cases, L lane results, M mismatched" (M counts lanes).
-// Returns 0 when everything matched, 1 on mismatches, 2 when some input could not be read or
-// parsed.
-int check_vector_files(const std::vector<std::string>& paths, std::ostream& out, std::ostream& err);
+// One case whose GPU result the simulator does not reproduce.
+struct VectorMismatch {
+  std::string where;  // "file:line"
+  VectorCase c;
+  int lane = -1;              // the first differing lane
+  bool is_pred = false;       // the difference is match_all's *pred, not the value
+  std::uint64_t simulator = 0, gpu = 0;
+  int lanes_differing = 0, lanes_compared = 0;
+};
+
+// `warpsim vectors check FILE...`: every case of every file replayed, every non-null expect /
+// expect_pred entry compared bit for bit.
+struct VectorCheck {
+  std::uint64_t cases = 0, lane_results = 0, mismatched_lanes = 0, mismatched_cases = 0;
+  std::vector<VectorMismatch> mismatches;  // the first 20 cases in detail
+  std::vector<std::string> problems;       // unreadable files, malformed lines (20 per file)
+  std::uint64_t errors = 0;                // input errors, all of them
+  // 0 when everything matched, 1 on mismatches, 2 when some input could not be read or parsed.
+  int exit_status() const { return errors > 0 ? 2 : mismatched_lanes > 0 ? 1 : 0; }
+};
+VectorCheck check_vector_files(const std::vector<std::string>& paths);
 
 }  // namespace warpsim
