@@ -246,6 +246,14 @@ std::string provenance(const GpuDevice& d) {
   return s;
 }
 
+std::string short_device_name(const GpuDevice& d) {
+  // "NVIDIA H100 80GB HBM3" -> "H100": the model, where there is one to be found.
+  std::string name = d.name;
+  if (name.starts_with("NVIDIA ")) name.erase(0, 7);
+  name = name.substr(0, name.find(' '));
+  return name.empty() || name.size() > 8 ? "gpu" : name;
+}
+
 namespace {
 
 Expected<GpuRun> read_gpu_run_file(const std::string& path) {
@@ -483,7 +491,9 @@ void apply(Model& m, ViewState& v, const Commands& commands, double now) {
             },
             [&](const NextDiagnostic& c) {
               if (!has_steps(m)) return;
-              if (const auto step = next_diagnostic(m.run->index, scope_of(m, v), v.step, c.backward)) {
+              std::span<const std::size_t> gpu;
+              if (m.run->gpu) gpu = m.run->gpu->differing_steps;
+              if (const auto step = next_diagnostic(m.run->index, scope_of(m, v), v.step, c.backward, gpu)) {
                 move_to(m, v, *step, now);
               } else {
                 say(m, c.backward ? "no diagnostic before this step" : "no diagnostic after this step");
@@ -675,7 +685,9 @@ void refresh(Model& m, const ViewState& v) {
   const std::uint64_t gen = run.generation;
   if (m.scope_generation != gen || m.scope.warp() != v.warp || m.scope.all_warps() != v.all_warps) {
     m.scope = Scope(run.index, v.warp, v.all_warps);
-    m.timeline = make_timeline(run.index, m.scope);
+    m.timeline = make_timeline(run.index, m.scope,
+                               run.gpu ? std::span<const std::size_t>(run.gpu->differing_steps)
+                                       : std::span<const std::size_t>());
     m.scope_generation = gen;
   }
   StepCache& c = m.cache;
@@ -692,7 +704,10 @@ void refresh(Model& m, const ViewState& v) {
   c.format = v.format;
   c.history = v.history;
   StepViewOptions options{.format = v.format};
-  if (run.gpu) options.other = run.gpu->steps.at(v.step);
+  if (run.gpu) {
+    options.other = run.gpu->steps.at(v.step);
+    options.other_label = short_device_name(run.gpu->device);
+  }
   c.view = describe_step(run.result.trace, run.index, v.step, options);
   options.other = nullptr;
   for (const std::size_t h : history_of(run.index, v.step, static_cast<std::size_t>(v.history))) {

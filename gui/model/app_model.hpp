@@ -70,6 +70,8 @@ struct GpuSide {
 };
 // "NVIDIA H100 80GB HBM3 · driver 580.65.06 · CUDA 13.0 · recorded 2026-11-23"
 std::string provenance(const GpuDevice& device);
+// "H100": the row label of the GPU's values ("gpu" when the name says nothing short).
+std::string short_device_name(const GpuDevice& device);
 
 // A finished run and what is derived from it alone: a course::LessonRun (result, index and, for a
 // lesson, its narrative) and more. Built on the worker thread, so that indexing a 50,000-step

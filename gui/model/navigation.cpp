@@ -36,10 +36,32 @@ std::size_t step_by(const Scope& scope, std::size_t step, long delta) {
 }
 
 std::optional<std::size_t> next_diagnostic(const TraceIndex& index, const Scope& scope,
-                                           std::size_t step, bool backward) {
+                                           std::size_t step, bool backward,
+                                           std::span<const std::size_t> also) {
   const std::optional<WarpKey> warp =
       scope.all_warps() ? std::nullopt : std::optional<WarpKey>(scope.warp());
-  return backward ? index.previous_diagnostic(step, warp) : index.next_diagnostic(step, warp);
+  std::optional<std::size_t> found =
+      backward ? index.previous_diagnostic(step, warp) : index.next_diagnostic(step, warp);
+  const auto in_scope = [&](std::size_t s) { return !warp || index.info(s).warp == *warp; };
+  std::optional<std::size_t> other;
+  if (backward) {
+    for (auto it = std::lower_bound(also.begin(), also.end(), step); it != also.begin();) {
+      if (in_scope(*--it)) {
+        other = *it;
+        break;
+      }
+    }
+  } else {
+    for (auto it = std::upper_bound(also.begin(), also.end(), step); it != also.end(); ++it) {
+      if (in_scope(*it)) {
+        other = *it;
+        break;
+      }
+    }
+  }
+  if (!found) return other;
+  if (!other) return found;
+  return backward ? std::max(*found, *other) : std::min(*found, *other);
 }
 
 std::vector<std::size_t> history_of(const TraceIndex& index, std::size_t step, std::size_t count) {

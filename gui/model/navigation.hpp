@@ -43,9 +43,11 @@ std::optional<WarpKey> first_warp(const TraceIndex& index);
 // `delta` steps on from `step` within the scope, clamped to its ends.
 std::size_t step_by(const Scope& scope, std::size_t step, long delta);
 
-// The next (or previous) step carrying a diagnostic, in the scope.
+// The next (or previous) step in the scope that carries a diagnostic or is one of `also` (sorted
+// steps: those where the GPU disagrees, as loud as a diagnostic).
 std::optional<std::size_t> next_diagnostic(const TraceIndex& index, const Scope& scope,
-                                           std::size_t step, bool backward);
+                                           std::size_t step, bool backward,
+                                           std::span<const std::size_t> also = {});
 
 // Up to `count` steps of `step`'s warp before it, oldest first.
 std::vector<std::size_t> history_of(const TraceIndex& index, std::size_t step, std::size_t count);

@@ -16,10 +16,11 @@ ScreenLayout layout_screen(float width, float height, float line, float lanes_wa
   const float bottom_min = std::min(rest * 0.5f, 7 * line + 30);
   const float lanes_h = std::clamp(lanes_wanted + 16, rest * 0.5f, rest - bottom_min);
   s.lanes = {0, s.timeline.y1, width, s.timeline.y1 + lanes_h};
-  const float third = width / 3;
-  s.source = {0, s.lanes.y1, third, height};
-  s.narrative = {third, s.lanes.y1, 2 * third, height};
-  s.side = {2 * third, s.lanes.y1, width, height};
+  // The narrative, where the lesson speaks, gets the widest column.
+  const float a = width * 0.3f, b = width * 0.7f;
+  s.source = {0, s.lanes.y1, a, height};
+  s.narrative = {a, s.lanes.y1, b, height};
+  s.side = {b, s.lanes.y1, width, height};
   return s;
 }
 

@@ -527,6 +527,7 @@ class Builder {
     if (o_.watched_lane >= 0 && o_.watched_lane < kWarpSize) arrow(o_.watched_lane);
     (void)in;
     if (out_row != nullptr) value_row(*out_row);
+    other_row();  // the GPU's values right under the simulator's, to compare lane by lane
     if (const StepRow* r = find_row(v_, RowKind::source)) small_row(*r);
   }
 
@@ -643,6 +644,7 @@ class Builder {
     } else if (const StepRow* out = find_row(v_, RowKind::output)) {
       value_row(*out);
     }
+    other_row();
   }
 
   void match() {
@@ -688,6 +690,7 @@ class Builder {
                          : "values differ: every caller gets 0, *pred = 0");
     }
     mask_out_row();
+    other_row();
     if (!all && groups > 0) {
       // Which letter is which mask.
       std::string legend;
@@ -788,6 +791,7 @@ class Builder {
     const Span f = zone(30 * s_);
     fan(f, 15.5f);
     if (out != nullptr) value_row(*out);
+    other_row();
   }
 
   void barrier() {
@@ -816,21 +820,27 @@ class Builder {
                         : "__syncthreads: each thread waits here until every thread of the block "
                           "arrives");
     if (const StepRow* out = find_row(v_, RowKind::output)) value_row(*out);
+    other_row();
   }
 
-  // Rows not drawn by a family (the GPU's, match_all's *pred), after everything else.
+  // The other side's (the GPU's) row, once: under the outputs.
+  void other_row() {
+    const StepRow* other = find_row(v_, RowKind::other);
+    if (other == nullptr || other_drawn_) return;
+    other_drawn_ = true;
+    const Span span = row(other->label, value_depth_);
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      value_cell(*other, lane, span, std::nullopt,
+                 v_.result == ResultKind::lane_mask ? compact_mask(other->cells[at(lane)].text) : "");
+    }
+  }
+
+  // Rows not drawn by a family (match_all's *pred, the GPU's), after everything else.
   void trailing_rows() {
     for (const StepRow& r : v_.rows) {
       if (r.kind == RowKind::predicate) small_row(r);
     }
-    if (const StepRow* other = find_row(v_, RowKind::other)) {
-      if (v_.result == ResultKind::value) {
-        value_row(*other);
-      } else {
-        const Span span = row(other->label, value_depth_);
-        for (int lane = 0; lane < kWarpSize; ++lane) value_cell(*other, lane, span);
-      }
-    }
+    other_row();
   }
 
   // ---- legend
@@ -895,6 +905,7 @@ class Builder {
   float margin_ = 10, y_ = 0, flow_ = 0, header_ = 0, value_depth_ = 20, gap_ = 3;
   float widest_text_ = 0;
   std::string group_legend_;
+  bool other_drawn_ = false;
 };
 
 }  // namespace

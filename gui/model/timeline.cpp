@@ -13,10 +13,16 @@ std::size_t TimelineMarks::bin_of(std::size_t position) const {
   return std::min(bins() - 1, position * bins() / steps);
 }
 
-TimelineMarks make_timeline(const TraceIndex& index, const Scope& scope) {
+TimelineMarks make_timeline(const TraceIndex& index, const Scope& scope,
+                            std::span<const std::size_t> gpu_differs) {
   TimelineMarks t;
   t.steps = scope.size();
   t.diagnostic.assign(std::min(t.steps, kTimelineBins), 0);
+  t.gpu_differs.assign(t.diagnostic.size(), 0);
+  for (const std::size_t step : gpu_differs) {
+    if (!scope.all_warps() && index.info(step).warp != scope.warp()) continue;
+    t.gpu_differs[t.bin_of(scope.all_warps() ? step : index.info(step).position)] = 1;
+  }
   for (const std::size_t step : index.diagnostic_steps()) {
     if (!scope.all_warps() && index.info(step).warp != scope.warp()) continue;
     const std::size_t position = scope.all_warps() ? step : index.info(step).position;

@@ -16,6 +16,7 @@ inline constexpr std::size_t kTimelineBins = 2048;
 struct TimelineMarks {
   std::size_t steps = 0;                   // steps in the scope
   std::vector<std::uint8_t> diagnostic;    // per bin: 1 when a step in it carries a diagnostic
+  std::vector<std::uint8_t> gpu_differs;   // per bin: 1 when the GPU disagrees at a step in it
   std::vector<std::size_t> diagnostic_positions;  // positions in the scope, in order (first 4096)
 
   std::size_t bins() const { return diagnostic.size(); }
@@ -24,6 +25,8 @@ struct TimelineMarks {
   std::size_t bin_of(std::size_t position) const;
 };
 
-TimelineMarks make_timeline(const TraceIndex& index, const Scope& scope);
+// `gpu_differs`: the steps where the GPU disagrees (sorted).
+TimelineMarks make_timeline(const TraceIndex& index, const Scope& scope,
+                            std::span<const std::size_t> gpu_differs = {});
 
 }  // namespace warpsim::gui

@@ -2,6 +2,7 @@
 // the lesson's notes at their steps, its questions scored in predict mode, its SVG sequence.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -52,9 +53,29 @@ TEST_CASE("the butterfly lesson: its notes at their passes, its questions scored
   REQUIRE(current_questions(m, v).size() == 1);
   apply(m, v, {SetGuess{5, "1"}, SetGuess{30, "26"}, CheckGuesses{}}, 0);
   CHECK(v.score == PredictScore{3, 4});
-  // No GPU side until a run is recorded; the note says why.
-  CHECK_FALSE(m.run->gpu.has_value());
-  CHECK_FALSE(m.run->gpu_note.empty());
+  // The lesson's recorded H100 run of the preset: every lane of every step agrees.
+  REQUIRE_MESSAGE(m.run->gpu.has_value(), m.run->gpu_note);
+  CHECK(provenance(m.run->gpu->device).find("H100") != std::string::npos);
+  CHECK(m.run->gpu->comparison.matches());
+  CHECK(m.run->gpu->differing_steps.empty());
+  REQUIRE(m.cache.view->has_other);
+  CHECK(m.cache.view->other_differs == 0);
+}
+
+TEST_CASE("a recorded GPU run that disagrees is shown as loudly as a diagnostic") {
+  // The butterfly's recorded run with lane 3's first result changed (tests/gui/data).
+  Opened o;
+  open(o, {"butterfly-reduction", "--gpu-record",
+           std::string(WARPSIM_SOURCE_DIR) + "/tests/gui/data/butterfly-default-lane3-differs.json.gz"});
+  REQUIRE_MESSAGE(o.m.run->gpu.has_value(), o.m.run->gpu_note);
+  CHECK(o.m.run->gpu->differing_steps == std::vector<std::size_t>{0});
+  CHECK(o.m.cache.view->other_differs == lane_bit(3));
+  const Figure f = build_step_figure(*o.m.cache.view, {}, figure_options(o.m, o.v, 1200, {}, 1e9));
+  const bool banner = std::any_of(f.shapes.begin(), f.shapes.end(), [](const Shape& s) {
+    const Text* t = std::get_if<Text>(&s);
+    return t != nullptr && t->text.starts_with("! The GPU's result differs from the simulator's at lane 3");
+  });
+  CHECK(banner);
 }
 
 TEST_CASE("a lesson as a sequence of SVG figures, its notes as captions") {

@@ -59,10 +59,6 @@ void draw_narrative_view(const Model& m, const ViewState& v, const Ui& ui, Comma
     if (m.run->preset != nullptr && m.run->preset->name != "default") {
       ImGui::TextDisabled("preset %s: %s", m.run->preset->name.c_str(), m.run->preset->summary.c_str());
     }
-    if (focus && s->position == 0) {
-      for (const std::string& p : lesson->intro) ImGui::TextWrapped("%s", p.c_str());
-      ImGui::Separator();
-    }
   }
   if (m.run->gpu && !m.run->gpu->comparison.matches()) {
     ImGui::PushStyleColor(ImGuiCol_Text, colour4(kPalette.differs));
@@ -81,6 +77,10 @@ void draw_narrative_view(const Model& m, const ViewState& v, const Ui& ui, Comma
       ImGui::PushFont(ui.fonts.title);
       ImGui::TextWrapped("Step %u of %u: %s", s->position + 1, s->warp_steps, s->name.c_str());
       ImGui::PopFont();
+    }
+    if (focus && s->position == 0 &&
+        ImGui::CollapsingHeader("Introduction", ImGuiTreeNodeFlags_DefaultOpen)) {
+      for (const std::string& p : lesson->intro) ImGui::TextWrapped("%s", p.c_str());
     }
     for (const course::Question* q : current_questions(m, v)) {
       ImGui::TextColored(colour4(okabe_ito::blue), "Question: %s", q->prompt.c_str());

@@ -68,16 +68,22 @@ void draw_timeline(const Model& m, const ViewState& v, const Ui& ui, Commands& o
   const ImVec2 c0(cx - std::max(1.5f, per_step / 2), origin.y), c1(cx + std::max(1.5f, per_step / 2), end.y);
   dl->AddRectFilled(c0, c1, colour(with_alpha(okabe_ito::sky_blue, 150)));
   dl->AddRect(c0, c1, colour(okabe_ito::blue), 0, 0, 2);
-  // Diagnostics, over the cursor: one mark per pixel column that holds any.
+  // Diagnostics (top half) and GPU disagreements (bottom half), over the cursor: one mark per
+  // pixel column that holds any.
   const float per_bin = width / static_cast<float>(t.bins());
-  float last_x = -1;
+  float last_x = -1, last_gpu_x = -1;
   for (std::size_t b = 0; b < t.bins(); ++b) {
-    if (t.diagnostic[b] == 0) continue;
     const float x = std::floor(origin.x + per_bin * (static_cast<float>(b) + 0.5f));
-    if (x == last_x) continue;
-    last_x = x;
-    dl->AddRectFilled(ImVec2(x - 1.5f, origin.y), ImVec2(x + 1.5f, origin.y + height * 0.6f),
-                      colour(kPalette.timeline_mark));
+    if (t.diagnostic[b] != 0 && x != last_x) {
+      last_x = x;
+      dl->AddRectFilled(ImVec2(x - 1.5f, origin.y), ImVec2(x + 1.5f, origin.y + height * 0.55f),
+                        colour(kPalette.timeline_mark));
+    }
+    if (t.gpu_differs[b] != 0 && x != last_gpu_x) {
+      last_gpu_x = x;
+      dl->AddRectFilled(ImVec2(x - 1.5f, origin.y + height * 0.45f), ImVec2(x + 1.5f, end.y),
+                        colour(kPalette.differs));
+    }
   }
   dl->AddRect(origin, end, colour(kPalette.rule), 3);
   if (hovered) {
