@@ -714,6 +714,16 @@ void refresh(Model& m, const ViewState& v) {
     c.history_views.push_back(describe_step(run.result.trace, run.index, h, options));
   }
   c.diagnostic_lines = diagnostic_lines(run.result.trace, *c.view);
+  // At its warp's last step, what stopped the warp for good (a deadlock, a crash) is part of
+  // what the learner must see: those diagnostics belong to no step.
+  if (c.view->position + 1 == c.view->warp_steps) {
+    for (const std::size_t d : run.index.unplaced_diagnostics()) {
+      const Diagnostic& diag = run.result.trace.diagnostics[d];
+      if (diag.block != c.view->warp.block || diag.warp != c.view->warp.warp) continue;
+      c.diagnostic_lines.push_back(std::string(to_string(diag.kind)) + " after this step (lanes " +
+                                   format_lanes(diag.lanes) + "): " + diag.message);
+    }
+  }
   c.watched_lane = v.watched_lane;
   c.narrative = narrate_step(*c.view, v.watched_lane);
 }
