@@ -2,6 +2,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <type_traits>
@@ -10,6 +11,10 @@ namespace warpsim::gui {
 namespace {
 
 ImU32 colour(Rgba c) { return IM_COL32(c.r, c.g, c.b, c.a); }
+
+// Rounded corners on wide boxes only (banners, a reduction's result): a lane's cell is square on
+// screen, since software GL spends a third of a frame on thirty-two rows of rounded corners.
+float rounding(Box box, float r) { return box.width() >= 80 ? r : 0; }
 
 ImFont* font_of(const Fonts& fonts, Face face) {
   switch (face) {
@@ -34,22 +39,33 @@ float measure_text(const Fonts& fonts, std::string_view text, Face face) {
 
 void draw_figure(ImDrawList& list, const Figure& figure, float x, float y, const Fonts& fonts) {
   const auto p = [&](Point q) { return ImVec2(x + q.x, y + q.y); };
-  list.AddRectFilled(ImVec2(x, y), ImVec2(x + figure.width, y + figure.height),
-                     colour(figure.background));
   for (const Shape& shape : figure.shapes) {
     std::visit(
         [&](const auto& s) {
           using S = std::decay_t<decltype(s)>;
           if constexpr (std::is_same_v<S, FillRect>) {
             list.AddRectFilled(p({s.box.x0, s.box.y0}), p({s.box.x1, s.box.y1}), colour(s.colour),
-                               s.rounding);
+                               rounding(s.box, s.rounding));
           } else if constexpr (std::is_same_v<S, StrokeRect>) {
-            // ImGui strokes centred on the edge: inset by half the thickness to stay inside.
-            const float h = s.thickness / 2;
-            list.AddRect(p({s.box.x0 + h, s.box.y0 + h}), p({s.box.x1 - h, s.box.y1 - h}),
-                         colour(s.colour), s.rounding, 0, s.thickness);
+            if (rounding(s.box, s.rounding) > 0) {
+              // ImGui strokes centred on the edge: inset by half the thickness to stay inside.
+              const float h = s.thickness / 2;
+              list.AddRect(p({s.box.x0 + h, s.box.y0 + h}), p({s.box.x1 - h, s.box.y1 - h}),
+                           colour(s.colour), s.rounding, 0, s.thickness);
+            } else {
+              // Four plain rectangles: no anti-aliased fringe to fill, edges on the box's own.
+              const Box b = s.box;
+              const float t = std::max(1.0f, std::round(s.thickness));
+              const ImU32 c = colour(s.colour);
+              list.AddRectFilled(p({b.x0, b.y0}), p({b.x1, b.y0 + t}), c);
+              list.AddRectFilled(p({b.x0, b.y1 - t}), p({b.x1, b.y1}), c);
+              list.AddRectFilled(p({b.x0, b.y0 + t}), p({b.x0 + t, b.y1 - t}), c);
+              list.AddRectFilled(p({b.x1 - t, b.y0 + t}), p({b.x1, b.y1 - t}), c);
+            }
           } else if constexpr (std::is_same_v<S, Line>) {
-            list.AddLine(p(s.a), p(s.b), colour(s.colour), s.thickness);
+            // Whole-pixel widths take ImGui's textured anti-aliasing: one quad a line, which
+            // software GL fills far faster than the geometric fringe of fractional widths.
+            list.AddLine(p(s.a), p(s.b), colour(s.colour), std::max(1.0f, std::round(s.thickness)));
           } else if constexpr (std::is_same_v<S, Triangle>) {
             list.AddTriangleFilled(p(s.a), p(s.b), p(s.c), colour(s.colour));
           } else if constexpr (std::is_same_v<S, Circle>) {

@@ -6,6 +6,7 @@
 // --export-png / --export-svg (figures for slides).
 #include <GLFW/glfw3.h>
 #include <imgui.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -61,6 +62,14 @@ class LaunchClock {
   std::chrono::steady_clock::time_point main_start_;
   double offset_ = 0;  // seconds from process start to main()
 };
+
+// CPU seconds this process has used, every thread (Mesa's rasterizer threads too).
+double cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  const auto s = [](timeval t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
+  return s(usage.ru_utime) + s(usage.ru_stime);
+}
 
 double percentile(std::vector<double> values, double p) {
   if (values.empty()) return 0;
@@ -166,6 +175,7 @@ int run(const GuiOptions& options) {
   double first_frame = -1, shown_at = -1, last = clock.now();
   std::size_t settled_frames = 0;
   std::vector<double> frame_ms;
+  double bench_cpu_start = 0;
   int status = 0;
   const double give_up = model.wanted->file.timeout_seconds + 30;
   Figure lane_figure;
@@ -281,6 +291,7 @@ int run(const GuiOptions& options) {
       return run_exit_status(model);
     }
     if (options.bench_frames > 0 && settled_frames >= 4) {
+      if (frame_ms.empty()) bench_cpu_start = cpu_seconds();
       frame_ms.push_back((clock.now() - frame_start) * 1000);
       if (has_steps(model)) {
         // Every frame a new step: decoding and drawing it, arrows and all, is in the figure.
@@ -304,6 +315,14 @@ int run(const GuiOptions& options) {
                 "99th percentile %.2f ms (%.0f frames/s)\n",
                 frame_ms.size(), median, median > 0 ? 1000 / median : 0.0, p99,
                 p99 > 0 ? 1000 / p99 : 0.0);
+    std::printf("  CPU time (all threads of this process): %.2f ms a frame; machine load average "
+                "%.1f on %ld cores\n",
+                (cpu_seconds() - bench_cpu_start) * 1000 / static_cast<double>(frame_ms.size()),
+                [] {
+                  double load[1] = {0};
+                  return getloadavg(load, 1) == 1 ? load[0] : 0.0;
+                }(),
+                sysconf(_SC_NPROCESSORS_ONLN));
     std::printf("  lane view: %zu arrows' probes, %zu shapes in the last frame's figure\n",
                 static_cast<std::size_t>(std::count_if(
                     lane_figure.probes.begin(), lane_figure.probes.end(),

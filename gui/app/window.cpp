@@ -125,6 +125,12 @@ void Window::use_font_size(float size) {
   style.ScaleAllSizes(pixel_size / 15.0f);
   style.WindowRounding = 0;
   style.WindowBorderSize = 1;
+  // Panels have no background of their own (the frame is cleared white once: software GL fills
+  // every pixel it is asked to, and a second full-screen fill costs a third of a frame), so the
+  // fields get a grey of their own and the panels' borders a clear line.
+  style.Colors[ImGuiCol_FrameBg] = ImVec4(0.89f, 0.89f, 0.89f, 1);
+  style.Colors[ImGuiCol_FrameBgHovered] = ImVec4(0.80f, 0.87f, 0.96f, 1);
+  style.Colors[ImGuiCol_Border] = ImVec4(0.62f, 0.62f, 0.62f, 1);
   ImGui::GetStyle() = style;
 }
 

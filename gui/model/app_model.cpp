@@ -217,12 +217,24 @@ void write_file(Model& m, const std::string& path, const std::string& text) {
 
 }  // namespace
 
+std::string readable(const Trace& trace, std::string message) {
+  for (const std::string& file : trace.files) {
+    const std::string name = fs::path(file).filename().string();
+    if (file.empty() || name == file) continue;
+    for (std::size_t at = message.find(file); at != std::string::npos; at = message.find(file, at)) {
+      message.replace(at, file.size(), name);
+      at += name.size();
+    }
+  }
+  return message;
+}
+
 std::vector<std::string> diagnostic_lines(const Trace& trace, const StepView& step) {
   std::vector<std::string> lines;
   for (const std::size_t d : step.diagnostics) {
     const Diagnostic& diag = trace.diagnostics[d];
     lines.push_back(std::string(to_string(diag.kind)) + " (lanes " + format_lanes(diag.lanes) +
-                    "): " + diag.message);
+                    "): " + readable(trace, diag.message));
   }
   return lines;
 }
@@ -721,7 +733,8 @@ void refresh(Model& m, const ViewState& v) {
       const Diagnostic& diag = run.result.trace.diagnostics[d];
       if (diag.block != c.view->warp.block || diag.warp != c.view->warp.warp) continue;
       c.diagnostic_lines.push_back(std::string(to_string(diag.kind)) + " after this step (lanes " +
-                                   format_lanes(diag.lanes) + "): " + diag.message);
+                                   format_lanes(diag.lanes) + "): " +
+                                   readable(run.result.trace, diag.message));
     }
   }
   c.watched_lane = v.watched_lane;

@@ -106,6 +106,9 @@ struct LaunchTexts {
   friend bool operator==(const LaunchTexts&, const LaunchTexts&) = default;
 };
 
+// A message with the trace's files named as the learner knows them ("kernel.cu:28", not the
+// absolute path the compiler saw).
+std::string readable(const Trace& trace, std::string message);
 // "missing_lane (lanes 3-5): lane 3 never arrived ..." for each diagnostic of a step.
 std::vector<std::string> diagnostic_lines(const Trace& trace, const StepView& step);
 

@@ -165,36 +165,56 @@ class Builder {
     y_ += 4 * s_;
   }
 
-  // A paragraph broken into lines at spaces to fit the figure's width.
-  void wrapped(const std::string& paragraph, Face face, Rgba colour) {
-    const float room = std::max(200.0f, o_.width - 2 * margin_);
+  // A paragraph broken into lines at spaces to fit `room` pixels (a word longer than a line is
+  // cut where it must be).
+  std::vector<std::string> wrap(const std::string& paragraph, Face face, float room) const {
+    std::vector<std::string> lines;
     std::string line;
     std::size_t at = 0;
     while (at < paragraph.size()) {
       std::size_t end = paragraph.find(' ', at);
       if (end == std::string::npos) end = paragraph.size();
-      const std::string word = paragraph.substr(at, end - at);
-      const std::string longer = line.empty() ? word : line + " " + word;
-      if (!line.empty() && text_width(longer, face) > room) {
-        text_line(line, face, colour);
-        line = word;
-      } else {
-        line = longer;
-      }
+      std::string word = paragraph.substr(at, end - at);
       at = end + 1;
+      const std::string longer = line.empty() ? word : line + " " + word;
+      if (line.empty() || text_width(longer, face) <= room) {
+        line = longer;
+      } else {
+        lines.push_back(line);
+        line = word;
+      }
+      while (text_width(line, face) > room && line.size() > 1) {
+        std::size_t cut = line.size() - 1;
+        while (cut > 1 && text_width(line.substr(0, cut), face) > room) --cut;
+        lines.push_back(line.substr(0, cut));
+        line = line.substr(cut);
+      }
     }
-    if (!line.empty()) text_line(line, face, colour);
+    if (!line.empty() || lines.empty()) lines.push_back(line);
+    return lines;
   }
 
+  void wrapped(const std::string& paragraph, Face face, Rgba colour) {
+    for (const std::string& line :
+         wrap(paragraph, face, std::max(200.0f, o_.width - 2 * margin_))) {
+      text_line(line, face, colour);
+    }
+  }
+
+  // A banner: the text wrapped to the figure's width, in a box as loud as its colours.
   void banner(const std::string& text, Rgba fill, Rgba edge) {
-    const float h = m_.label_size + 10 * s_;
-    const float w = std::max(o_.width - 2 * margin_, text_width(text, Face::label) + 16 * s_);
+    const float line_h = m_.label_size + 4 * s_;
+    const float w = std::max(200.0f, o_.width - 2 * margin_);
+    const std::vector<std::string> lines = wrap(text, Face::label, w - 16 * s_);
+    const float h = line_h * static_cast<float>(lines.size()) + 6 * s_;
     const Box b{margin_, y_, margin_ + w, y_ + h};
     add_fill(fig_, b, fill, 3 * s_);
     add_stroke(fig_, b, edge, 1.5f * s_, 3 * s_);
-    add_text(fig_, {b.x0 + 8 * s_, b.center().y}, text, kPalette.ink, Face::label);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      add_text(fig_, {b.x0 + 8 * s_, b.y0 + 3 * s_ + line_h * (static_cast<float>(i) + 0.5f)},
+               lines[i], kPalette.ink, Face::label);
+    }
     fig_.probes.push_back({{b.x0 + 3, b.center().y}, fill, "diagnostic banner"});
-    widest_text_ = std::max(widest_text_, w);
     y_ += h + 4 * s_;
   }
 

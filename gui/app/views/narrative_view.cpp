@@ -45,7 +45,7 @@ void draw_narrative_view(const Model& m, const ViewState& v, const Ui& ui, Comma
   const runner::KernelFileResult& r = m.run->result;
   if (r.status != runner::RunStatus::completed) {
     ImGui::PushStyleColor(ImGuiCol_Text, colour4(okabe_ito::vermillion));
-    const std::string first = r.message.substr(0, r.message.find('\n'));
+    const std::string first = readable(r.trace, r.message.substr(0, r.message.find('\n')));
     ImGui::TextWrapped("%s: %s", std::string(runner::to_string(r.status)).c_str(), first.c_str());
     ImGui::PopStyleColor();
   }
@@ -83,7 +83,9 @@ void draw_narrative_view(const Model& m, const ViewState& v, const Ui& ui, Comma
       for (const std::string& p : lesson->intro) ImGui::TextWrapped("%s", p.c_str());
     }
     for (const course::Question* q : current_questions(m, v)) {
-      ImGui::TextColored(colour4(okabe_ito::blue), "Question: %s", q->prompt.c_str());
+      ImGui::PushStyleColor(ImGuiCol_Text, colour4(okabe_ito::blue));
+      ImGui::TextWrapped("Question (Predict tab): %s", q->prompt.c_str());
+      ImGui::PopStyleColor();
     }
     ImGui::PushStyleColor(ImGuiCol_Text, colour4(kPalette.faint_ink));
     ImGui::TextWrapped("%s: %s  (%s, pass %u)", s->name.c_str(), s->contract.c_str(),
@@ -103,8 +105,9 @@ void draw_narrative_view(const Model& m, const ViewState& v, const Ui& ui, Comma
     }
     if (outputs_hidden(m, v)) {
       ImGui::Spacing();
-      ImGui::TextColored(colour4(okabe_ito::blue),
-                         "Predict mode: what each lane receives is hidden. Guess in the Predict tab.");
+      ImGui::PushStyleColor(ImGuiCol_Text, colour4(okabe_ito::blue));
+      ImGui::TextWrapped("Predict mode: what each lane receives is hidden. Guess in the Predict tab.");
+      ImGui::PopStyleColor();
     }
     if (s->position + 1 == s->warp_steps && r.status == runner::RunStatus::completed) {
       ImGui::Spacing();

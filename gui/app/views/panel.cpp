@@ -10,7 +10,7 @@ void begin_panel(const char* id, Box area, int extra_flags) {
   ImGui::Begin(id, nullptr,
                ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
                    ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
-                   ImGuiWindowFlags_NoBringToFrontOnFocus | extra_flags);
+                   ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoBackground | extra_flags);
 }
 
 void panel_heading(const Ui& ui, const char* text) {
