@@ -72,8 +72,8 @@ void print_paragraphs(const std::vector<std::string>& paragraphs) {
 // One step as the walkthrough shows it: the note, the source line, the lane table, its
 // diagnostics. With `hide_outputs` (predict mode, before the answer) the output rows are blank.
 void show_step(const course::LessonRun& run, const course::NarratedStep& s, ValueFormat format,
-               const TextStyle& style, bool hide_outputs) {
-  if (s.note != nullptr) std::cout << s.note->text << "\n";
+               const TextStyle& style, bool hide_outputs, bool with_note = true) {
+  if (with_note && s.note != nullptr) std::cout << s.note->text << "\n";
   const StepInfo& info = run.index.info(s.step);
   const std::string line = source_line(*run.lesson, info.where.line);
   if (!line.empty()) std::cout << "  " << info.where.line << " |" << line << "\n";
@@ -153,7 +153,7 @@ int walk(const course::Lesson& lesson, const course::Preset& preset, const Lesso
       right += r;
       asked += a;
       std::cout << "\n";
-      show_step(run, s, format, style, false);
+      show_step(run, s, format, style, false, /*with_note=*/false);
     }
     std::cout << "\n";
     if (!interactive) {

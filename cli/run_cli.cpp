@@ -40,6 +40,7 @@ struct RunFlags {
   std::uint64_t max_steps = LaunchOptions{}.max_steps;
   double timeout = 60;
   std::size_t shared = 48 * 1024;
+  std::string arch = "sm_90";
   bool list_kernels = false;
 };
 
@@ -72,6 +73,7 @@ Expected<runner::KernelFileRequest> request_of(const RunFlags& f) {
   r.max_steps = f.max_steps;
   r.timeout_seconds = f.timeout;
   r.shared_bytes = f.shared;
+  r.arch = f.arch;
   r.record_steps = !f.trace_path.empty() || f.gpu;  // the GPU comparison needs the steps
   r.keep_initial_buffers = f.gpu;
   r.color_compiler_output = isatty(STDERR_FILENO) != 0;
@@ -133,6 +135,7 @@ int run(const RunFlags& f, const std::vector<std::string>& gpu_only_flags) {
     std::cerr << result.details;
     return usage_error("run", result.message);
   }
+  for (const std::string& warning : result.warnings) std::cerr << "warpsim run: warning: " << warning << "\n";
   int status = result.exit_status();
   std::optional<GpuOutcome> gpu;
   if (f.gpu) {
@@ -253,6 +256,9 @@ CommandRun add_run_command(CLI::App& app) {
   run_app->add_option("--shared", f->shared,
                       "dynamic shared memory (extern __shared__) in bytes, default 49152")
       ->check(CLI::NonNegativeNumber);
+  run_app->add_option("--arch", f->arch,
+                      "the architecture the file is compiled for, as nvcc's -arch: sm_70 ... sm_90 "
+                      "(default); sets __CUDA_ARCH__ and which intrinsics exist");
   run_app->add_flag("--list-kernels", f->list_kernels, "list the file's kernels and exit");
   return [f, blocks, calls, ulps, out] {
     std::vector<std::string> gpu_only;

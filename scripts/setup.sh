@@ -8,7 +8,8 @@ mode=${1:-start}
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 jobs=$(nproc 2>/dev/null || echo 2)
 
-packages=(g++ cmake ninja-build pkg-config binutils valgrind doctest-dev
+# clang: the corpus also runs with WARPSIM_CXX=clang++ (ctest corpus_tests_clang).
+packages=(g++ clang cmake ninja-build pkg-config binutils valgrind doctest-dev
           nlohmann-json3-dev zlib1g-dev libcli11-dev)
 
 install_missing() {

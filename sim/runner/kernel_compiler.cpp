@@ -13,9 +13,11 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "content_hash.hpp"
+#include "kernel_scan.hpp"
 #include "subprocess.hpp"
 
 namespace warpsim::runner {
@@ -255,7 +257,47 @@ bool dependencies_unchanged(const std::string& manifest_path) {
   return true;
 }
 
+// Why the chosen kernel would do nothing, or "" when it has code: its body has tokens in the
+// file (text under #if included) but none once preprocessed for `options.arch`.
+std::string empty_body_warning(const Toolchain& toolchain, const CompileOptions& options) {
+  if (options.file.empty() || options.kernel_name.empty()) return {};
+  auto source = read_file(options.file);
+  if (!source) return {};
+  const std::optional<std::size_t> written = kernel_body_size(*source, options.kernel_name);
+  if (!written || *written == 0) return {};
+  auto expanded = preprocess_for_kernel_scan(toolchain, options.file, options.arch);
+  if (!expanded) return {};
+  const std::optional<std::size_t> compiled = kernel_body_size(*expanded, options.kernel_name);
+  if (!compiled || *compiled != 0) return {};
+  return "kernel '" + options.kernel_name + "' has an empty body when compiled for sm_" +
+         std::to_string(options.arch / 10) + " (__CUDA_ARCH__ " + std::to_string(options.arch) +
+         "): the preprocessor removed all of its code (an #if on __CUDA_ARCH__ or another "
+         "macro?), so it runs and does nothing";
+}
+
+std::vector<std::string> read_lines(const std::string& path) {
+  std::vector<std::string> lines;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty()) lines.push_back(line);
+  }
+  return lines;
+}
+
 }  // namespace
+
+Expected<int> cuda_arch_number(std::string_view arch) {
+  for (const int number : {700, 750, 800, 860, 870, 890, 900}) {
+    if (arch == "sm_" + std::to_string(number / 10)) return Expected<int>(number);
+  }
+  return fail("unknown architecture '" + std::string(arch) +
+                           "': warpsim compiles kernel files for sm_70, sm_75, sm_80, sm_86, "
+                           "sm_87, sm_89 or sm_90");
+}
+
+std::vector<std::string> arch_definitions(int arch) {
+  return {"-D__CUDA_ARCH__=" + std::to_string(arch), "-D__CUDA_ARCH_LIST__=" + std::to_string(arch)};
+}
 
 Expected<Toolchain> find_toolchain() {
   Toolchain toolchain;
@@ -285,9 +327,11 @@ Expected<Toolchain> find_toolchain() {
   return Expected<Toolchain>(std::move(toolchain));
 }
 
-Expected<std::string> preprocess_for_kernel_scan(const Toolchain& toolchain, const std::string& file) {
+Expected<std::string> preprocess_for_kernel_scan(const Toolchain& toolchain, const std::string& file,
+                                               int arch) {
   const fs::path absolute = fs::absolute(file).lexically_normal();
   std::vector<std::string> argv = toolchain.compiler;
+  for (const std::string& definition : arch_definitions(arch)) argv.push_back(definition);
   for (const std::string& arg :
        {std::string("-std=c++17"), std::string("-E"), std::string("-x"), std::string("c++"),
         std::string("-DWARPSIM_SCAN_KERNELS"), "-I" + toolchain.shim_dir,
@@ -326,23 +370,27 @@ Expected<std::string> preprocess_for_kernel_scan(const Toolchain& toolchain, con
 
 Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
                                       const std::string& prepared_source,
-                                      const std::string& user_dir, bool color_diagnostics) {
+                                      const CompileOptions& options) {
   auto version = compiler_version(toolchain);
   if (!version) return fail(version.error().message);
+  const std::vector<std::string> arch_flags = arch_definitions(options.arch);
 
   ContentHash key;
   key.add(prepared_source).add(toolchain.compiler_path).add(*version);
   for (const std::string& word : toolchain.compiler) key.add(word);
   for (const std::string& flag : codegen_flags()) key.add(flag);
-  key.add(toolchain.library).add(user_dir).add(header_digest(toolchain));
+  for (const std::string& flag : arch_flags) key.add(flag);
+  key.add(toolchain.library).add(options.user_dir).add(header_digest(toolchain));
+  key.add(options.kernel_name);  // the warnings (.notes) are about this kernel
   const std::string stem = toolchain.cache_dir + "/kernels/" + key.hex();
   const std::string object = stem + ".so";
   const std::string manifest = stem + ".deps";
   const std::string source = stem + ".cu";
+  const std::string notes = stem + ".notes";
 
   if (is_file(object) && dependencies_unchanged(manifest)) {
     ::utimensat(AT_FDCWD, object.c_str(), nullptr, 0);  // a use, for the cache's LRU order
-    return Expected<CompiledKernel>({object, true});
+    return Expected<CompiledKernel>({object, true, read_lines(notes)});
   }
 
   if (!write_file_atomically(source, prepared_source)) {
@@ -353,15 +401,16 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
   const std::string make_rule = stem + ".d" + suffix;
   std::vector<std::string> argv = toolchain.compiler;
   argv.insert(argv.end(), codegen_flags().begin(), codegen_flags().end());
+  argv.insert(argv.end(), arch_flags.begin(), arch_flags.end());
   const std::string library_dir = fs::path(toolchain.library).parent_path().string();
   for (const std::string& arg :
-       {"-I" + toolchain.shim_dir, "-I" + toolchain.include_dir, "-I" + user_dir,
+       {"-I" + toolchain.shim_dir, "-I" + toolchain.include_dir, "-I" + options.user_dir,
         std::string("-MD"), std::string("-MF"), make_rule, std::string("-o"), temporary_object,
         source, std::string("-x"), std::string("none"), toolchain.library,
         "-Wl,-rpath," + library_dir, std::string("-Wl,--no-undefined")}) {
     argv.push_back(arg);
   }
-  if (color_diagnostics) argv.push_back("-fdiagnostics-color=always");
+  if (options.color_diagnostics) argv.push_back("-fdiagnostics-color=always");
 
   const ProcessOutput run = run_process(argv);
   auto rule = read_file(make_rule);
@@ -371,14 +420,23 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
     std::remove(source.c_str());
     return fail(run.output.empty() ? "the compiler failed" : run.output);
   }
+  std::vector<std::string> warnings;
+  if (std::string warning = empty_body_warning(toolchain, options); !warning.empty()) {
+    warnings.push_back(std::move(warning));
+  }
+  std::string notes_text;
+  for (const std::string& warning : warnings) notes_text += warning + "\n";
+  // The notes are written before the object is renamed into place: a reader that finds the
+  // object finds its notes.
   if (!rule || !write_file_atomically(manifest, dependency_manifest(*rule, source)) ||
+      !write_file_atomically(notes, notes_text) ||
       std::rename(temporary_object.c_str(), object.c_str()) != 0) {
     std::remove(temporary_object.c_str());
     return fail("cannot store the compiled kernel in " +
                                         toolchain.cache_dir + ": " + std::strerror(errno));
   }
   prune_kernel_cache(toolchain.cache_dir + "/kernels", toolchain.cache_limits);
-  return Expected<CompiledKernel>({object, false});
+  return Expected<CompiledKernel>({object, false, std::move(warnings)});
 }
 
 }  // namespace warpsim::runner

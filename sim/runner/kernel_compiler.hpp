@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "warpsim/runner.hpp"
@@ -23,20 +24,45 @@ struct Toolchain {
 // the library) and the cache directory (created if missing).
 Expected<Toolchain> find_toolchain();
 
+// The architectures a kernel file can be compiled for, as nvcc names them, and the value of
+// __CUDA_ARCH__ for each: "sm_70" -> 700, ..., "sm_90" -> 900. The error lists the names.
+Expected<int> cuda_arch_number(std::string_view arch);
+
+// The preprocessor definitions of nvcc's device pass for `arch` (cuda_arch_number's value) that
+// the shim does not define itself: -D__CUDA_ARCH__=900 -D__CUDA_ARCH_LIST__=900.
+std::vector<std::string> arch_definitions(int arch);
+
+struct CompileOptions {
+  std::string user_dir;  // -I: the kernel file's folder
+  int arch = 900;        // __CUDA_ARCH__
+  bool color_diagnostics = false;
+  // For the warning about a kernel the preprocessor empties: the kernel file (absolute) and the
+  // kernel's name as scan_kernels gives it ("ns::reduce", no template arguments). Either empty:
+  // no check.
+  std::string file;
+  std::string kernel_name;
+};
+
 struct CompiledKernel {
   std::string shared_object;  // path inside the cache
   bool from_cache = false;
+  // One line each, for the user: a kernel whose body the preprocessor removed for this
+  // architecture (it runs, does nothing and reports 0 steps).
+  std::vector<std::string> warnings;
 };
 
-// The text of `file` after the preprocessor (with the shim, as compile_kernel would see it),
-// keeping only what comes from the user's own files (not the shim's, not system headers), so
-// that scan_kernels finds kernels that macros declare. `__global__` stays in the text.
-Expected<std::string> preprocess_for_kernel_scan(const Toolchain& toolchain, const std::string& file);
+// The text of `file` after the preprocessor (with the shim and `arch`'s definitions, as
+// compile_kernel would see it), keeping only what comes from the user's own files (not the
+// shim's, not system headers), so that scan_kernels finds kernels that macros declare.
+// `__global__` stays in the text.
+Expected<std::string> preprocess_for_kernel_scan(const Toolchain& toolchain, const std::string& file,
+                                               int arch = 900);
 
-// Compiles `prepared_source` (see prepare_source) with `-I user_dir`, or returns the cached
-// object. The error of a failed compile is the compiler's own output, unchanged.
+// Compiles `prepared_source` (see prepare_source) for `options`, or returns the cached object.
+// The error of a failed compile is the compiler's own output, unchanged. The architecture is part
+// of the cache key: an sm_70 request never gets an sm_90 build.
 Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
                                       const std::string& prepared_source,
-                                      const std::string& user_dir, bool color_diagnostics);
+                                      const CompileOptions& options);
 
 }  // namespace warpsim::runner

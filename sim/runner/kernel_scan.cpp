@@ -1,7 +1,9 @@
 // Finding the __global__ functions of a kernel file and resolving --kernel against them.
 #include <algorithm>
+#include <optional>
 #include <string>
 
+#include "kernel_scan.hpp"
 #include "source_tokens.hpp"
 #include "warpsim/runner.hpp"
 
@@ -122,12 +124,10 @@ std::string trim_spaces(std::string_view text) {
   return std::string(text);
 }
 
-}  // namespace
-
-std::vector<KernelInfo> scan_kernels(std::string_view source) {
-  const std::string stripped = strip_for_scan(source);
-  const std::vector<Token> tokens = tokenize(stripped);
-  std::vector<KernelInfo> kernels;
+// Calls visit(qualified name, is_template, index of the `__global__` token) for every kernel
+// declaration or definition in `tokens`, in order (a name may come more than once).
+template <class Visit>
+void for_each_kernel(const std::vector<Token>& tokens, Visit visit) {
   std::vector<Scope> scopes;
   std::size_t declaration_start = 0;  // first token after the last ; { or }
 
@@ -166,12 +166,66 @@ std::vector<KernelInfo> scan_kernels(std::string_view source) {
       if (name.substr(0, 2) == "::") name = name.substr(2);
       const std::string prefix = join_namespaces(scopes);
       if (!prefix.empty()) name = prefix + "::" + name;
-      const bool known = std::any_of(kernels.begin(), kernels.end(),
-                                     [&](const KernelInfo& kernel) { return kernel.name == name; });
-      if (!known) kernels.push_back({name, is_template, token.line});
+      visit(name, is_template, k);
     }
   }
+}
+
+// The number of tokens between the braces of the function body that follows the kernel
+// declaration at `global` (its `__global__` token); nullopt for a declaration without a body.
+std::optional<std::size_t> body_size_after(const std::vector<Token>& tokens, std::size_t global) {
+  std::size_t k = global + 1;
+  while (k < tokens.size() && !is(tokens[k], "(")) {  // attributes' groups, then the parameters
+    if (tokens[k].kind == Kind::identifier && is_attribute_word(tokens[k].text) &&
+        k + 1 < tokens.size() && is(tokens[k + 1], "(")) {
+      k = skip_group(tokens, k + 1);
+      continue;
+    }
+    if (is(tokens[k], ";") || is(tokens[k], "{")) return std::nullopt;
+    ++k;
+  }
+  if (k == tokens.size()) return std::nullopt;
+  k = skip_group(tokens, k);
+  for (; k < tokens.size(); ++k) {  // trailing attributes, noexcept(...), -> type
+    if (is(tokens[k], ";") || is(tokens[k], "=")) return std::nullopt;
+    if (is(tokens[k], "(") || (is(tokens[k], "[") && k + 1 < tokens.size() &&
+                               is(tokens[k + 1], "["))) {
+      k = skip_group(tokens, k) - 1;
+      continue;
+    }
+    if (is(tokens[k], "{")) break;
+  }
+  if (k == tokens.size()) return std::nullopt;
+  int depth = 0;
+  for (std::size_t j = k; j < tokens.size(); ++j) {
+    if (is(tokens[j], "{")) ++depth;
+    if (is(tokens[j], "}") && --depth == 0) return j - k - 1;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::vector<KernelInfo> scan_kernels(std::string_view source) {
+  const std::string stripped = strip_for_scan(source);
+  const std::vector<Token> tokens = tokenize(stripped);
+  std::vector<KernelInfo> kernels;
+  for_each_kernel(tokens, [&](const std::string& name, bool is_template, std::size_t at) {
+    const bool known = std::any_of(kernels.begin(), kernels.end(),
+                                   [&](const KernelInfo& kernel) { return kernel.name == name; });
+    if (!known) kernels.push_back({name, is_template, tokens[at].line});
+  });
   return kernels;
+}
+
+std::optional<std::size_t> kernel_body_size(std::string_view source, std::string_view name) {
+  const std::string stripped = strip_for_scan(source);
+  const std::vector<Token> tokens = tokenize(stripped);
+  std::optional<std::size_t> size;
+  for_each_kernel(tokens, [&](const std::string& found, bool, std::size_t at) {
+    if (!size && found == name) size = body_size_after(tokens, at);
+  });
+  return size;
 }
 
 Expected<KernelChoice> resolve_kernel(const std::vector<KernelInfo>& kernels,

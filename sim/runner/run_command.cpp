@@ -111,10 +111,11 @@ std::vector<OutputBuffer> buffer_bytes(const ArgumentBuffers& buffers) {
 
 // The kernels that a macro declares, seen in the preprocessed file; empty when it does not
 // preprocess (the compile will say why).
-std::vector<KernelInfo> macro_kernels(const std::string& file, const std::vector<KernelInfo>& written) {
+std::vector<KernelInfo> macro_kernels(const std::string& file, const std::vector<KernelInfo>& written,
+                                      int arch = 900) {
   auto toolchain = find_toolchain();
   if (!toolchain) return {};
-  auto expanded = preprocess_for_kernel_scan(*toolchain, file);
+  auto expanded = preprocess_for_kernel_scan(*toolchain, file, arch);
   if (!expanded) return {};
   std::vector<KernelInfo> found;
   for (KernelInfo& kernel : scan_kernels(*expanded)) {
@@ -130,11 +131,12 @@ std::vector<KernelInfo> macro_kernels(const std::string& file, const std::vector
 
 // Resolves --kernel against the kernels written in the file; a name found there in no form is
 // looked up again among those that macros declare.
-Expected<KernelChoice> find_kernel(const std::string& source, const KernelFileRequest& request) {
+Expected<KernelChoice> find_kernel(const std::string& source, const KernelFileRequest& request,
+                                   int arch) {
   std::vector<KernelInfo> kernels = scan_kernels(source);
   auto kernel = resolve_kernel(kernels, request.kernel, request.file);
   if (kernel || kernel.error().message.rfind("unknown kernel", 0) != 0) return kernel;
-  const std::vector<KernelInfo> more = macro_kernels(request.file, kernels);
+  const std::vector<KernelInfo> more = macro_kernels(request.file, kernels, arch);
   if (more.empty()) return kernel;
   kernels.insert(kernels.end(), more.begin(), more.end());
   return resolve_kernel(kernels, request.kernel, request.file);
@@ -230,9 +232,11 @@ KernelFileResult run_kernel_file(const KernelFileRequest& request) {
     result.details = std::move(details);
     return std::move(result);
   };
+  const auto arch = cuda_arch_number(request.arch);
+  if (!arch) return bad_input(arch.error().message);
   auto source = read_text_file(request.file);
   if (!source) return bad_input(source.error().message);
-  const auto kernel = find_kernel(*source, request);
+  const auto kernel = find_kernel(*source, request, *arch);
   if (!kernel) return bad_input(kernel.error().message);
   result.kernel = kernel->name;
   result.kernel_expression = kernel->expression;
@@ -248,8 +252,10 @@ KernelFileResult run_kernel_file(const KernelFileRequest& request) {
   if (!toolchain) return bad_input(toolchain.error().message);
   const fs::path absolute = fs::absolute(request.file).lexically_normal();
   const std::string prepared = prepare_source(*source, absolute.string(), *kernel);
-  auto compiled = compile_kernel(*toolchain, prepared, absolute.parent_path().string(),
-                                 request.color_compiler_output);
+  const std::string kernel_name = kernel->name.substr(0, kernel->name.find('<'));
+  auto compiled = compile_kernel(*toolchain, prepared,
+                                 {absolute.parent_path().string(), *arch, request.color_compiler_output,
+                                  absolute.string(), kernel_name});
   if (!compiled) {
     std::string output = compiled.error().message;
     if (!output.empty() && output.back() != '\n') output += "\n";
@@ -259,6 +265,7 @@ KernelFileResult run_kernel_file(const KernelFileRequest& request) {
     }
     return bad_input(request.file + " did not compile", std::move(output));
   }
+  result.warnings = compiled->warnings;
 
   LaunchOptions launch;
   launch.grid = request.grid;

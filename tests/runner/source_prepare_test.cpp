@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <string>
 
+#include "runner/kernel_scan.hpp"
 #include "warpsim/runner.hpp"
 
 using namespace warpsim::runner;
@@ -197,4 +198,29 @@ TEST_CASE("prepare_source puts the user's lines under #line and registers the ke
   CHECK(prepared.find(std::string("extern \"C\"")) > generated);
   CHECK(prepared.find(kKernelEntrySymbol) != std::string::npos);
   CHECK(prepared.find("__asm__(\"warpsim_dynamic_shared_base\")") < line_directive);
+}
+
+TEST_CASE("kernel_body_size counts the tokens of a kernel's body, #if branches included") {
+  const std::string source = R"cu(
+__global__ void declared_first(int* p);
+namespace ns {
+template <int N>
+__global__ void __launch_bounds__(256) templ(int* p) noexcept { p[N] = 1; }
+}
+__global__ void declared_first(int* p) {
+#if __CUDA_ARCH__ >= 800
+  p[0] = 1;  // comment
+#endif
+}
+__global__ void empty(int*) {}
+__global__ void [[maybe_unused]] attributed(int* p) [[]] { return; }
+)cu";
+  CHECK(warpsim::runner::kernel_body_size(source, "declared_first") == 7u);  // p [ 0 ] = 1 ;
+  CHECK(warpsim::runner::kernel_body_size(source, "ns::templ") == 7u);
+  CHECK(warpsim::runner::kernel_body_size(source, "templ") == std::nullopt);  // qualified names
+  CHECK(warpsim::runner::kernel_body_size(source, "empty") == 0u);
+  CHECK(warpsim::runner::kernel_body_size(source, "attributed") == 2u);
+  CHECK(warpsim::runner::kernel_body_size(source, "missing") == std::nullopt);
+  CHECK(warpsim::runner::kernel_body_size("__global__ void only_declared(int*);", "only_declared") ==
+        std::nullopt);
 }

@@ -1,11 +1,11 @@
 // cg::reduce, cg::inclusive_scan and cg::exclusive_scan over a thread_block_tile or a
 // coalesced_group (`#include <cooperative_groups/reduce.h>` / `<cooperative_groups/scan.h>`),
 // built from the groups' own shuffles and the __reduce_*_sync intrinsics, so every step is traced
-// at the kernel's line. Which steps a call becomes follows CUDA 13's headers (sm_80 and later):
+// at the kernel's line. Which steps a call becomes follows CUDA 13's headers:
 //
 //   reduce, integer of at most 4 bytes with cg::plus/less/greater/bit_and/bit_or/bit_xor of that
-//           same type, on a tile of 16 or 32 or a coalesced group: one __reduce_{add,min,max,
-//           and,or,xor}_sync over the group mask;
+//           same type, on a tile of 16 or 32 or a coalesced group, compiled for sm_80 or later:
+//           one __reduce_{add,min,max,and,or,xor}_sync over the group mask;
 //   reduce, anything else on a tile (or a full coalesced group): a butterfly,
 //           v = op(v, shfl_xor(v, m)) for m = Size/2 .. 1, every member ends with the result;
 //   reduce, anything else on a partial coalesced group: an inclusive scan, then every member
@@ -67,10 +67,12 @@ inline constexpr bool redux_op = std::is_integral_v<V> && sizeof(V) <= 4 &&
                                   std::is_same_v<Op, cooperative_groups::bit_or<V>> ||
                                   std::is_same_v<Op, cooperative_groups::bit_xor<V>>);
 
-// CUDA uses redux only where it is not slower than shuffles: tiles of 16 or 32, coalesced groups.
+// CUDA uses redux only where it is not slower than shuffles: tiles of 16 or 32, coalesced groups;
+// and only where the architecture has it (sm_80 and later).
 template <class GroupT>
 inline constexpr bool redux_group =
-    tile_size<GroupT> >= 16 || std::is_same_v<GroupT, cooperative_groups::coalesced_group>;
+    __CUDA_ARCH__ >= 800 &&
+    (tile_size<GroupT> >= 16 || std::is_same_v<GroupT, cooperative_groups::coalesced_group>);
 
 // One __reduce_*_sync over `mask`; signed types use the signed (int) overloads.
 template <class Op, class V>

@@ -3,7 +3,14 @@
 // Nothing in a kernel file is written for the simulator.
 #pragma once
 
+// First: nvcc defines __CUDACC__ and __CUDA_ARCH__ before any header is read (glibc and other
+// libraries look at them).
+#include "warpsim/arch.hpp"
+
 #include <cmath>
+// The C++ <math.h>: CUDA's global math overloads (isnan, signbit, sqrt(float), ...) are found
+// unqualified in device code, as nvcc's math_functions.h declares them.
+#include <math.h>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>

@@ -74,7 +74,7 @@ inline float bf16_bits_to_float(unsigned short b) { return bits_float(std::uint3
 }  // namespace warpsim::shim
 
 struct __half {
-  unsigned short __x = 0;
+  unsigned short __x;
   __half() = default;
   __half(float f) : __x(warpsim::shim::float_to_half_bits(f)) {}
   __half(double d) : __half(static_cast<float>(d)) {}
@@ -87,7 +87,7 @@ struct __half2 {
 };
 
 struct __nv_bfloat16 {
-  unsigned short __x = 0;
+  unsigned short __x;
   __nv_bfloat16() = default;
   __nv_bfloat16(float f) : __x(warpsim::shim::float_to_bf16_bits(f)) {}
   __nv_bfloat16(double d) : __nv_bfloat16(static_cast<float>(d)) {}

@@ -1,5 +1,6 @@
 // CUDA's declaration keywords and built-in variables, for host compilation of kernel files.
-// Blocks run one at a time, so a function-local `static` is exactly per-block `__shared__` memory.
+// Each keyword becomes what gives the host program the same meaning, in every position nvcc
+// accepts it (after or before `static`, at namespace or block scope, in a header or the file).
 #pragma once
 
 #include "warpsim/device_abi.hpp"
@@ -11,19 +12,35 @@
 #endif
 #define __device__
 #define __host__
-#define __forceinline__ inline __attribute__((always_inline))
-#define __noinline__ __attribute__((noinline))
+#define __forceinline__ inline __attribute__((__always_inline__))
+// nvcc's front end knows __noinline__ as a keyword; a host compiler can only have a macro, and a
+// macro also rewrites the GNU attribute spelling `__attribute__((__noinline__))` that libstdc++
+// uses (into `__attribute__((__attribute__((__noinline__))))`, an error). The expansion names
+// the attribute by its reserved spelling, which the preprocessor does not expand again here, and
+// the libstdc++ files that use that spelling are read through the wrappers in ../bits/, which set
+// the macro aside (see ../bits/README.md).
+#define __noinline__ __attribute__((__noinline__))
 #define __inline__ inline
-#define __shared__ static
-#define __constant__ static
+// One variable per thread of the host program, static storage duration at block scope: blocks
+// run one at a time on a thread, so it is exactly per-block shared memory. `thread_local` rather
+// than `static` combines with `static` (`static __shared__ float s[32];`) and with `extern`, in
+// functions and namespaces alike.
+#define __shared__ thread_local
+// A namespace-scope variable (nvcc rejects __constant__ in functions); `inline` (C++17) so that
+// `static __constant__` and `extern __constant__` are well-formed and a header that defines one
+// can be included by several files of a test.
+#define __constant__ inline
 #define __managed__
 #define __restrict__ __restrict
-#define __align__(n) alignas(n)
+// nvcc's own host definition: a GNU attribute is allowed among decl-specifiers (after `static`,
+// `__shared__`), where C++'s alignas is not.
+#define __align__(n) __attribute__((aligned(n)))
+#define __builtin_align__(n) __attribute__((aligned(n)))
 #define __launch_bounds__(...)
+#define __maxnreg__(n)
+#define __cluster_dims__(...)
 #define __grid_constant__
 #define __device_builtin__
-#define __builtin_align__(n) alignas(n)
-#define __CUDACC_WARPSIM__ 1
 
 inline constexpr int warpSize = 32;
 

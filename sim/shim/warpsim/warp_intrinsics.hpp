@@ -3,6 +3,7 @@
 // arrives through a defaulted CallSite parameter, so traces carry the kernel's file:line.
 #pragma once
 
+#include "warpsim/arch.hpp"
 #include "warpsim/device_abi.hpp"
 #include "warpsim/value_bits.hpp"
 
@@ -81,6 +82,8 @@ WARPSIM_SHUFFLES(__half2)
 WARPSIM_SHUFFLES(__nv_bfloat16)
 WARPSIM_SHUFFLES(__nv_bfloat162)
 
+// sm_70 and later (sm_70_rt.h); every architecture warpsim compiles for has them.
+#if __CUDA_ARCH__ >= 700
 WARPSIM_MATCHES(int)
 WARPSIM_MATCHES(unsigned int)
 WARPSIM_MATCHES(long)
@@ -89,6 +92,10 @@ WARPSIM_MATCHES(long long)
 WARPSIM_MATCHES(unsigned long long)
 WARPSIM_MATCHES(float)
 WARPSIM_MATCHES(double)
+#else
+WARPSIM_NEEDS_ARCH(unsigned, __match_any_sync, 70)
+WARPSIM_NEEDS_ARCH(unsigned, __match_all_sync, 70)
+#endif
 
 #undef WARPSIM_SHUFFLES
 #undef WARPSIM_MATCHES
@@ -114,6 +121,8 @@ inline void __syncwarp(unsigned mask = 0xffffffffu, WARPSIM_SITE) {
   ::warpsim::device::warp_op({::warpsim::Op::syncwarp, ::warpsim::ValueType::none, mask}, 0, site);
 }
 
+// sm_80 and later (sm_80_rt.h).
+#if __CUDA_ARCH__ >= 800
 inline unsigned __reduce_add_sync(unsigned mask, unsigned value, WARPSIM_SITE) {
   return ::warpsim::shim::reduce(::warpsim::Op::reduce_add, ::warpsim::ValueType::u32, mask, value, site);
 }
@@ -141,6 +150,15 @@ inline unsigned __reduce_or_sync(unsigned mask, unsigned value, WARPSIM_SITE) {
 inline unsigned __reduce_xor_sync(unsigned mask, unsigned value, WARPSIM_SITE) {
   return ::warpsim::shim::reduce(::warpsim::Op::reduce_xor, ::warpsim::ValueType::none, mask, value, site);
 }
+
+#else
+WARPSIM_NEEDS_ARCH(unsigned, __reduce_add_sync, 80)
+WARPSIM_NEEDS_ARCH(unsigned, __reduce_min_sync, 80)
+WARPSIM_NEEDS_ARCH(unsigned, __reduce_max_sync, 80)
+WARPSIM_NEEDS_ARCH(unsigned, __reduce_and_sync, 80)
+WARPSIM_NEEDS_ARCH(unsigned, __reduce_or_sync, 80)
+WARPSIM_NEEDS_ARCH(unsigned, __reduce_xor_sync, 80)
+#endif
 
 inline void __syncthreads(WARPSIM_SITE) {
   ::warpsim::device::block_barrier(::warpsim::Op::syncthreads, 1, site);

@@ -152,6 +152,10 @@ struct KernelFileRequest {
   std::uint64_t max_steps = LaunchOptions{}.max_steps;
   double timeout_seconds = 60;
   std::size_t shared_bytes = 48 * 1024;
+  // The architecture the file is compiled for, as nvcc's -arch names it: sm_70, sm_75, sm_80,
+  // sm_86, sm_87, sm_89 or sm_90. It sets __CUDA_ARCH__ (900 for sm_90) and which intrinsics
+  // exist (__reduce_*_sync needs sm_80); an unknown name is bad input.
+  std::string arch = "sm_90";
   bool record_steps = true;           // false: steps are counted; the trace keeps the rest
   bool keep_initial_buffers = false;  // fill KernelFileResult::initial_buffers (for a GPU run)
   bool color_compiler_output = false; // a failed compile's output with the compiler's colours
@@ -215,6 +219,9 @@ struct KernelFileResult {
   std::string message;  // empty when completed; else why the run stopped or never started (one line)
   std::string details;  // bad_input from a compile: the compiler's output, whole lines
   std::uint64_t steps = 0;  // warp-level operations simulated
+  // One line each about the file as compiled, e.g. a kernel whose whole body the preprocessor
+  // removed for the chosen architecture (it completes with 0 steps and does nothing).
+  std::vector<std::string> warnings;
   std::vector<OutputBuffer> buffers;          // every buffer argument, in parameter order
   std::vector<OutputBuffer> initial_buffers;  // the same before the launch (keep_initial_buffers)
   // The launch's trace: steps (when recorded), diagnostics and printf. A launch that never
