@@ -13,6 +13,23 @@ namespace {
 
 constexpr std::size_t at(int lane) { return static_cast<std::size_t>(lane); }
 
+// Characters as they are shown: UTF-8 continuation bytes do not count ("…" is one).
+std::size_t columns(std::string_view text) {
+  std::size_t n = 0;
+  for (const char c : text) n += (static_cast<unsigned char>(c) & 0xc0) != 0x80;
+  return n;
+}
+
+// The first `n` characters of `text` (never half of one).
+std::string first_columns(std::string_view text, std::size_t n) {
+  std::size_t at = 0, seen = 0;
+  while (at < text.size()) {
+    if ((static_cast<unsigned char>(text[at]) & 0xc0) != 0x80 && seen++ == n) break;
+    ++at;
+  }
+  return std::string(text.substr(0, at));
+}
+
 // The row labels' column, in characters of the label face ("laneMask", "4: xor 16").
 constexpr float kLabelChars = 9.5f;
 
@@ -350,9 +367,9 @@ class Builder {
   std::string fit(const std::string& text, float room) const {
     if (down_) return text;
     const auto fits = static_cast<std::size_t>(std::max(0.0f, room / m_.value_advance));
-    if (text.size() <= fits) return text;
+    if (columns(text) <= fits) return text;
     if (fits <= 1) return "…";
-    return text.substr(0, fits - 1) + "…";
+    return first_columns(text, fits - 1) + "…";
   }
 
   void lane_numbers() {
