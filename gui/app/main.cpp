@@ -23,6 +23,7 @@
 #include "gl_output.hpp"
 #include "model/app_model.hpp"
 #include "model/gui_options.hpp"
+#include "model/live_gpu.hpp"
 #include "model/screen_layout.hpp"
 #include "run_worker.hpp"
 #include "views/views.hpp"
@@ -119,7 +120,7 @@ bool write_probes(const std::string& path, const Model& m, const Figure& figure,
 
 // --export-svg DIR: no window needed.
 int export_svgs(Model& m, ViewState& v, const std::string& dir) {
-  LoadedRun run = run_and_load(1, *m.wanted);
+  LoadedRun run = run_and_load(1, *m.wanted, run_live_gpu);
   m.wanted.reset();
   finish_run(m, v, std::move(run), 0);
   refresh(m, v);
@@ -171,7 +172,7 @@ int run(const GuiOptions& options) {
   if (options.bench_frames > 0) glfwSwapInterval(0);  // measure drawing, not the display
   view.content_scale = window.content_scale();
 
-  RunWorker worker;
+  RunWorker worker(run_live_gpu);
   double first_frame = -1, shown_at = -1, last = clock.now();
   std::size_t settled_frames = 0;
   std::vector<double> frame_ms;

@@ -16,9 +16,9 @@ struct RunWorker::State {
   std::thread thread;
 };
 
-RunWorker::RunWorker() : state_(std::make_shared<State>()) {
+RunWorker::RunWorker(LiveGpu live) : state_(std::make_shared<State>()) {
   // The thread holds the state too, so that it may outlive the worker at exit.
-  state_->thread = std::thread([s = state_] {
+  state_->thread = std::thread([s = state_, live = std::move(live)] {
     std::unique_lock lock(s->mutex);
     while (true) {
       s->wake.wait(lock, [&] { return s->stop || s->job.has_value(); });
@@ -26,7 +26,7 @@ RunWorker::RunWorker() : state_(std::make_shared<State>()) {
       auto [generation, request] = std::move(*s->job);
       s->job.reset();
       lock.unlock();
-      LoadedRun run = run_and_load(generation, request);
+      LoadedRun run = run_and_load(generation, request, live);
       lock.lock();
       s->done = std::move(run);
       s->busy = false;

@@ -12,7 +12,8 @@ namespace warpsim::gui {
 
 class RunWorker {
  public:
-  RunWorker();
+  // `live`: how a request's launch runs on a GPU (--gpu); may be empty.
+  explicit RunWorker(LiveGpu live = {});
   RunWorker(const RunWorker&) = delete;
   RunWorker& operator=(const RunWorker&) = delete;
   // Waits for a run in progress only if it is the last thing to do: at exit a run still going

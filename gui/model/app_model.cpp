@@ -103,6 +103,7 @@ RunRequest lesson_request(std::shared_ptr<const course::Lesson> lesson, const co
   run_settings.policy = settings.policy;
   run_settings.seed = settings.seed;
   run_settings.timeout_seconds = settings.timeout_seconds;
+  run_settings.keep_initial_buffers = settings.keep_initial_buffers;
   r.file = course::request_for(lesson->kernel_file(), preset.launch, run_settings);
   r.preset = std::make_shared<const course::Preset>(preset);
   r.lesson = std::move(lesson);
@@ -283,13 +284,24 @@ Expected<GpuRun> read_gpu_run_file(const std::string& path) {
 }
 
 // The GPU's run of the same launch, compared with the simulator's.
-void load_gpu_side(LoadedRun& r) {
-  if (r.result.status != runner::RunStatus::completed) return;
+void load_gpu_side(LoadedRun& r, const LiveGpu& live) {
+  if (r.result.status != runner::RunStatus::completed) {
+    // A kernel that deadlocks or crashes is not run on a GPU: it would hang or fault it.
+    if (r.request.live_gpu) r.gpu_note = "Not run on the GPU: the simulator's run did not complete.";
+    return;
+  }
   Expected<GpuRun> gpu = fail("");
   std::string source;
   if (!r.request.gpu_record.empty()) {
     gpu = read_gpu_run_file(r.request.gpu_record);
     source = r.request.gpu_record;
+  } else if (r.request.live_gpu) {
+    if (!live) {
+      r.gpu_note = "This warpsim-gui has no GPU support.";
+      return;
+    }
+    gpu = live(r.request, r.result);
+    source = "live run on this machine's GPU";
   } else if (r.request.lesson && r.request.preset) {
     if (r.request.edited) {
       r.gpu_note = "The inputs were edited: the lesson's recorded GPU run is of the preset's own.";
@@ -339,7 +351,7 @@ void load_gpu_side(LoadedRun& r) {
 }  // namespace
 
 LoadedRun make_loaded_run(std::uint64_t generation, RunRequest request, course::LessonRun run,
-                          double seconds) {
+                          double seconds, const LiveGpu& live) {
   LoadedRun r;
   static_cast<course::LessonRun&>(r) = std::move(run);
   r.generation = generation;
@@ -373,11 +385,11 @@ LoadedRun make_loaded_run(std::uint64_t generation, RunRequest request, course::
   };
   for (const SourceLine line : r.index.lines()) mark(line, kLineHasSteps);
   for (const Diagnostic& d : r.result.trace.diagnostics) mark(d.where, kLineHasDiagnostic);
-  load_gpu_side(r);
+  load_gpu_side(r, live);
   return r;
 }
 
-LoadedRun run_and_load(std::uint64_t generation, const RunRequest& request) {
+LoadedRun run_and_load(std::uint64_t generation, const RunRequest& request, const LiveGpu& live) {
   const auto start = std::chrono::steady_clock::now();
   course::LessonRun run;
   if (request.lesson && request.preset) {
@@ -385,6 +397,7 @@ LoadedRun run_and_load(std::uint64_t generation, const RunRequest& request) {
     settings.policy = request.file.policy;
     settings.seed = request.file.seed;
     settings.timeout_seconds = request.file.timeout_seconds;
+    settings.keep_initial_buffers = request.file.keep_initial_buffers;
     run = course::run_lesson(*request.lesson, *request.preset, settings);
   } else {
     run.result = runner::run_kernel_file(request.file);
@@ -392,7 +405,7 @@ LoadedRun run_and_load(std::uint64_t generation, const RunRequest& request) {
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return make_loaded_run(generation, request, std::move(run), seconds);
+  return make_loaded_run(generation, request, std::move(run), seconds, live);
 }
 
 Expected<void> init(Model& model, ViewState& view, const GuiOptions& options,
@@ -424,6 +437,9 @@ Expected<void> init(Model& model, ViewState& view, const GuiOptions& options,
     request.file = options.request;
   }
   request.gpu_record = options.gpu_record;
+  request.live_gpu = options.live_gpu;
+  // A GPU run starts from the bytes the simulator's buffers started with.
+  request.file.keep_initial_buffers = options.live_gpu;
   view.launch = texts_of(request);
   if (!request.lesson) view.launch.args = options.arg_texts;
   view.launch_ran = view.launch;
@@ -486,6 +502,10 @@ void apply(Model& m, ViewState& v, const Commands& commands, double now) {
               if (preset == nullptr) return say(m, "no preset '" + c.preset + "'", true);
               RunRequest r = lesson_request(*lesson, *preset,
                                             m.run ? m.run->request.file : runner::KernelFileRequest{});
+              if (m.run) {
+                r.live_gpu = m.run->request.live_gpu;
+                r.file.keep_initial_buffers = r.live_gpu;
+              }
               v.preset = preset->name;
               v.launch = v.launch_ran = texts_of(r);
               v.inputs_error.clear();

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -57,7 +58,12 @@ struct RunRequest {
   bool edited = false;                            // the inputs differ from the preset's own
   std::string gpu_record;  // a recorded GPU run (GpuRun JSON, .gz too) to compare with; empty:
                            // the lesson's own record of the preset, if any
+  bool live_gpu = false;   // run the same launch on this machine's GPU and compare with that
 };
+
+// Runs a request's launch on a GPU (gui/model/live_gpu.hpp supplies one in builds with CUDA);
+// `sim` is the simulator's run of it, with its initial buffers kept.
+using LiveGpu = std::function<Expected<GpuRun>(const RunRequest&, const runner::KernelFileResult& sim)>;
 
 // The GPU's side of the same launch: what it received at each step, its buffers compared with the
 // simulator's, and where it comes from.
@@ -93,11 +99,12 @@ struct LoadedRun : course::LessonRun {
 inline constexpr std::uint8_t kLineHasSteps = 1, kLineHasDiagnostic = 2;
 
 // Everything after the run itself: reads the file, indexes the trace, parses compiler output,
-// loads and compares the GPU's run.
+// loads (or, with request.live_gpu, makes through `live`) and compares the GPU's run.
 LoadedRun make_loaded_run(std::uint64_t generation, RunRequest request, course::LessonRun run,
-                          double seconds);
+                          double seconds, const LiveGpu& live = {});
 // Runs the request (compile or cache, child process) and makes a LoadedRun: blocks.
-LoadedRun run_and_load(std::uint64_t generation, const RunRequest& request);
+LoadedRun run_and_load(std::uint64_t generation, const RunRequest& request,
+                       const LiveGpu& live = {});
 
 // A launch as the learner writes it: `warpsim run`'s flags as text.
 struct LaunchTexts {

@@ -43,6 +43,7 @@ std::string gui_usage() {
          "\n"
          "  --preset NAME       a lesson's preset (its other inputs)\n"
          "  --gpu-record FILE   compare with this recorded GPU run (a lesson's gpu/*.json.gz)\n"
+         "  --gpu               run it on this machine's GPU too, and compare (CUDA builds)\n"
          "  --step N            start at the N-th step (1-based) of the warp shown\n"
          "  --warp B:W          show warp W of block B (default: the first warp with steps)\n"
          "  --all-warps         step through every warp's steps in trace order\n"
@@ -78,6 +79,10 @@ Expected<GuiOptions> parse_gui_options(const std::vector<std::string>& args) {
     }
     if (a == "--predict") {
       o.predict = true;
+      continue;
+    }
+    if (a == "--gpu") {
+      o.live_gpu = true;
       continue;
     }
     if (a.rfind("--", 0) != 0) {

@@ -26,6 +26,7 @@ struct GuiOptions {
   std::vector<std::string> arg_texts;  // the --arg specs as typed (the inputs panel edits them)
   std::string grid_text, block_text;
   std::string gpu_record;  // --gpu-record FILE: a recorded GPU run (GpuRun JSON, .gz too)
+  bool live_gpu = false;   // --gpu: run it on this machine's GPU too, and compare
 
   std::optional<std::size_t> step;  // --step N: the N-th step (1-based) of the warp shown
   std::optional<WarpKey> warp;      // --warp B:W (default: the first warp with steps)

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "model/app_model.hpp"
+#include "model/live_gpu.hpp"
 
 using namespace warpsim;
 using namespace warpsim::gui;
@@ -20,13 +21,13 @@ struct Opened {
 };
 
 // Opens `args` as warpsim-gui would and runs the first request on this thread.
-void open(Opened& o, const std::vector<std::string>& args) {
+void open(Opened& o, const std::vector<std::string>& args, const LiveGpu& live = {}) {
   auto catalogue = std::make_shared<const course::Catalogue>(
       course::load_catalogue(std::filesystem::path(WARPSIM_SOURCE_DIR) / "lessons"));
   REQUIRE(init(o.m, o.v, *parse_gui_options(args), catalogue));
   RunRequest request = std::move(*o.m.wanted);
   o.m.wanted.reset();
-  finish_run(o.m, o.v, run_and_load(1, request), 0);
+  finish_run(o.m, o.v, run_and_load(1, request, live), 0);
   refresh(o.m, o.v);
   REQUIRE_MESSAGE(o.m.run->result.status == runner::RunStatus::completed, o.m.run->result.message);
 }
@@ -76,6 +77,27 @@ TEST_CASE("a recorded GPU run that disagrees is shown as loudly as a diagnostic"
     return t != nullptr && t->text.starts_with("! The GPU's result differs from the simulator's at lane 3");
   });
   CHECK(banner);
+}
+
+TEST_CASE("--gpu: the same launch on this machine's GPU, or one line saying why not") {
+  Opened o;
+  open(o, {"butterfly-reduction", "--gpu"}, run_live_gpu);
+  CHECK(o.m.run->request.live_gpu);
+  CHECK_FALSE(o.m.run->result.initial_buffers.empty());  // what the GPU starts from
+  if (o.m.run->gpu) {
+    // A machine with a CUDA device: the live run, traced, agrees lane by lane.
+    CHECK(o.m.run->gpu->source == "live run on this machine's GPU");
+    CHECK(o.m.run->gpu->comparison.matches());
+    REQUIRE(o.m.run->gpu->comparison.steps.has_value());
+    CHECK(o.m.run->gpu->comparison.steps->identical());
+    CHECK(o.m.cache.view->has_other);
+    MESSAGE("live GPU: " << provenance(o.m.run->gpu->device));
+  } else {
+    // Elsewhere: no GPU side, and the GPU tab says why in one line.
+    CHECK_FALSE(o.m.run->gpu_note.empty());
+    CHECK(o.m.run->gpu_note.find('\n') == std::string::npos);
+    MESSAGE("no live GPU: " << o.m.run->gpu_note);
+  }
 }
 
 TEST_CASE("a lesson as a sequence of SVG figures, its notes as captions") {
