@@ -521,7 +521,7 @@ class Builder {
     return span;
   }
 
-  float arrow_depth() const { return down_ ? 150 * s_ : 80 * s_; }
+  float arrow_depth() const { return down_ ? 150 * s_ : 76 * s_; }
 
   // ---- families
   void shuffle() {

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "gui_kernels.cuh"
 #include "launch_traces.hpp"
@@ -196,6 +197,28 @@ TEST_CASE("a reload keeps the learner's place; a new launch starts over") {
   load(m, v, butterflies(1), 2);
   CHECK(v.step == 3);
   CHECK(m.cache.generation == 2);
+}
+
+TEST_CASE("a kernel file that changes on disk is run again, without losing the learner's place") {
+  const auto file = std::filesystem::temp_directory_path() / "warpsim-gui-reload-test.cu";
+  std::ofstream(file) << "// one\n";
+  Model m;
+  ViewState v;
+  RunRequest request;
+  request.file.file = file.string();
+  request.file.kernel = "k";
+  m.wanted = request;
+  load(m, v, butterflies(1));
+  m.wanted.reset();
+  apply(m, v, {StepBy{2}}, 0);
+  tick(m, v, 1.0, 1.0);
+  CHECK_FALSE(m.wanted.has_value());  // unchanged: nothing to do
+  std::ofstream(file, std::ios::app) << "// two\n";
+  tick(m, v, 2.0, 1.0);
+  REQUIRE(m.wanted.has_value());
+  CHECK(m.wanted->file.file == file.string());
+  CHECK(m.notice == "the file changed: running it again");
+  std::filesystem::remove(file);
 }
 
 TEST_CASE("the whole warp as a sequence of SVG files") {
