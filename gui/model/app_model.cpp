@@ -419,6 +419,15 @@ Expected<void> init(Model& model, ViewState& view, const GuiOptions& options,
   if (options.font_size > 0) view.font_size = options.font_size;
   if (options.warp) view.warp = *options.warp;
   if (options.step) view.start_position = *options.step - 1;
+  view.show_help = options.show_help;
+  const std::pair<const char*, Tab> tabs[] = {{"lessons", Tab::lessons}, {"warps", Tab::warps},
+                                              {"diagnostics", Tab::diagnostics},
+                                              {"inputs", Tab::inputs}, {"predict", Tab::predict},
+                                              {"gpu", Tab::gpu}};
+  for (const auto& [name, tab] : tabs) {
+    if (options.tab == name) view.tab = tab;
+  }
+  if (options.predict && options.tab.empty()) view.tab = Tab::predict;
   RunRequest request;
   if (!options.lesson.empty()) {
     auto lesson = find(model, options.lesson);

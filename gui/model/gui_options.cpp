@@ -24,7 +24,7 @@ bool takes_value(const std::string& flag) {
        {"--kernel", "--grid", "--block", "--arg", "--policy", "--seed", "--max-steps", "--timeout",
         "--shared", "--step", "--warp", "--format", "--watch", "--font-size", "--history",
         "--screenshot", "--probes", "--export-png", "--export-svg", "--bench-frames", "--size",
-        "--preset", "--gpu-record"}) {
+        "--preset", "--gpu-record", "--tab"}) {
     if (flag == f) return true;
   }
   return false;
@@ -53,6 +53,8 @@ std::string gui_usage() {
          "  --font-size PX      text size (default 15, times the display's scale)\n"
          "  --history N         earlier steps drawn above the current one (default 4)\n"
          "  --size WxH          window size (default 1280x720)\n"
+         "  --tab NAME          side tab: lessons, warps, diagnostics, inputs, predict, gpu\n"
+         "  --show-help         open with the keyboard shortcuts shown\n"
          "\n"
          "Without a person:\n"
          "  --screenshot OUT.png   render that state, write the window as PNG, exit\n"
@@ -83,6 +85,10 @@ Expected<GuiOptions> parse_gui_options(const std::vector<std::string>& args) {
     }
     if (a == "--gpu") {
       o.live_gpu = true;
+      continue;
+    }
+    if (a == "--show-help") {
+      o.show_help = true;
       continue;
     }
     if (a.rfind("--", 0) != 0) {
@@ -163,6 +169,12 @@ Expected<GuiOptions> parse_gui_options(const std::vector<std::string>& args) {
       const auto n = number<int>(v);
       if (!n || *n < 0 || *n > 16) return fail("--history '" + v + "': give 0 to 16 steps");
       o.history = *n;
+    } else if (a == "--tab") {
+      if (v != "lessons" && v != "warps" && v != "diagnostics" && v != "inputs" && v != "predict" &&
+          v != "gpu") {
+        return fail("--tab '" + v + "': use lessons, warps, diagnostics, inputs, predict or gpu");
+      }
+      o.tab = v;
     } else if (a == "--preset") {
       o.preset = v;
     } else if (a == "--gpu-record") {

@@ -36,6 +36,8 @@ struct GuiOptions {
   bool predict = false;
   float font_size = 0;              // --font-size PX (0: 15, times the display's scale)
   int history = 4;                  // --history N: earlier steps drawn above the current one
+  std::string tab;                  // --tab NAME: the side panel's tab shown first
+  bool show_help = false;           // --show-help: the shortcuts overlay open
 
   std::string screenshot;       // --screenshot OUT.png: render the state, write it, exit
   std::string probes_out;       // --probes OUT.json: pixels the screenshot promises (tests)

@@ -558,14 +558,22 @@ class Builder {
                                "arrow " + std::to_string(src) + " -> " + std::to_string(lane)});
       }
     };
-    for (int lane = 0; lane < kWarpSize; ++lane) {
-      if (lane != o_.watched_lane) arrow(lane);
+    // Predict mode: where each value comes from is part of the answer, so no arrows yet.
+    if (!o_.hide_outputs) {
+      for (int lane = 0; lane < kWarpSize; ++lane) {
+        if (lane != o_.watched_lane) arrow(lane);
+      }
+      if (o_.watched_lane >= 0 && o_.watched_lane < kWarpSize) arrow(o_.watched_lane);
+    } else {
+      zone_caption(arrows, "Which lane does each lane read, and what does it receive? "
+                           "Guess, then Check: the arrows appear.");
     }
-    if (o_.watched_lane >= 0 && o_.watched_lane < kWarpSize) arrow(o_.watched_lane);
     (void)in;
     if (out_row != nullptr) value_row(*out_row);
     other_row();  // the GPU's values right under the simulator's, to compare lane by lane
-    if (const StepRow* r = find_row(v_, RowKind::source)) small_row(*r);
+    if (const StepRow* r = find_row(v_, RowKind::source); r != nullptr && !o_.hide_outputs) {
+      small_row(*r);
+    }
   }
 
   // The word of one bit per lane: ballot's result, the votes' predicates, __activemask's lanes.

@@ -312,11 +312,25 @@ TEST_CASE("simulator and H100 side by side; a lane that differs is marked") {
   CHECK(probes_named(differs, "diagnostic banner").size() == 1);  // the GPU's banner
 }
 
-TEST_CASE("predict mode: what lanes receive is hidden") {
+TEST_CASE("predict mode: what lanes receive, and where from, is hidden") {
   const Shot s = shoot("predict", {"butterfly-reduction", "--predict"});
   check_step_screen(s);
   CHECK(probes_named(s, "lane 0 out (hidden)").size() == 1);
   CHECK(probes_named(s, "lane 0 out").size() == 1);  // only the hidden one
+  CHECK(probes_named(s, "arrow ").empty());
+  CHECK(ink(s, "side") > 300);  // the question and the lanes it asks about
+}
+
+TEST_CASE("the tabs and the help overlay draw") {
+  for (const std::string tab : {"lessons", "warps", "diagnostics", "inputs", "gpu"}) {
+    CAPTURE(tab);
+    const Shot s = shoot("tab-" + tab, {"butterfly-reduction", "--tab", tab});
+    CHECK(s.ran.status == 0);
+    CHECK(ink(s, "side") > 300);
+  }
+  const Shot help = shoot("help", {"butterfly-reduction", "--show-help"});
+  CHECK(help.ran.status == 0);
+  CHECK(ink(help, "lanes") > 3000);  // the shortcuts' table over the lane view
 }
 
 TEST_CASE("a compile error: shown with its line, exit status 2, no crash") {

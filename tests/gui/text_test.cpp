@@ -101,6 +101,12 @@ TEST_CASE("options: a kernel file with run's flags, or the default lesson") {
   CHECK(error({"--step", "0"}) == "--step '0': give a step number, 1 or more");
   CHECK(error({"--frobnicate"}) == "unknown option '--frobnicate'");
   CHECK(error({"--size", "10x10"}).starts_with("--size '10x10'"));
+  CHECK(error({"--tab", "nope"}).starts_with("--tab 'nope': use lessons, warps"));
+  const auto tab = parse_gui_options({"--tab", "inputs", "--show-help", "--gpu"});
+  REQUIRE(tab);
+  CHECK(tab->tab == "inputs");
+  CHECK(tab->show_help);
+  CHECK(tab->live_gpu);
 }
 
 TEST_CASE("the screen: the lane view gets what its figure needs, the panels keep some lines") {

@@ -67,7 +67,14 @@ void draw_narrative_view(const Model& m, const ViewState& v, const Ui& ui, Comma
     ImGui::PopStyleColor();
   }
   if (s != nullptr) {
-    if (const course::Note* note = current_note(m, v)) {
+    const course::Note* note = current_note(m, v);
+    if (note != nullptr && outputs_hidden(m, v)) {
+      // The note tells what the lanes receive: it waits until the guesses are checked.
+      ImGui::PushFont(ui.fonts.title);
+      ImGui::TextWrapped("Step %u of %u", s->position + 1, s->warp_steps);
+      ImGui::PopFont();
+      ImGui::TextDisabled("The lesson's note for this step shows once your guesses are checked.");
+    } else if (note != nullptr) {
       ImGui::PushFont(ui.fonts.title);
       ImGui::TextWrapped("Step %u of %u", s->position + 1, s->warp_steps);
       ImGui::PopFont();
@@ -91,7 +98,9 @@ void draw_narrative_view(const Model& m, const ViewState& v, const Ui& ui, Comma
     ImGui::TextWrapped("%s: %s  (%s, pass %u)", s->name.c_str(), s->contract.c_str(),
                        s->site.c_str(), s->pass);
     ImGui::PopStyleColor();
-    for (const std::string& line : m.cache.narrative) ImGui::TextWrapped("%s", line.c_str());
+    if (!outputs_hidden(m, v)) {
+      for (const std::string& line : m.cache.narrative) ImGui::TextWrapped("%s", line.c_str());
+    }
     for (const std::string& d : m.cache.diagnostic_lines) {
       ImGui::PushStyleColor(ImGuiCol_Text, colour4(okabe_ito::vermillion));
       ImGui::TextWrapped("! %s", d.c_str());

@@ -2,6 +2,7 @@
 // (Lessons' own questions join this once lessons load through the course layer.)
 #include <imgui.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 
@@ -31,7 +32,9 @@ void draw_predict_view(const Model& m, const ViewState& v, const Ui&, Commands& 
   const std::vector<const course::Question*> questions = current_questions(m, v);
   LaneMask asked = 0;
   for (const course::Question* q : questions) {
-    ImGui::TextColored(ImVec4(0, 0.447f, 0.698f, 1), "%s", q->prompt.c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0, 0.447f, 0.698f, 1));
+    ImGui::TextWrapped("%s", q->prompt.c_str());
+    ImGui::PopStyleColor();
     for (const int lane : q->lanes) asked |= lane_bit(lane);
   }
   if (questions.empty()) {
@@ -46,9 +49,12 @@ void draw_predict_view(const Model& m, const ViewState& v, const Ui&, Commands& 
     ImGui::PushID(lane);
     std::array<char, 96> buffer{};
     std::strncpy(buffer.data(), v.guesses[static_cast<std::size_t>(lane)].c_str(), buffer.size() - 1);
-    const std::string label = std::to_string(lane);
-    ImGui::SetNextItemWidth(cell - ImGui::CalcTextSize("00 ").x);
-    if (ImGui::InputText(label.c_str(), buffer.data(), buffer.size())) {
+    const float label_w = ImGui::CalcTextSize("lane 00 ").x;
+    ImGui::AlignTextToFramePadding();
+    ImGui::Text("lane %d", lane);
+    ImGui::SameLine(0, 4);
+    ImGui::SetNextItemWidth(std::max(30.0f, cell - label_w));
+    if (ImGui::InputText("##guess", buffer.data(), buffer.size())) {
       out.push_back(SetGuess{lane, buffer.data()});
     }
     ImGui::PopID();
