@@ -26,15 +26,11 @@ std::string hex(std::uint64_t bits, bool wide) {
 
 std::string cuda_name(Op op) { return std::string(intrinsic_for(op).name); }
 
-bool result_is_mask(Op op) {
-  return op == Op::ballot || op == Op::match_any || op == Op::match_all || op == Op::activemask;
-}
-
 // An operand or result as a student reads it, with its bits where they add something.
 std::string value_text(std::uint64_t bits, const DeviceCall& c, bool output) {
   if (output && result_is_mask(c.op)) return format_mask(static_cast<LaneMask>(bits));
-  const bool predicate_like = c.op == Op::ballot || c.op == Op::any || c.op == Op::all ||
-                              c.op == Op::uni || is_block_barrier(c.op);
+  const bool predicate_like =
+      intrinsic_for(c.op).operand == OperandKind::predicate || is_block_barrier(c.op);
   if (predicate_like)
     return std::to_string(static_cast<std::int32_t>(static_cast<std::uint32_t>(bits)));
   if (c.type == ValueType::none) return hex(bits, bits > 0xffffffffu);

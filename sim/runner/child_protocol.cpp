@@ -110,6 +110,7 @@ std::string encode(const RunSummary& summary) {
     out.put(d.step);
     out.put(d.where.file);
     out.put(d.where.line);
+    out.put(d.occurrences);
   }
   out.put<std::uint64_t>(summary.printf_records.size());
   for (const PrintfRecord& record : summary.printf_records) {
@@ -139,6 +140,7 @@ std::optional<RunSummary> decode_summary(std::string_view bytes) {
     d.step = in.get<std::int64_t>();
     d.where.file = in.get<std::uint32_t>();
     d.where.line = in.get<std::uint32_t>();
+    d.occurrences = in.get<std::uint64_t>();
     summary.diagnostics.push_back(std::move(d));
   }
   const auto records = in.get<std::uint64_t>();

@@ -30,10 +30,7 @@ constinit thread_local Position g_position;
 // Thrown into a suspended lane to unwind its stack when a launch is torn down.
 struct LaneUnwind {};
 
-std::string cuda_name(Op op) { return "__" + std::string(to_string(op)); }
-
 int lowest_lane(LaneMask m) { return std::countr_zero(m); }
-
 
 // AddressSanitizer must be told about every stack switch (no-ops in other builds).
 #if defined(__SANITIZE_ADDRESS__)
@@ -138,8 +135,11 @@ BlockOutcome BlockRunner::run(std::uint64_t block_linear, Dim3 block_idx) {
     const LaneMask present = existing == kWarpSize ? kFullMask : (LaneMask{1} << existing) - 1;
     w.exited = ~present;
     w.ready = present;
+    w.threads = present;
     w.at_op = w.at_barrier = 0;
     w.sequence = 0;
+    w.where.fill({});  // line 0: no call yet in this block
+    w.activemask_fresh = 0;
   }
   for (Lane& l : lanes_) {
     l.env.block_idx = {block_idx.x, block_idx.y, block_idx.z};
@@ -182,9 +182,9 @@ void BlockRunner::lane_main(Lane& lane) {
   } catch (const LaneUnwind&) {
     // The launch is being torn down; this lane's stack is now unwound.
   } catch (const std::exception& e) {
-    abort_launch(LaunchStatus::kernel_exception, "kernel code threw: " + std::string(e.what()));
+    abort_launch(LaunchStatus::kernel_exception, kernel_exception_message(e.what()));
   } catch (...) {
-    abort_launch(LaunchStatus::kernel_exception, "kernel code threw a non-standard exception");
+    abort_launch(LaunchStatus::kernel_exception, kernel_exception_message(nullptr));
   }
 }
 
@@ -409,8 +409,7 @@ bool BlockRunner::resolve_warp(Warp& w) {
     const int first = lowest_lane(remaining);
     const LaneMask group = same_call_lanes(w, first) & remaining;  // usually every waiting lane
     remaining &= ~group;
-    const LaneMask required = w.pending.mask[first] & ~w.exited;
-    if (w.op[first] == Op::activemask || (required & ~group) == 0) {
+    if (sync::call_completes(w.op[first], w.pending.mask[first], w.exited, group)) {
       complete_group(w, group, false);
       progress = true;
     }
@@ -463,69 +462,48 @@ void BlockRunner::complete_group(Warp& w, LaneMask group, bool masks_disagree) {
     index = static_cast<std::int64_t>(trace_.steps.size());
     trace_.steps.append(step);
   }
-  if (masks_disagree) {
-    diagnose(DiagnosticKind::mask_mismatch,
-             cuda_name(op) + ": lanes met with different masks; simulated as one call over "
-                             "the lanes that arrived",
-             w, group, w.where[first], index);
-  }
-  record_step_diagnostics(w, step, index, masks_disagree);
+  // The usual step breaks no rule: one mask naming every caller and no thread that exited (lanes
+  // past the block's last thread never existed), one call site, no undefined result, no mask that
+  // __activemask() gave. Anything else is looked into off this path.
+  const bool usual = !masks_disagree && op != Op::activemask &&
+                     (group & ~step.mask) == 0 && (step.mask & w.exited & w.threads) == 0 &&
+                     (w.activemask_fresh & group) == 0 &&
+                     !(is_shuffle(op) && out_.undefined != 0) && lanes::same_in(step.where, group);
+  if (!usual) [[unlikely]] record_step_diagnostics(w, step, index, masks_disagree);
   count_step(w, w.where[first]);
 }
 
-void BlockRunner::count_step(const Warp& w, SourceLine where) {
-  if (++steps_ <= options_.max_steps) return;
+void BlockRunner::stop_at_step_budget(const Warp& w, SourceLine where) {
   abort_launch(LaunchStatus::step_budget_exceeded,
-               "step budget of " + std::to_string(options_.max_steps) +
-                   " warp-level operations exceeded (a runaway loop?) in block " +
-                   std::to_string(block_linear_) + " warp " + std::to_string(w.index) + " at " +
-                   site_text(where));
+               step_budget_message(options_.max_steps, block_linear_, w.index, site_text(where)));
 }
 
 bool BlockRunner::resolve_barrier() {
   // Every warp is quiescent here. The barrier completes once every live thread waits in it.
-  bool any_waiting = false;
-  for (const Warp& w : warps_) {
-    if ((w.at_barrier | w.exited) != kFullMask) return false;
-    any_waiting = any_waiting || w.at_barrier != 0;
+  barrier_view_.resize(warps_.size());
+  for (std::size_t k = 0; k < warps_.size(); ++k) {
+    const Warp& w = warps_[k];
+    barrier_view_[k] = {w.at_barrier, w.exited, w.threads, w.pending.value.data()};
   }
-  if (!any_waiting) return false;
+  if (!sync::barrier_completes(barrier_view_)) return false;
+  const sync::BarrierTally tally = sync::tally_barrier(barrier_view_);
 
-  int count = 0;
-  bool all = true, any = false, split_sites = false, mixed_ops = false;
   const Warp* first_warp = nullptr;
-  int first_lane = 0;
   for (const Warp& w : warps_) {
-    for (LaneMask m = w.at_barrier; m != 0; m &= m - 1) {
-      const int i = lowest_lane(m);
-      const bool p = w.pending.value[i] != 0;
-      count += p ? 1 : 0;
-      all = all && p;
-      any = any || p;
-      if (first_warp == nullptr) {
-        first_warp = &w;
-        first_lane = i;
-      }
-      split_sites = split_sites || !(w.where[i] == first_warp->where[first_lane]);
-      mixed_ops = mixed_ops || w.op[i] != first_warp->op[first_lane];
+    if (w.at_barrier != 0) {
+      first_warp = &w;
+      break;
     }
   }
-  const Op first_op = first_warp->op[first_lane];
+  const int first_lane = lowest_lane(first_warp->at_barrier);
+  const Op first_form = first_warp->op[first_lane];
   const SourceLine first_where = first_warp->where[first_lane];
-  std::uint64_t missing_threads = 0;
-  for (const Warp& w : warps_) {
-    const std::uint32_t base = w.index * kWarpSize;
-    for (LaneMask m = w.exited; m != 0; m &= m - 1) {
-      if (base + static_cast<std::uint32_t>(lowest_lane(m)) < threads_) ++missing_threads;
-    }
-  }
-
   for (Warp& w : warps_) {
     if (w.at_barrier == 0) continue;
     TraceStep step;
     const std::int64_t index =
         options_.record_steps ? static_cast<std::int64_t>(trace_.steps.size()) : -1;
-    step.op = first_op;
+    step.op = first_form;
     step.block = block_linear_;
     step.warp = w.index;
     step.participants = w.at_barrier;
@@ -533,32 +511,13 @@ bool BlockRunner::resolve_barrier() {
     step.sequence = w.sequence++;
     for (LaneMask m = w.at_barrier; m != 0; m &= m - 1) {
       const int i = lowest_lane(m);
-      switch (w.op[i]) {
-        case Op::syncthreads_count: w.result[i] = static_cast<std::uint64_t>(count); break;
-        case Op::syncthreads_and: w.result[i] = all ? 1 : 0; break;
-        case Op::syncthreads_or: w.result[i] = any ? 1 : 0; break;
-        default: w.result[i] = 0; break;
-      }
+      w.result[i] = sync::barrier_result(w.op[i], tally);
       step.input[i] = w.pending.value[i];
       step.output[i] = w.result[i];
       step.where[i] = w.where[i];
       step.src_lane[i] = -1;
     }
-    if (&w == first_warp) {
-      if (split_sites || mixed_ops) {
-        diagnose(DiagnosticKind::divergent_syncthreads,
-                 "threads of the block reached this barrier from different lines or forms of "
-                 "__syncthreads (divergent code): CUDA requires every thread to reach the same one",
-                 w, w.at_barrier, first_where, index);
-      }
-      if (missing_threads > 0) {
-        diagnose(DiagnosticKind::divergent_syncthreads,
-                 std::to_string(missing_threads) +
-                     " thread(s) of the block exited before this __syncthreads; hardware "
-                     "releases the barrier without them, but CUDA leaves this undefined",
-                 w, w.at_barrier, first_where, index);
-      }
-    }
+    if (&w == first_warp) record_barrier_diagnostics(w, first_lane, tally, index);
     w.ready = w.at_barrier;
     w.at_barrier = 0;
     if (options_.record_steps) trace_.steps.push_back(step);
@@ -584,7 +543,7 @@ bool BlockRunner::resolve_stuck() {
         }
       }
       remaining &= ~same_op;
-      if ((named & ~w.exited & ~same_op) == 0) {
+      if (sync::mismatched_call_completes(named, w.exited, same_op)) {
         complete_group(w, same_op, true);
         return true;
       }
@@ -593,113 +552,11 @@ bool BlockRunner::resolve_stuck() {
   return false;
 }
 
-void BlockRunner::describe_deadlock() {
-  std::string message = "deadlock in block " + std::to_string(block_linear_) + ": ";
-  for (const Warp& w : warps_) {
-    if (w.at_op == 0) continue;
-    const int first = lowest_lane(w.at_op);
-    const LaneMask waiting = same_call_lanes(w, first) & w.at_op;
-    const LaneMask missing = w.pending.mask[first] & ~w.exited & ~waiting;
-    std::string text = "warp " + std::to_string(w.index) + " lanes " + format_lanes(waiting) +
-                       " wait in " + cuda_name(w.op[first]) + " at " + site_text(w.where[first]) +
-                       " with mask " + format_mask(w.pending.mask[first]) + ", but lane(s) " +
-                       format_lanes(missing) + " named in it ";
-    if (missing != 0) {
-      const int other = lowest_lane(missing);
-      if (has_lane(w.at_barrier, other)) {
-        text += "wait in " + cuda_name(w.op[other]) + " at " + site_text(w.where[other]);
-      } else if (has_lane(w.at_op, other)) {
-        text += "wait in " + cuda_name(w.op[other]) + " at " + site_text(w.where[other]) +
-                (w.op[other] == w.op[first]
-                     ? " with mask " + format_mask(w.pending.mask[other])
-                     : " (different operations never meet: hardware hangs)");
-      } else {
-        text += "never arrive";
-      }
-    }
-    if (missing != 0) {
-      const int other = lowest_lane(missing);
-      diagnose(DiagnosticKind::missing_lane,
-               "lane(s) " + format_lanes(missing) + " named in the mask of " +
-                   cuda_name(w.op[first]) + " never arrive; they are at " + site_text(w.where[other]),
-               w, missing, w.where[other], -1);
-    }
-    diagnose(DiagnosticKind::deadlock, text, w, missing != 0 ? missing : waiting, w.where[first], -1);
-    abort_launch(LaunchStatus::deadlock, message + text);
-    return;
-  }
-  // Only barriers wait, and some live thread is in none: cannot happen, since every thread is
-  // in a call, at a barrier or exited once all warps are quiescent. Kept so no state ends silently.
-  message += "threads wait in __syncthreads that other threads never reach";
-  diagnose(DiagnosticKind::deadlock, message, warps_.front(), 0, {}, -1);
-  abort_launch(LaunchStatus::deadlock, message);
-}
-
 void BlockRunner::abort_launch(LaunchStatus status, std::string message) {
   if (aborted_) return;
   aborted_ = true;
   outcome_.status = status;
   outcome_.message = std::move(message);
-}
-
-void BlockRunner::record_step_diagnostics(const Warp& w, const StepLog::Source& step,
-                                          std::int64_t step_index, bool masks_disagree) {
-  if (step.op == Op::activemask) return;
-  const int first = lowest_lane(step.participants);
-  // Lanes that met with one mask (the rule, unless resolve_stuck grouped them) share step.mask.
-  const LaneMask outside =
-      step.participants &
-      ~(masks_disagree ? lanes::naming_themselves(step.lane_mask) : step.mask);
-  const bool split = !lanes::same_in(step.where, step.participants);
-  if (outside != 0) {
-    diagnose(DiagnosticKind::caller_not_in_mask,
-             cuda_name(step.op) + " called by lane(s) " + format_lanes(outside) + " whose mask " +
-                 format_mask(step.lane_mask[lowest_lane(outside)]) +
-                 " does not name them (undefined in CUDA; hardware lets converged lanes take part)",
-             w, outside, step.where[lowest_lane(outside)], step_index);
-  }
-  if (split) {
-    diagnose(DiagnosticKind::split_call_sites,
-             cuda_name(step.op) + " completed with lanes at different source lines (legal on "
-                                  "Volta and later, where the calls combine; fragile code)",
-             w, step.participants, step.where[first], step_index);
-  }
-  if (is_shuffle(step.op) && step.undefined != 0) {
-    const int reader = lowest_lane(step.undefined);
-    const int source = step.src_lane[reader];
-    std::string why = "is outside its mask";
-    if (source >= 0 && has_lane(step.exited, source)) {
-      why = "has exited";
-    } else if (source >= 0 && !has_lane(step.participants, source)) {
-      why = "did not take part in this call";
-    }
-    diagnose(DiagnosticKind::undefined_source,
-             cuda_name(step.op) + ": lane(s) " + format_lanes(step.undefined) +
-                 " read a lane that " + why + " (e.g. lane " + std::to_string(reader) +
-                 " read lane " + std::to_string(source) +
-                 "); the result is undefined (an H100 returns 0 for an absent lane)",
-             w, step.undefined, step.where[reader], step_index);
-  }
-}
-
-void BlockRunner::diagnose(DiagnosticKind kind, std::string message, const Warp& w,
-                           LaneMask lanes, SourceLine where, std::int64_t step) {
-  const std::uint64_t key = (std::uint64_t{static_cast<std::uint8_t>(kind)} << 56) ^
-                            (std::uint64_t{where.file} << 32) ^ where.line;
-  auto [it, inserted] = diagnostic_index_.try_emplace(key, trace_.diagnostics.size());
-  if (!inserted && kind != DiagnosticKind::deadlock) {
-    ++trace_.diagnostics[it->second].occurrences;
-    return;
-  }
-  Diagnostic d;
-  d.kind = kind;
-  d.message = std::move(message);
-  d.lanes = lanes;
-  d.block = block_linear_;
-  d.warp = w.index;
-  d.step = step;
-  d.where = where;
-  trace_.diagnostics.push_back(std::move(d));
 }
 
 std::uint32_t BlockRunner::intern_file(const char* file) {
@@ -719,8 +576,7 @@ std::uint32_t BlockRunner::intern_file(const char* file) {
 }
 
 std::string BlockRunner::site_text(SourceLine where) const {
-  const std::string file = where.file < trace_.files.size() ? trace_.files[where.file] : "?";
-  return file + ":" + std::to_string(where.line);
+  return warpsim::site_text(where, trace_.files);
 }
 
 }  // namespace warpsim::runtime

@@ -3,6 +3,10 @@
 // completes whatever calls can complete, records the steps and switches straight to the next
 // lane: no round trip through a scheduler context. Operands go straight into per-warp arrays
 // (StepInputs), so completing a step gathers nothing.
+//
+// block_runner.cpp holds the per-lane path, scheduling and the completion of calls and barriers
+// (whose arithmetic is warpsim/sync.hpp); block_diagnostics.cpp finds misuse in completed steps
+// and records it (worded by warpsim/diagnostic_text.hpp).
 #pragma once
 
 #include <cstdint>
@@ -12,10 +16,13 @@
 #include <unordered_map>
 #include <vector>
 
+#include "call_context.hpp"
 #include "fiber.hpp"
 #include "stack_pool.hpp"
 #include "warpsim/device_abi.hpp"
+#include "warpsim/diagnostic_text.hpp"
 #include "warpsim/launch.hpp"
+#include "warpsim/sync.hpp"
 
 namespace warpsim::runtime {
 
@@ -41,9 +48,11 @@ struct Warp {
   LaneMask ready = 0;    // may run now
   LaneMask at_op = 0;    // waiting in a warp-level call
   LaneMask at_barrier = 0;
+  LaneMask threads = 0;  // lanes that are threads of the block (all 32 but in a partial warp)
   std::uint32_t sequence = 0;
 
-  // The call each waiting lane is in.
+  // The call each waiting lane is in. An exited lane keeps its last call's op and site (line 0:
+  // it made none in this block).
   StepInputs pending{};
   std::array<Op, kWarpSize> op{};
   std::array<ValueType, kWarpSize> type{};
@@ -52,6 +61,12 @@ struct Warp {
   std::array<std::uint64_t, kWarpSize> result{};
   LaneMask pred = 0;
   Lane* lanes = nullptr;  // this warp's 32 lanes
+
+  // What each lane's last plain __activemask() returned, and where; `activemask_fresh`: lanes
+  // whose last warp-level call it was (block_diagnostics.cpp, activemask_as_mask).
+  LaneMask activemask_fresh = 0;
+  std::array<LaneMask, kWarpSize> activemask_value{};
+  std::array<SourceLine, kWarpSize> activemask_where{};
 };
 
 struct BlockOutcome {
@@ -109,14 +124,27 @@ class BlockRunner {
   bool resolve_barrier();
   bool resolve_stuck();
   void complete_group(Warp& warp, LaneMask group, bool masks_disagree);
-  void describe_deadlock();
   void abort_launch(LaunchStatus status, std::string message);
-  void count_step(const Warp& warp, SourceLine where);
+  void count_step(const Warp& warp, SourceLine where) {
+    if (++steps_ > options_.max_steps) [[unlikely]] stop_at_step_budget(warp, where);
+  }
+  [[gnu::noinline]] void stop_at_step_budget(const Warp& warp, SourceLine where);
 
-  void record_step_diagnostics(const Warp& warp, const StepLog::Source& step, std::int64_t step_index,
+  // Misuse (block_diagnostics.cpp).
+  void record_step_diagnostics(Warp& warp, const StepLog::Source& step, std::int64_t step_index,
                                bool masks_disagree);
-  void diagnose(DiagnosticKind kind, std::string message, const Warp& warp, LaneMask lanes,
-                SourceLine where, std::int64_t step);
+  void check_exited_later(const Warp& warp, const StepLog::Source& step, std::int64_t step_index,
+                          LaneMask absent);
+  void note_activemask(Warp& warp, LaneMask group);
+  void check_activemask_masks(Warp& warp, const StepLog::Source& step, std::int64_t step_index);
+  void record_barrier_diagnostics(const Warp& first_warp, int first_lane,
+                                  const sync::BarrierTally& tally, std::int64_t step_index);
+  void describe_deadlock();
+  // Records `facts` at `where`; the same kind at the same line again widens the first record.
+  void diagnose(const DiagnosticFacts& facts, SourceLine where, const Warp& warp,
+                std::int64_t step);
+  CallContext call_context_at(SourceLine where, Op op);
+
   std::uint32_t intern_file(const char* file);
   int choose_lane(LaneMask ready);
   LaneMask same_call_lanes(const Warp& warp, int lane) const;
@@ -148,6 +176,10 @@ class BlockRunner {
   StepOutputs out_{};
 
   std::unordered_map<std::uint64_t, std::size_t> diagnostic_index_;  // (kind, file, line) -> index
+  std::vector<DiagnosticFacts> diagnostic_facts_;  // what each of trace_.diagnostics says
+  std::vector<sync::WarpAtBarrier> barrier_view_;  // resolve_barrier's view of the warps
+  CallContexts call_contexts_;                     // source text around calls, by file
+  std::unordered_map<std::uint64_t, CallContext> call_context_at_;  // (op, file, line) -> context
   std::unordered_map<const char*, std::uint32_t> file_ids_;  // call sites' file names -> Trace::files
   struct RecentFile {
     const char* name = nullptr;

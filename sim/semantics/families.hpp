@@ -19,6 +19,11 @@ void evaluate_vote(Op op, const StepInputs& in, StepOutputs& out);
 void evaluate_match(Op op, ValueType type, const StepInputs& in, StepOutputs& out);
 void evaluate_reduce(Op op, ValueType type, const StepInputs& in, StepOutputs& out);
 
+// A family's file reached an op it has no case for: the table gave the op this family, and the
+// family's file was not taught it. Our own bug, so it stops the process (in every build type),
+// naming the op and the file.
+[[noreturn]] void unhandled_op(Op op, const char* family_file);
+
 // Calls f(lane) for every set bit of m, lowest lane first.
 template <class F>
 void for_each_lane(LaneMask m, F&& f) {

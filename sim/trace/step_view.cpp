@@ -8,17 +8,6 @@ namespace {
 
 constexpr std::size_t at(int lane) { return static_cast<std::size_t>(lane); }
 
-std::string_view argument_name(Op op) {
-  switch (op) {
-    case Op::shfl_idx:
-      return "srcLane";
-    case Op::shfl_xor:
-      return "laneMask";
-    default:
-      return "delta";
-  }
-}
-
 bool is_signed(ValueType type) {
   return type == ValueType::i32 || type == ValueType::i64;
 }
@@ -41,16 +30,12 @@ ValueType output_type(ResultKind result, ValueType type) {
 
 // The type a step's inputs are read as: votes and barriers pass an int predicate.
 ValueType input_type(Op op, ValueType type) {
-  const IntrinsicFamily family = intrinsic_for(op).family;
-  if (family == IntrinsicFamily::vote || family == IntrinsicFamily::block_barrier) {
-    return ValueType::i32;
-  }
-  return type;
+  return intrinsic_for(op).operand == OperandKind::predicate ? ValueType::i32 : type;
 }
 
-bool has_input(Op op) {
-  return op != Op::activemask && op != Op::syncwarp && op != Op::syncthreads;
-}
+bool has_input(Op op) { return intrinsic_for(op).operand != OperandKind::none; }
+
+std::string_view argument_name(Op op) { return intrinsic_for(op).argument.name; }
 
 }  // namespace
 
@@ -88,29 +73,6 @@ std::optional<ValueFormat> value_format_from_string(std::string_view name) {
     if (to_string(f) == name) return f;
   }
   return std::nullopt;
-}
-
-ResultKind result_kind(Op op) {
-  switch (op) {
-    case Op::ballot:
-    case Op::match_any:
-    case Op::match_all:
-    case Op::activemask:
-      return ResultKind::lane_mask;
-    case Op::any:
-    case Op::all:
-    case Op::uni:
-    case Op::syncthreads_and:
-    case Op::syncthreads_or:
-      return ResultKind::predicate;
-    case Op::syncthreads_count:
-      return ResultKind::count;
-    case Op::syncwarp:
-    case Op::syncthreads:
-      return ResultKind::none;
-    default:
-      return ResultKind::value;
-  }
 }
 
 std::string format_bits(std::uint64_t bits, ValueType type, ValueFormat format) {
@@ -219,7 +181,7 @@ StepView describe_step(const Trace& trace, const TraceIndex& index, std::size_t 
     uniform_arg = uniform_arg && s.arg[at(lane)] == s.arg[at(first)];
     uniform_width = uniform_width && s.width[at(lane)] == s.width[at(first)];
   }
-  if (!barrier && s.op != Op::activemask) {
+  if (intrinsic_for(s.op).mask != MaskParameter::none) {
     v.facts.emplace_back("mask", uniform_mask ? format_mask(s.mask) : "differs by lane");
   }
   const bool shuffle = is_shuffle(s.op);
@@ -263,7 +225,7 @@ StepView describe_step(const Trace& trace, const TraceIndex& index, std::size_t 
       out->cells[at(lane)].changed = s.output[at(lane)] != s.input[at(lane)];
     }
   }
-  if (s.op == Op::match_all) {
+  if (intrinsic_for(s.op).pred_out) {
     row(RowKind::predicate, "pred", [&](int lane) { return has_lane(s.pred, lane) ? "1" : "0"; });
   }
   if (options.other != nullptr && v.result != ResultKind::none) {

@@ -15,6 +15,8 @@ std::string_view to_string(DiagnosticKind kind) {
     case DiagnosticKind::undefined_source: return "undefined_source";
     case DiagnosticKind::split_call_sites: return "split_call_sites";
     case DiagnosticKind::divergent_syncthreads: return "divergent_syncthreads";
+    case DiagnosticKind::named_lane_exited_later: return "named_lane_exited_later";
+    case DiagnosticKind::activemask_as_mask: return "activemask_as_mask";
     case DiagnosticKind::deadlock: return "deadlock";
     case DiagnosticKind::step_budget_exceeded: return "step_budget_exceeded";
     case DiagnosticKind::out_of_bounds: return "out_of_bounds";

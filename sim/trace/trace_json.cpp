@@ -50,9 +50,7 @@ void write_step(std::ostream& out, const TraceStep& s, std::size_t index) {
           << ",\"src\":" << static_cast<int>(s.src_lane[lane]);
     }
     out << ",\"out\":";
-    const bool mask_result = s.op == Op::ballot || s.op == Op::match_any ||
-                             s.op == Op::match_all || s.op == Op::activemask;
-    write_bits(out, s.output[lane], wide && !mask_result);
+    write_bits(out, s.output[lane], wide && !result_is_mask(s.op));
     out << ",\"mask\":";
     write_bits(out, s.lane_mask[lane], false);
     out << ",\"file\":" << s.where[lane].file << ",\"line\":" << s.where[lane].line << '}';

@@ -549,3 +549,20 @@ TEST_CASE("the walkthrough refuses a folder without a lesson") {
   CHECK(run.exit_code == 2);
   CHECK(contains(run.err, "no lesson '/nonexistent-lesson'; lessons: "));
 }
+
+TEST_CASE("a diagnostic repeated at one line reports the union of its lanes and how often, in --json") {
+  // Two warps misuse the same line: one diagnostic, lanes of both occurrences, count 2.
+  const Outcome run = run_cli({"run", std::string(WARPSIM_SOURCE_DIR) + "/tests/corpus/kernels/20_misuse_tail_shfl_down.cu",
+                               "--kernel", "tail_warp_sum", "--grid", "1", "--block", "64", "--arg",
+                               "i32[64]:iota", "--arg", "i32[2]:zeros", "--arg", "i32:40", "--json"});
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  const json j = parse_json(run);
+  REQUIRE_FALSE(j["diagnostics"].empty());
+  bool repeated = false;
+  for (const json& d : j["diagnostics"]) {
+    REQUIRE(d.contains("occurrences"));
+    repeated = repeated || d["occurrences"].get<int>() > 1;
+  }
+  CHECK(repeated);
+}

@@ -428,6 +428,28 @@ void block_sum_early_exit(const Launch& l, const std::vector<int>& in, std::vect
   }
 }
 
+void swap_lower_pairs(const Launch& l, const std::vector<int>& in, std::vector<int>& out) {
+  for (std::size_t i = 0; i < std::size_t{l.grid.x} * l.block.x; ++i) {
+    out[i] = i % kWarp < 16 ? in[i ^ 1] : in[i];
+  }
+}
+
+void pair_sums_strided(const Launch&, const std::vector<int>& row, std::vector<int>& out, int n) {
+  for (int lane = 0; lane < kWarp; ++lane) {
+    int acc = 0;
+    for (int k = lane; k < n; k += kWarp) acc += row[static_cast<std::size_t>(k)] +
+                                                 row[static_cast<std::size_t>(k ^ 1)];
+    out[static_cast<std::size_t>(lane)] = acc;
+  }
+}
+
+void count_positive_per_warp(const Launch& l, const std::vector<int>& in, std::vector<int>& counts) {
+  for (unsigned w = 0; w < warps(l); ++w) {
+    const Lanes<int> v = warp_of(in, w);
+    counts[w] = static_cast<int>(std::count_if(v.begin(), v.end(), [](int x) { return x > 0; }));
+  }
+}
+
 void half_sums(const Launch& l, const std::vector<int>& in, std::vector<int>& lower_sums,
                std::vector<int>& upper_sums) {
   for (unsigned w = 0; w < warps(l); ++w) {
@@ -554,6 +576,22 @@ const std::map<std::string, ReferenceFn, std::less<>>& registry() {
       {"25_misuse_mask_excludes_lanes",
        [](const Launch& l, Args& a) {
          half_sums(l, a[0].get<int>(), Out<int>(a[1]), Out<int>(a[2]));
+       }},
+      {"26_misuse_full_mask_in_branch",
+       [](const Launch& l, Args& a) { swap_lower_pairs(l, a[0].get<int>(), Out<int>(a[1])); }},
+      {"26_misuse_full_mask_in_branch.interleaved",
+       [](const Launch& l, Args& a) { swap_lower_pairs(l, a[0].get<int>(), Out<int>(a[1])); }},
+      {"27_misuse_trip_count_loop",
+       [](const Launch& l, Args& a) {
+         pair_sums_strided(l, a[0].get<int>(), Out<int>(a[1]), a[2].scalar<int>());
+       }},
+      {"27_misuse_trip_count_loop.interleaved",
+       [](const Launch& l, Args& a) {
+         pair_sums_strided(l, a[0].get<int>(), Out<int>(a[1]), a[2].scalar<int>());
+       }},
+      {"28_misuse_activemask_ballot",
+       [](const Launch& l, Args& a) {
+         count_positive_per_warp(l, a[0].get<int>(), Out<int>(a[1]));
        }},
   };
   return table;

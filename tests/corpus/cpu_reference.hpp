@@ -145,5 +145,11 @@ void block_sum_early_exit(const Launch& l, const std::vector<int>& in, std::vect
 // 25 (misuse): what hardware does: both calls reduce both halves (group-of-16 shift-down sums).
 void half_sums(const Launch& l, const std::vector<int>& in, std::vector<int>& lower_sums,
                std::vector<int>& upper_sums);
+// 26 (misuse): lanes 0-15 of each warp swap neighbours (i ^ 1); lanes 16-31 keep theirs.
+void swap_lower_pairs(const Launch& l, const std::vector<int>& in, std::vector<int>& out);
+// 27 (misuse): lane l's sum of row[k] + row[k ^ 1] over k = l, l + 32, ... below n.
+void pair_sums_strided(const Launch& l, const std::vector<int>& row, std::vector<int>& out, int n);
+// 28 (misuse): how many of each warp's 32 elements are positive.
+void count_positive_per_warp(const Launch& l, const std::vector<int>& in, std::vector<int>& counts);
 
 }  // namespace corpus

@@ -55,6 +55,24 @@ TEST_CASE("lanes that exited are ignored by a full-mask ballot") {
   CHECK(r.trace.diagnostics.empty());
 }
 
+TEST_CASE("converged and early-exit code stays clean under the interleaved policy too") {
+  for (const std::uint64_t seed : {1u, 5u, 9u}) {
+    CAPTURE(seed);
+    auto options = shape(1, 32);
+    options.policy = warpsim::ConvergencePolicy::interleaved;
+    options.seed = seed;
+    std::vector<float> in(32), sums(32);
+    std::iota(in.begin(), in.end(), 1.0f);
+    const auto r = warpsim::launch(options, [&] { butterfly_sum(in.data(), sums.data()); });
+    CHECK(sums[31] == 528.0f);
+    CHECK(r.trace.diagnostics.empty());
+    std::vector<unsigned> out(32, 0xdeadbeef);
+    const auto tail = warpsim::launch(options, [&] { tail_exit_ballot(20, out.data()); });
+    CHECK(out[0] == 0x00055555u);
+    CHECK(tail.trace.diagnostics.empty());
+  }
+}
+
 TEST_CASE("two arms with disjoint masks complete as two separate ballots") {
   std::vector<unsigned> out(32);
   const auto r = warpsim::launch(shape(1, 32), [&] { two_arm_ballot(out.data()); });

@@ -605,7 +605,8 @@ inline thread_group tiled_partition(const thread_group& parent, unsigned int til
 }
 
 inline coalesced_group coalesced_threads(Site site = Site::here()) {
-  return ::warpsim::shim::cg::GroupAccess::coalesced({__activemask(site), 0, 1, false});
+  return ::warpsim::shim::cg::GroupAccess::coalesced(
+      {::warpsim::device::group_activemask(site), 0, 1, false});
 }
 
 // The calling thread alone (meta_group_rank 0, meta_group_size 1).

@@ -63,6 +63,17 @@ inline std::uint64_t warp_op(WarpCall call, std::uint64_t value, CallSite site,
   return warpsim_warp_op(call, value, site, pred);
 }
 
+// WarpCall::arg of an __activemask() that cooperative groups' coalesced_threads() makes: the lanes
+// it returns *are* the group, so passing them as a mask later is no guess about who will call
+// (plain __activemask() results used as masks are diagnosed: activemask_as_mask).
+inline constexpr std::int32_t kGroupActivemask = 1;
+
+// __activemask() for coalesced_threads(): the same answer, marked as a group's.
+inline unsigned group_activemask(CallSite site) {
+  return static_cast<unsigned>(
+      warp_op({Op::activemask, ValueType::none, 0, kGroupActivemask}, 0, site));
+}
+
 // __syncthreads and its _count/_and/_or forms; returns the reduction (1 for plain syncthreads).
 int block_barrier(Op op, int predicate, CallSite site);
 

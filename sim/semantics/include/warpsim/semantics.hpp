@@ -5,8 +5,8 @@
 
 #include <array>
 #include <cstdint>
-#include <optional>
-#include <string_view>
+
+#include "warpsim/intrinsic_table.hpp"
 
 namespace warpsim {
 
@@ -16,59 +16,6 @@ inline constexpr LaneMask kFullMask = 0xffffffffu;
 
 inline constexpr LaneMask lane_bit(int lane) { return LaneMask{1} << lane; }
 inline constexpr bool has_lane(LaneMask m, int lane) { return (m >> lane) & 1u; }
-
-// Value type of a step's operands. Votes and and/or/xor reductions carry `none` (32-bit predicate
-// or unsigned bits); 16-bit types travel in the low bits of the 32-bit word as CUDA's headers do.
-enum class ValueType : std::uint8_t { none, i32, u32, f32, i64, u64, f64, f16, bf16, f16x2, bf16x2 };
-
-constexpr bool is_64bit(ValueType t) {
-  return t == ValueType::i64 || t == ValueType::u64 || t == ValueType::f64;
-}
-std::string_view to_string(ValueType t);
-std::optional<ValueType> value_type_from_string(std::string_view name);
-
-enum class Op : std::uint8_t {
-  shfl_idx,
-  shfl_up,
-  shfl_down,
-  shfl_xor,
-  ballot,
-  any,
-  all,
-  uni,
-  match_any,
-  match_all,
-  reduce_add,
-  reduce_min,
-  reduce_max,
-  reduce_and,
-  reduce_or,
-  reduce_xor,
-  activemask,
-  syncwarp,
-  // Block-level barriers: traced as steps, evaluated by the runtime (they span warps).
-  syncthreads,
-  syncthreads_count,
-  syncthreads_and,
-  syncthreads_or,
-};
-inline constexpr int kOpCount = static_cast<int>(Op::syncthreads_or) + 1;
-
-// Names as the vector format spells them: "shfl_sync", "shfl_up_sync", ..., "activemask".
-std::string_view to_string(Op op);
-std::optional<Op> op_from_string(std::string_view name);
-constexpr bool is_shuffle(Op op) { return op <= Op::shfl_xor; }  // the first four ops
-constexpr bool is_block_barrier(Op op) {  // the last four
-  return op >= Op::syncthreads && op <= Op::syncthreads_or;
-}
-static_assert(is_shuffle(Op::shfl_idx) && is_shuffle(Op::shfl_up) && is_shuffle(Op::shfl_down) &&
-              !is_shuffle(Op::ballot));
-static_assert(is_block_barrier(Op::syncthreads_count) && is_block_barrier(Op::syncthreads_and) &&
-              !is_block_barrier(Op::syncwarp));
-// Whether CUDA has an overload of `op` for operands of type `t`. `none` stands for the 32-bit
-// predicate or unsigned word of votes, and/or/xor reductions, activemask and the barriers; shuffles,
-// matches and add/min/max reductions also take `none` as plain 32-bit bits.
-bool accepts_type(Op op, ValueType t);
 
 // What each lane brought to one call. Only lanes in `callers` are read.
 struct StepInputs {

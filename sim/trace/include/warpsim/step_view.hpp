@@ -42,12 +42,6 @@ enum class ValueFormat : std::uint8_t {
 std::string_view to_string(ValueFormat format);
 std::optional<ValueFormat> value_format_from_string(std::string_view name);
 
-// What a call's result is, for drawing it: a value of the operand type (shuffles, reductions), a
-// lane mask (ballot, match, __activemask), a predicate 0/1 (any, all, uni), or nothing (barriers
-// without a predicate).
-enum class ResultKind : std::uint8_t { value, lane_mask, predicate, count, none };
-ResultKind result_kind(Op op);
-
 enum class RowKind : std::uint8_t {
   input,      // what each lane passed in (the predicate, for votes)
   argument,   // shuffles whose srcLane/delta/laneMask differs between lanes

@@ -29,6 +29,8 @@ enum class DiagnosticKind : std::uint8_t {
   undefined_source,        // a shuffle read a lane that exited, did not call, or is outside the mask
   split_call_sites,        // lanes met at one collective from different source lines
   divergent_syncthreads,   // __syncthreads reached at different lines, or by only part of a block
+  named_lane_exited_later, // a named lane had not exited at the call, skipped it and exited later
+  activemask_as_mask,      // a mask that __activemask() returned, passed as a member mask
   deadlock,                // no lane can make progress (hardware hangs); simulation stopped
   step_budget_exceeded,    // runaway kernel; simulation stopped
   out_of_bounds,           // a lane touched memory outside a buffer warpsim allocated

@@ -44,8 +44,13 @@ struct VectorCase {
   friend bool operator==(const VectorCase&, const VectorCase&) = default;
 };
 
-bool is_vector_op(Op op);          // ops a vector file may hold (not syncwarp, not block barriers)
-bool vector_case_has_type(Op op);  // shuffles, matches, add/min/max reductions carry "type"
+// The value types the format records, in the order vectors.md lists them (no halves).
+inline constexpr std::array<ValueType, 6> kVectorValueTypes{ValueType::i32, ValueType::u32,
+                                                            ValueType::f32, ValueType::i64,
+                                                            ValueType::u64, ValueType::f64};
+
+bool is_vector_op(Op op);          // ops a vector file may hold (the table's `vectors` coverage)
+bool vector_case_has_type(Op op);  // ops with typed overloads (shuffles, matches, add/min/max)
 
 // One line of JSON in the exact layout of vectors.md (key order, "0x%08x" / "0x%016x"), no newline.
 std::string format_vector_header(const VectorHeader& header);

@@ -1,0 +1,66 @@
+// The sync family (sync.hpp): rendezvous arithmetic of warp-level calls and block barriers.
+#include "warpsim/sync.hpp"
+
+#include <bit>
+
+namespace warpsim::sync {
+
+ExitedLater named_lanes_exited_later(LaneMask absent_exited, LaneMask last_call_in_loop,
+                                     const CallShape& shape) {
+  ExitedLater later;
+  // Left the loop: the lane made a call in it, so it was past any early return the function has
+  // before the loop; only a return inside the loop may have ended it first.
+  if (!(shape.known && shape.return_in_loop)) later.left_loop = absent_exited & last_call_in_loop;
+  // Went past the call: only a branch explains missing it, and only if no return came first.
+  if (shape.known && shape.in_branch && !shape.return_before) {
+    later.skipped = absent_exited & ~last_call_in_loop;
+  }
+  return later;
+}
+
+LaneMask masks_from_activemask(LaneMask callers, LaneMask fresh, const LaneMask* masks,
+                               const LaneMask* activemask_value, bool alone_is_fine) {
+  LaneMask named = 0;
+  for (LaneMask m = callers & fresh; m != 0; m &= m - 1) {
+    const int lane = std::countr_zero(m);
+    const LaneMask got = activemask_value[lane];
+    if (masks[lane] != got) continue;
+    if (alone_is_fine && got == lane_bit(lane)) continue;
+    named |= lane_bit(lane);
+  }
+  return named;
+}
+
+bool barrier_completes(std::span<const WarpAtBarrier> warps) {
+  bool any_waiting = false;
+  for (const WarpAtBarrier& w : warps) {
+    if ((w.waiting | w.exited) != kFullMask) return false;
+    any_waiting = any_waiting || w.waiting != 0;
+  }
+  return any_waiting;
+}
+
+BarrierTally tally_barrier(std::span<const WarpAtBarrier> warps) {
+  BarrierTally tally;
+  for (const WarpAtBarrier& w : warps) {
+    for (LaneMask m = w.waiting; m != 0; m &= m - 1) {
+      const bool p = w.predicate[std::countr_zero(m)] != 0;
+      tally.count += p ? 1 : 0;
+      tally.all = tally.all && p;
+      tally.any = tally.any || p;
+    }
+    tally.exited_threads += static_cast<std::uint32_t>(std::popcount(w.exited & w.threads));
+  }
+  return tally;
+}
+
+std::uint64_t barrier_result(Op form, const BarrierTally& tally) {
+  switch (form) {
+    case Op::syncthreads_count: return tally.count;
+    case Op::syncthreads_and: return tally.all ? 1 : 0;
+    case Op::syncthreads_or: return tally.any ? 1 : 0;
+    default: return 0;
+  }
+}
+
+}  // namespace warpsim::sync

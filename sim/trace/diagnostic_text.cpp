@@ -1,0 +1,227 @@
+// The wording of diagnostics (diagnostic_text.hpp). Every message the simulator writes about
+// misuse is built here, from values only.
+#include "warpsim/diagnostic_text.hpp"
+
+#include <bit>
+#include <type_traits>
+
+namespace warpsim {
+namespace {
+
+template <class... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
+
+std::string plural(std::uint64_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+}  // namespace
+
+std::string cuda_name(Op op) { return "__" + std::string(to_string(op)); }
+
+std::string lanes_text(LaneMask lanes) {
+  if (lanes == 0) return "no lane";
+  return (std::has_single_bit(lanes) ? "lane " : "lanes ") + format_lanes(lanes);
+}
+
+std::string site_text(SourceLine where, std::span<const std::string> files) {
+  std::string file = where.file < files.size() ? files[where.file] : "?";
+  const auto slash = file.find_last_of('/');
+  if (slash != std::string::npos) file.erase(0, slash + 1);
+  return file + ":" + std::to_string(where.line);
+}
+
+DiagnosticKind kind_of(const DiagnosticFacts& facts) {
+  return std::visit(
+      Overloaded{
+          [](const facts::CallerNotInMask&) { return DiagnosticKind::caller_not_in_mask; },
+          [](const facts::MaskMismatch&) { return DiagnosticKind::mask_mismatch; },
+          [](const facts::SplitCallSites&) { return DiagnosticKind::split_call_sites; },
+          [](const facts::UndefinedSource&) { return DiagnosticKind::undefined_source; },
+          [](const facts::BarrierSplit&) { return DiagnosticKind::divergent_syncthreads; },
+          [](const facts::BarrierAfterExit&) { return DiagnosticKind::divergent_syncthreads; },
+          [](const facts::MissingLane&) { return DiagnosticKind::missing_lane; },
+          [](const facts::Deadlock&) { return DiagnosticKind::deadlock; },
+          [](const facts::BarrierDeadlock&) { return DiagnosticKind::deadlock; },
+          [](const facts::NamedLaneExitedLater&) { return DiagnosticKind::named_lane_exited_later; },
+          [](const facts::ActivemaskAsMask&) { return DiagnosticKind::activemask_as_mask; },
+      },
+      facts);
+}
+
+LaneMask lanes_of(const DiagnosticFacts& facts) {
+  return std::visit(Overloaded{
+                        [](const facts::Deadlock& f) { return f.missing != 0 ? f.missing : f.waiting; },
+                        [](const facts::BarrierDeadlock&) { return LaneMask{0}; },
+                        [](const facts::SplitCallSites& f) { return f.lanes | f.others; },
+                        [](const auto& f) { return f.lanes; },
+                    },
+                    facts);
+}
+
+bool merge_facts(DiagnosticFacts& into, const DiagnosticFacts& more) {
+  if (into.index() != more.index()) return false;
+  const auto widen = [](LaneMask& a, LaneMask b) {
+    const bool changed = (a | b) != a;
+    a |= b;
+    return changed;
+  };
+  return std::visit(
+      [&](auto& f) {
+        using F = std::decay_t<decltype(f)>;
+        const F& m = std::get<F>(more);
+        if constexpr (std::is_same_v<F, facts::Deadlock> || std::is_same_v<F, facts::BarrierDeadlock>) {
+          return false;  // each deadlock stands alone
+        } else if constexpr (std::is_same_v<F, facts::SplitCallSites>) {
+          const bool a = widen(f.lanes, m.lanes);
+          const bool b = widen(f.others, m.others);
+          return a || b;
+        } else if constexpr (std::is_same_v<F, facts::NamedLaneExitedLater>) {
+          const bool a = widen(f.lanes, m.lanes);
+          const bool b = widen(f.callers, m.callers);
+          return a || b;
+        } else {
+          return widen(f.lanes, m.lanes);
+        }
+      },
+      into);
+}
+
+std::string diagnostic_message(const DiagnosticFacts& facts, std::span<const std::string> files) {
+  const auto at = [&](SourceLine where) { return site_text(where, files); };
+  return std::visit(
+      Overloaded{
+          [&](const facts::CallerNotInMask& f) {
+            return lanes_text(f.lanes) + " called " + cuda_name(f.op) + " with mask " +
+                   format_mask(f.mask) + ", which does not name " +
+                   (std::has_single_bit(f.lanes) ? "it" : "them") +
+                   ": undefined in CUDA (an H100 lets converged lanes take part anyway)";
+          },
+          [&](const facts::MaskMismatch& f) {
+            return lanes_text(f.lanes) + " met in one " + cuda_name(f.op) +
+                   " with different masks (lane " + std::to_string(f.first) + " passed " +
+                   format_mask(f.first_mask) + ", lane " + std::to_string(f.other) + " " +
+                   format_mask(f.other_mask) +
+                   "): CUDA requires one mask; simulated as one call over the lanes that "
+                   "arrived, as an H100 runs it";
+          },
+          [&](const facts::SplitCallSites& f) {
+            return lanes_text(f.lanes) + " at " + at(f.where) + " and " + lanes_text(f.others) +
+                   " at " + at(f.elsewhere) + (f.more_sites ? " and other lines" : "") +
+                   " met in one " + cuda_name(f.op) +
+                   ": legal on Volta and later, where calls at different lines combine, but "
+                   "fragile (the lanes are at different places in the code)";
+          },
+          [&](const facts::UndefinedSource& f) {
+            const char* why = f.why == facts::UndefinedSource::Why::exited ? "has exited"
+                              : f.why == facts::UndefinedSource::Why::not_calling
+                                  ? "did not make this call"
+                                  : "is outside the mask";
+            return cuda_name(f.op) + ": " + lanes_text(f.lanes) + " read a lane that " + why +
+                   " (e.g. lane " + std::to_string(f.reader) + " read lane " +
+                   std::to_string(f.source) +
+                   "); the result is undefined (an H100 returns 0 for an absent lane)";
+          },
+          [&](const facts::BarrierSplit& f) {
+            return "threads of the block reached this barrier from different lines or forms (" +
+                   cuda_name(f.form) + " at " + at(f.where) + ", " + cuda_name(f.other_form) +
+                   " at " + at(f.elsewhere) +
+                   "): divergent code; CUDA requires every thread to reach the same "
+                   "__syncthreads";
+          },
+          [&](const facts::BarrierAfterExit& f) {
+            return plural(f.exited_threads, "thread", "threads") +
+                   " of the block exited before this " + cuda_name(f.form) +
+                   "; hardware releases the barrier without them, but CUDA leaves this undefined";
+          },
+          [&](const facts::MissingLane& f) {
+            return lanes_text(f.lanes) + ", named in the mask of " + cuda_name(f.op) + " at " +
+                   at(f.where) + ", never arrive" +
+                   (f.waiting ? ": they wait in " + cuda_name(f.their_op) + " at " + at(f.elsewhere)
+                              : ": they are at " + at(f.elsewhere));
+          },
+          [&](const facts::Deadlock& f) {
+            using MissingAre = facts::Deadlock::MissingAre;
+            std::string text = "warp " + std::to_string(f.warp) + " " + lanes_text(f.waiting) +
+                               " wait in " + cuda_name(f.op) + " at " + at(f.where) +
+                               " with mask " + format_mask(f.mask) + ", but " +
+                               lanes_text(f.missing) + " named in it ";
+            switch (f.missing_are) {
+              case MissingAre::at_barrier:
+                text += "wait in " + cuda_name(f.their_op) + " at " + at(f.elsewhere);
+                break;
+              case MissingAre::at_same_op:
+                text += "wait in " + cuda_name(f.their_op) + " at " + at(f.elsewhere) +
+                        " with mask " + format_mask(f.their_mask);
+                break;
+              case MissingAre::at_other_op:
+                text += "wait in " + cuda_name(f.their_op) + " at " + at(f.elsewhere) +
+                        " (different operations never meet: hardware hangs)";
+                break;
+              case MissingAre::never_arriving:
+              case MissingAre::none:
+                text += "never arrive";
+                break;
+            }
+            return text;
+          },
+          [&](const facts::BarrierDeadlock&) {
+            return std::string("threads wait in __syncthreads that other threads never reach");
+          },
+          [&](const facts::NamedLaneExitedLater& f) {
+            const bool one = std::has_single_bit(f.lanes);
+            std::string text = lanes_text(f.lanes) + (one ? " is" : " are") +
+                               " named in the mask " + format_mask(f.mask) + " of " +
+                               cuda_name(f.op) + " but had not exited when " +
+                               lanes_text(f.callers) + " made the call: " +
+                               (one ? "it" : "they");
+            if (f.left_loop) {
+              text += std::string(" had left the loop the call is in (") +
+                      (one ? "its" : "their") + " last call was in it) and exited later. Undefined in CUDA: every named lane that has not exited "
+                      "must make the call; an H100 completes it only because they exit "
+                      "afterwards. Give every lane the same trip count, or name only the lanes "
+                      "still in the loop (a __ballot_sync of the loop condition)";
+            } else {
+              text += " went past it (it is in a branch they did not take) and exited later. "
+                      "Undefined in CUDA: every named lane that has not exited must make the "
+                      "call; an H100 completes it only because they exit afterwards. Name only "
+                      "the lanes that take this path (a __ballot_sync before the branch)";
+            }
+            return text;
+          },
+          [&](const facts::ActivemaskAsMask& f) {
+            return lanes_text(f.lanes) + " passed " + cuda_name(f.op) + " as " +
+                   (std::has_single_bit(f.lanes) ? "its" : "their") +
+                   " mask what __activemask() at " + at(f.activemask_at) + " returned (lane " +
+                   std::to_string(std::countr_zero(f.lanes)) + " got " + format_mask(f.mask) +
+                   "): that names the lanes that happened to run together there, not the lanes "
+                   "that will make this call; under independent thread scheduling that set can "
+                   "differ (--policy interleaved shows it). Pass the lanes meant to take part "
+                   "(0xffffffff in converged code, a __ballot_sync of the condition before a "
+                   "branch), or cooperative groups' coalesced_threads() where any subset will do";
+          },
+      },
+      facts);
+}
+
+std::string deadlock_stop_message(std::uint64_t block, const std::string& what) {
+  return "deadlock in block " + std::to_string(block) + ": " + what;
+}
+
+std::string step_budget_message(std::uint64_t max_steps, std::uint64_t block, std::uint32_t warp,
+                                const std::string& site) {
+  return "step budget of " + std::to_string(max_steps) +
+         " warp-level operations exceeded (a runaway loop?) in block " + std::to_string(block) +
+         " warp " + std::to_string(warp) + " at " + site;
+}
+
+std::string kernel_exception_message(const char* what) {
+  if (what == nullptr) return "kernel code threw a non-standard exception";
+  return "kernel code threw: " + std::string(what);
+}
+
+}  // namespace warpsim

@@ -1,0 +1,164 @@
+// The wording of every diagnostic and stop message the simulator writes, as pure functions of
+// values: what happened (one struct per kind of misuse, below) in, one sentence a student can act
+// on out, naming lanes as "lanes 0-15,20" and call sites as "kernel.cu:12". The runtime keeps
+// each diagnostic's facts, so that when the same misuse comes back at the same line (in another
+// warp, another iteration) it widens the lanes and words the message again.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <variant>
+
+#include "warpsim/trace.hpp"
+
+namespace warpsim {
+
+// The name a kernel writes for an op: "__shfl_xor_sync", "__activemask", "__syncthreads_count".
+std::string cuda_name(Op op);
+// "lane 5", "lanes 0-15,20", "no lane".
+std::string lanes_text(LaneMask lanes);
+// "kernel.cu:12": the file's last path component (of `files`, as Trace::files) and the line.
+std::string site_text(SourceLine where, std::span<const std::string> files);
+
+namespace facts {
+
+// caller_not_in_mask: `lanes` called `op` with `mask`, which does not name them.
+struct CallerNotInMask {
+  Op op{};
+  LaneMask lanes = 0;
+  LaneMask mask = 0;
+};
+
+// mask_mismatch: `lanes` met in one `op`; lane `first` passed `first_mask`, lane `other`
+// `other_mask`.
+struct MaskMismatch {
+  Op op{};
+  LaneMask lanes = 0;
+  int first = 0, other = 0;
+  LaneMask first_mask = 0, other_mask = 0;
+};
+
+// split_call_sites: `lanes` at `where` and `others` at `elsewhere` (and at more lines when
+// `more_sites`) met in one `op`.
+struct SplitCallSites {
+  Op op{};
+  LaneMask lanes = 0;
+  SourceLine where{};
+  LaneMask others = 0;
+  SourceLine elsewhere{};
+  bool more_sites = false;
+};
+
+// undefined_source: shuffle readers `lanes` read a lane that gave no value, e.g. `reader` read
+// `source`, which is outside the mask, had exited, or did not make the call.
+struct UndefinedSource {
+  enum class Why : std::uint8_t { outside_mask, exited, not_calling };
+  Op op{};
+  LaneMask lanes = 0;
+  int reader = 0, source = 0;
+  Why why = Why::outside_mask;
+};
+
+// divergent_syncthreads: threads (`lanes` of the first warp) met in one block barrier from
+// different lines or forms: `form` at `where`, `other_form` at `elsewhere`.
+struct BarrierSplit {
+  LaneMask lanes = 0;
+  Op form{};
+  SourceLine where{};
+  Op other_form{};
+  SourceLine elsewhere{};
+};
+
+// divergent_syncthreads: `exited_threads` threads of the block exited before `form` completed
+// with the others (`lanes`: the waiting lanes of the first warp).
+struct BarrierAfterExit {
+  LaneMask lanes = 0;
+  Op form{};
+  std::uint64_t exited_threads = 0;
+};
+
+// missing_lane: `lanes`, named in the mask of `op` at `where`, never arrive: they wait in
+// `their_op` at `elsewhere` (`waiting`), or `elsewhere` is their last call site.
+struct MissingLane {
+  Op op{};
+  LaneMask lanes = 0;
+  SourceLine where{};
+  bool waiting = false;  // they wait in `their_op` at `elsewhere` (else: their last call site)
+  Op their_op{};
+  SourceLine elsewhere{};
+};
+
+// deadlock: in warp `warp`, `waiting` wait in `op` at `where` with `mask`; of the lanes it names,
+// `missing` are elsewhere: `missing_are` says where.
+struct Deadlock {
+  enum class MissingAre : std::uint8_t {
+    none,             // (no lane named is missing: cannot happen, kept for completeness)
+    at_barrier,       // in `their_op` (a block barrier) at `elsewhere`
+    at_same_op,       // in the same op at `elsewhere`, with mask `their_mask`
+    at_other_op,      // in another op, `their_op`, at `elsewhere`: different ops never meet
+    never_arriving,   // neither waiting nor exited
+  };
+  std::uint32_t warp = 0;
+  LaneMask waiting = 0;
+  Op op{};
+  SourceLine where{};
+  LaneMask mask = 0;
+  LaneMask missing = 0;
+  MissingAre missing_are = MissingAre::none;
+  Op their_op{};
+  SourceLine elsewhere{};
+  LaneMask their_mask = 0;
+};
+
+// deadlock: threads wait in __syncthreads that other threads never reach.
+struct BarrierDeadlock {};
+
+// named_lane_exited_later: `lanes`, named in `mask` of `op`, had not exited when `callers` made
+// it; they never made it and exited afterwards. `left_loop`: their last call was in the call's
+// loop (they left it), else they went past the call in a branch.
+struct NamedLaneExitedLater {
+  Op op{};
+  LaneMask lanes = 0;
+  LaneMask callers = 0;
+  LaneMask mask = 0;
+  bool left_loop = false;
+};
+
+// activemask_as_mask: `lanes` passed `op` as their mask what their __activemask() at
+// `activemask_at` returned; `mask` is what the lowest of them got.
+struct ActivemaskAsMask {
+  Op op{};
+  LaneMask lanes = 0;
+  LaneMask mask = 0;
+  SourceLine activemask_at{};
+};
+
+}  // namespace facts
+
+// What a diagnostic says, as values. Its kind follows from the alternative.
+using DiagnosticFacts =
+    std::variant<facts::CallerNotInMask, facts::MaskMismatch, facts::SplitCallSites,
+                 facts::UndefinedSource, facts::BarrierSplit, facts::BarrierAfterExit,
+                 facts::MissingLane, facts::Deadlock, facts::BarrierDeadlock,
+                 facts::NamedLaneExitedLater, facts::ActivemaskAsMask>;
+
+DiagnosticKind kind_of(const DiagnosticFacts& facts);
+// The lanes a diagnostic is about (Diagnostic::lanes): those it names first, and for split call
+// sites the lanes at the other lines too; for a deadlock the missing lanes, else the waiting ones.
+LaneMask lanes_of(const DiagnosticFacts& facts);
+// `into` as it reads once `more` (the same misuse again at the same line) is counted in: its lane
+// sets widen to the union of both; masks, sites and examples stay those of `into`. Returns whether
+// anything the message says changed. Facts of different alternatives leave `into` as it is.
+bool merge_facts(DiagnosticFacts& into, const DiagnosticFacts& more);
+
+// The message: one sentence, or two, that names the lanes, the calls and the lines.
+std::string diagnostic_message(const DiagnosticFacts& facts, std::span<const std::string> files);
+
+// Messages of a launch that stops (LaunchResult::message).
+std::string deadlock_stop_message(std::uint64_t block, const std::string& what);
+std::string step_budget_message(std::uint64_t max_steps, std::uint64_t block, std::uint32_t warp,
+                                const std::string& site);
+std::string kernel_exception_message(const char* what);  // nullptr: not a std::exception
+
+}  // namespace warpsim
