@@ -266,8 +266,9 @@ int run(const GuiOptions& options) {
       refresh(model, view);
       StepFigureOptions o = figure_options(model, view, figure_width, fonts.metrics, 1e9);
       o.measure = figure.measure;
-      o.contract = true;  // a figure on its own says what the call does
+      o.contract = true;  // a figure on its own says what the call does, and the lesson's note
       o.reveal = 1;
+      if (const course::Note* note = current_note(model, view)) o.caption = {note->text};
       const Figure f = model.cache.view
                            ? build_step_figure(*model.cache.view, model.cache.history_views, o)
                            : Figure{};
