@@ -57,5 +57,5 @@ inline constexpr bool needs_arch = false;
                   #NAME " needs sm_" WARPSIM_STRINGIZE(ARCH) " or newer (__CUDA_ARCH__ >= " #ARCH \
                   "0), but this file is compiled with __CUDA_ARCH__ " WARPSIM_STRINGIZE(        \
                       __CUDA_ARCH__) " (warpsim run --arch)");                                   \
-    return RESULT();                                                                             \
+    return static_cast<RESULT>(0);                                                                             \
   }

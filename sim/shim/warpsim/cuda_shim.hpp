@@ -24,4 +24,8 @@
 #include "warpsim/warp_intrinsics.hpp"
 #include "warpsim/atomics.hpp"
 #include "warpsim/device_math.hpp"
+#include "warpsim/float_intrinsics.hpp"
+#include "warpsim/integer_intrinsics.hpp"
+#include "warpsim/simd_intrinsics.hpp"
+#include "warpsim/memory_intrinsics.hpp"
 #include "warpsim/device_printf.hpp"
