@@ -19,6 +19,7 @@
 #include <cfloat>
 
 #include "warpsim/keywords.hpp"
+#include "warpsim/runtime_types.hpp"
 #include "warpsim/vector_types.hpp"
 #include "warpsim/half_types.hpp"
 #include "warpsim/warp_intrinsics.hpp"
