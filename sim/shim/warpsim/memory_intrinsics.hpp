@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <ctime>
 
 #include "warpsim/arch.hpp"
@@ -208,6 +209,52 @@ WARPSIM_NOT_SIMULATED(void*, __cvta_local_to_generic, WARPSIM_ADDRESS_SPACE_WHY)
 WARPSIM_NOT_SIMULATED(void*, __cvta_constant_to_generic, WARPSIM_ADDRESS_SPACE_WHY)
 WARPSIM_NOT_SIMULATED(void*, __cvta_grid_constant_to_generic, WARPSIM_ADDRESS_SPACE_WHY)
 #undef WARPSIM_ADDRESS_SPACE_WHY
+
+// ---- sm_80_rt.h: an access-property hint (the pointer, unchanged) and the asynchronous copies
+// that cuda::memcpy_async is built on, done at once: their completion is waited for before the
+// copy is read, so copying early is observably the same (bytes past src_size are zeroed, as
+// cp.async's zero fill does).
+inline void* __nv_associate_access_property(const void* ptr, unsigned long long) {
+  return const_cast<void*>(ptr);
+}
+namespace warpsim::shim::memory {
+inline void copy_async(void* dst, const void* src, unsigned src_size, unsigned bytes) {
+  const unsigned n = src_size < bytes ? src_size : bytes;
+  std::memcpy(dst, src, n);
+  std::memset(static_cast<char*>(dst) + n, 0, bytes - n);
+}
+}  // namespace warpsim::shim::memory
+inline void __nv_memcpy_async_shared_global_4(void* dst, const void* src, unsigned src_size) {
+  warpsim::shim::memory::copy_async(dst, src, src_size, 4);
+}
+inline void __nv_memcpy_async_shared_global_8(void* dst, const void* src, unsigned src_size) {
+  warpsim::shim::memory::copy_async(dst, src, src_size, 8);
+}
+inline void __nv_memcpy_async_shared_global_16(void* dst, const void* src, unsigned src_size) {
+  warpsim::shim::memory::copy_async(dst, src, src_size, 16);
+}
+
+// ---- sm_90_rt.h: thread block clusters are not simulated (warpsim runs one block at a time and
+// has no distributed shared memory). Shared memory of this block is the only shared memory, so
+// __isCtaShared and __isClusterShared are __isShared; a cluster fence is a fence.
+inline unsigned int __isCtaShared(const void* ptr) { return __isShared(ptr); }
+inline unsigned int __isClusterShared(const void* ptr) { return __isShared(ptr); }
+inline void __threadfence_cluster() {}
+#define WARPSIM_CLUSTERS_WHY "thread block clusters are not simulated (warpsim runs one block at a time)"
+WARPSIM_NOT_SIMULATED(void*, __cluster_map_shared_rank, WARPSIM_CLUSTERS_WHY)
+WARPSIM_NOT_SIMULATED(unsigned int, __cluster_query_shared_rank, WARPSIM_CLUSTERS_WHY)
+WARPSIM_NOT_SIMULATED(uint2, __cluster_map_shared_multicast, WARPSIM_CLUSTERS_WHY)
+WARPSIM_NOT_SIMULATED(unsigned int, __clusterDimIsSpecified, WARPSIM_CLUSTERS_WHY)
+WARPSIM_NOT_SIMULATED(dim3, __clusterDim, WARPSIM_CLUSTERS_WHY)
+WARPSIM_NOT_SIMULATED(dim3, __clusterRelativeBlockIdx, WARPSIM_CLUSTERS_WHY)
+WARPSIM_NOT_SIMULATED(dim3, __clusterGridDimInClusters, WARPSIM_CLUSTERS_WHY)
+WARPSIM_NOT_SIMULATED(dim3, __clusterIdx, WARPSIM_CLUSTERS_WHY)
+WARPSIM_NOT_SIMULATED(unsigned int, __clusterRelativeBlockRank, WARPSIM_CLUSTERS_WHY)
+WARPSIM_NOT_SIMULATED(unsigned int, __clusterSizeInBlocks, WARPSIM_CLUSTERS_WHY)
+WARPSIM_NOT_SIMULATED(void, __cluster_barrier_arrive, WARPSIM_CLUSTERS_WHY)
+WARPSIM_NOT_SIMULATED(void, __cluster_barrier_arrive_relaxed, WARPSIM_CLUSTERS_WHY)
+WARPSIM_NOT_SIMULATED(void, __cluster_barrier_wait, WARPSIM_CLUSTERS_WHY)
+#undef WARPSIM_CLUSTERS_WHY
 
 // ---- debugging and profiling
 [[noreturn]] inline void __trap() { __builtin_trap(); }
