@@ -31,16 +31,11 @@ inline long long saturate_s(long long v, int width) {
 }
 inline long long saturate_u(long long v, int width) { return clamp(v, 0, (1ll << width) - 1); }
 
-// The word whose lane n is fn(n) (truncated to the lane width), for 32 / width lanes.
-template <class Fn>
-inline unsigned int assemble(int width, Fn fn) {
-  std::uint32_t result = 0;
-  for (int n = 0; n < 32 / width; ++n) {
-    result |= (static_cast<std::uint32_t>(static_cast<unsigned long long>(fn(n))) &
-               static_cast<std::uint32_t>((1ull << width) - 1))
-              << (n * width);
-  }
-  return result;
+// `value` truncated to a lane of `width` bits and moved to lane n.
+inline std::uint32_t lane_bits(long long value, int width, int n) {
+  return (static_cast<std::uint32_t>(static_cast<unsigned long long>(value)) &
+          static_cast<std::uint32_t>((1ull << width) - 1))
+         << (n * width);
 }
 
 // Sum over the lanes of |a - b|, read signed or unsigned.
@@ -64,19 +59,23 @@ inline long long smaller(long long a, long long b) { return a < b ? a : b; }
 #define WARPSIM_SIMD(NAME, WIDTH, EXPR)                                                    \
   inline unsigned int NAME(unsigned int a, unsigned int b) {                               \
     using namespace warpsim::shim::simd;                                                   \
-    return assemble(WIDTH, [&](int n) {                                                    \
+    std::uint32_t result = 0;                                                              \
+    for (int n = 0; n < 32 / (WIDTH); ++n) {                                               \
       [[maybe_unused]] const long long sx = lane_s(a, WIDTH, n), ux = lane_u(a, WIDTH, n); \
       [[maybe_unused]] const long long sy = lane_s(b, WIDTH, n), uy = lane_u(b, WIDTH, n); \
-      return EXPR;                                                                         \
-    });                                                                                    \
+      result |= lane_bits(EXPR, WIDTH, n);                                                 \
+    }                                                                                      \
+    return result;                                                                         \
   }
 #define WARPSIM_SIMD_UNARY(NAME, WIDTH, EXPR)   \
   inline unsigned int NAME(unsigned int a) {    \
     using namespace warpsim::shim::simd;        \
-    return assemble(WIDTH, [&](int n) {         \
+    std::uint32_t result = 0;                   \
+    for (int n = 0; n < 32 / (WIDTH); ++n) {    \
       const long long sx = lane_s(a, WIDTH, n); \
-      return EXPR;                              \
-    });                                         \
+      result |= lane_bits(EXPR, WIDTH, n);      \
+    }                                           \
+    return result;                              \
   }
 
 #define WARPSIM_SIMD_FAMILY(N, WIDTH)                                          \
@@ -148,12 +147,14 @@ inline int __vimin_s32_relu(const int a, const int b) {
 #define WARPSIM_DPX3(NAME, WIDTH, EXPR)                                                        \
   inline unsigned int NAME(const unsigned int a, const unsigned int b, const unsigned int c) { \
     using namespace warpsim::shim::simd;                                                       \
-    return assemble(WIDTH, [&](int n) {                                                        \
+    std::uint32_t result = 0;                                                                  \
+    for (int n = 0; n < 32 / (WIDTH); ++n) {                                                   \
       [[maybe_unused]] const long long sx = lane_s(a, WIDTH, n), ux = lane_u(a, WIDTH, n);     \
       [[maybe_unused]] const long long sy = lane_s(b, WIDTH, n), uy = lane_u(b, WIDTH, n);     \
       [[maybe_unused]] const long long sz = lane_s(c, WIDTH, n), uz = lane_u(c, WIDTH, n);     \
-      return EXPR;                                                                             \
-    });                                                                                        \
+      result |= lane_bits(EXPR, WIDTH, n);                                                     \
+    }                                                                                          \
+    return result;                                                                             \
   }
 #define WARPSIM_DPX3_S32(NAME, EXPR)                                                           \
   inline int NAME(const int a, const int b, const int c) {                                     \
@@ -225,15 +226,14 @@ inline unsigned int __vibmin_u32(const unsigned int a, const unsigned int b, boo
 namespace warpsim::shim::simd {
 template <bool Signed, bool Max>
 inline unsigned int select_halves(unsigned int a, unsigned int b, bool* hi, bool* lo) {
-  bool picked[2];
-  const unsigned int result = assemble(16, [&](int n) {
+  std::uint32_t result = 0;
+  for (int n = 0; n < 2; ++n) {
     const long long x = Signed ? lane_s(a, 16, n) : lane_u(a, 16, n);
     const long long y = Signed ? lane_s(b, 16, n) : lane_u(b, 16, n);
-    picked[n] = Max ? x >= y : x <= y;
-    return picked[n] ? x : y;
-  });
-  *lo = picked[0];
-  *hi = picked[1];
+    const bool picked = Max ? x >= y : x <= y;
+    *(n == 0 ? lo : hi) = picked;
+    result |= lane_bits(picked ? x : y, 16, n);
+  }
   return result;
 }
 }  // namespace warpsim::shim::simd

@@ -3,8 +3,8 @@
 // arrives through a defaulted CallSite parameter, so traces carry the kernel's file:line.
 #pragma once
 
-#include <stdexcept>
-#include <string>
+#include <cstdio>
+#include <exception>
 
 #include "warpsim/arch.hpp"
 #include "warpsim/device_abi.hpp"
@@ -185,11 +185,19 @@ inline bool syncthreads_or(bool predicate, WARPSIM_SITE) { return __syncthreads_
 // Named barriers: barrier 0 with the whole block is __syncthreads; any other barrier or count
 // stops the launch, naming the line (not simulated: warps wait only at barrier 0 here).
 namespace warpsim::shim {
+// What stops the launch with a message (block_runner reports what()); <exception> only, so that
+// every kernel file does not read <string>.
+struct Stop : std::exception {
+  char message[256];
+  const char* what() const noexcept override { return message; }
+};
 [[noreturn]] inline void named_barrier_not_simulated(unsigned id, CallSite site) {
-  throw std::logic_error(std::string(site.file) + ":" + std::to_string(site.line) +
-                         ": named barrier " + std::to_string(id) +
-                         " (bar.sync with an id or a thread count) is not simulated: only "
-                         "__barrier_sync(0) over the whole block is");
+  Stop stop;
+  std::snprintf(stop.message, sizeof stop.message,
+                "%s:%u: named barrier %u (bar.sync with an id or a thread count) is not "
+                "simulated: only __barrier_sync(0) over the whole block is",
+                site.file, site.line, id);
+  throw stop;
 }
 }  // namespace warpsim::shim
 inline void __barrier_sync(unsigned id, WARPSIM_SITE) {
