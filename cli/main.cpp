@@ -1,61 +1,71 @@
-// warpsim: run kernel files in the simulator, check it against GPU test vectors.
+// warpsim: run kernel files in the simulator, step through lessons, check it against GPU vectors.
 #include <cstdio>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "commands.hpp"
 
-namespace {
+namespace warpsim::cli {
 
-constexpr const char* kUsage = "usage: warpsim <command> [options]   (warpsim help for more)\n";
-
-void print_help() {
-  std::printf(
-      "warpsim %s: a lane-level simulator of CUDA warps\n"
-      "\n"
-      "commands:\n"
-      "  run FILE.cu --kernel NAME --grid G --block B [--arg SPEC]... [--json] [--trace OUT.json]\n"
-      "                        run a kernel file in the simulator (warpsim help run)\n"
-      "  walkthrough [LESSON]  step through a lesson's trace in the terminal (default: the\n"
-      "                        butterfly reduction)\n"
-      "  vectors check FILE... check the simulator against GPU-recorded test vectors\n"
-      "  vectors record ...    record test vectors on this machine's GPU (GPU builds only)\n"
-      "  help [COMMAND]        this text, or a command's\n"
-      "  --version             the version\n",
-      WARPSIM_VERSION);
+int usage_error(const std::string& command, const std::string& message) {
+  std::fprintf(stderr, "warpsim %s: %s\n", command.c_str(), message.c_str());
+  return kExitUsage;
 }
 
-int usage_error(const std::string& message) {
-  std::fprintf(stderr, "warpsim: %s\n%s", message.c_str(), kUsage);
-  return warpsim::cli::kExitUsage;
-}
-
-}  // namespace
+}  // namespace warpsim::cli
 
 int main(int argc, char** argv) {
-  const warpsim::cli::Args args(argv + (argc > 0 ? 1 : 0), argv + argc);
-  if (args.empty()) return usage_error("no command given");
-  const std::string& command = args[0];
-  const warpsim::cli::Args rest(args.begin() + 1, args.end());
-  if (command == "--help" || command == "-h" || command == "help") {
-    const std::string topic = rest.empty() ? "" : rest[0];
-    if (topic == "run") {
-      warpsim::cli::print_run_help();
-    } else if (topic == "vectors") {
-      warpsim::cli::print_vectors_help();
-    } else if (topic.empty()) {
-      print_help();
-    } else {
-      return usage_error("no help on '" + topic + "'; commands are run and vectors");
+  using namespace warpsim::cli;
+  CLI::App app{"warpsim " WARPSIM_VERSION ": a lane-level simulator of CUDA warps", "warpsim"};
+  app.set_version_flag("--version", "warpsim " WARPSIM_VERSION);
+  app.require_subcommand(0, 1);
+  app.set_help_all_flag("--help-all", "every command's options");
+  std::vector<std::pair<CLI::App*, CommandRun>> commands;
+  const auto add = [&](CommandRun (*adder)(CLI::App&)) {
+    const std::size_t before = app.get_subcommands({}).size();
+    CommandRun run = adder(app);
+    commands.emplace_back(app.get_subcommands({}).at(before), std::move(run));
+  };
+  add(add_run_command);
+  add(add_lessons_command);
+  add(add_lesson_commands);
+  add(add_walkthrough_command);
+  add(add_vectors_command);
+  std::string help_topic;
+  CLI::App* help = app.add_subcommand("help", "this text, or a command's options");
+  help->add_option("command", help_topic, "the command");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    const std::vector<CLI::App*> chosen = app.get_subcommands();
+    const std::string command = chosen.empty() ? std::string() : " " + chosen.front()->get_name();
+    std::fprintf(stderr, "warpsim%s: %s\nRun 'warpsim help%s' for the options.\n",
+                 command.c_str(), e.what(), command.c_str());
+    return kExitUsage;
+  }
+  if (help->parsed()) {
+    if (help_topic.empty()) {
+      std::fputs(app.help().c_str(), stdout);
+      return 0;
     }
-    return 0;
+    for (const auto& [sub, run] : commands) {
+      if (sub->get_name() == help_topic) {
+        std::fputs(sub->help().c_str(), stdout);
+        return 0;
+      }
+    }
+    return usage_error("help", "no command '" + help_topic + "'");
   }
-  if (command == "--version" || command == "version") {
-    std::printf("warpsim %s\n", WARPSIM_VERSION);
-    return 0;
+  for (const auto& [sub, run] : commands) {
+    if (sub->parsed()) return run();
   }
-  if (command == "run") return warpsim::cli::run_command(rest);
-  if (command == "vectors") return warpsim::cli::vectors_command(rest);
-  if (command == "walkthrough") return warpsim::cli::walkthrough_command(rest);
-  if (command.rfind("-", 0) == 0) return usage_error("unknown option '" + command + "'");
-  return usage_error("unknown command '" + command + "'");
+  return open_default();
 }

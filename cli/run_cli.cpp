@@ -1,16 +1,21 @@
-// `warpsim run`: command-line flags into RunOptions (the work is warpsim::runner's).
+// `warpsim run`: the command line into a KernelFileRequest; the run (and, with --gpu, the GPU's
+// run of the same launch) as values; then the report.
 #include <unistd.h>
 
 #include <cerrno>
-#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "commands.hpp"
+#include "gpu_hooks.hpp"
+#include "run_report.hpp"
 #include "warpsim/runner.hpp"
 
 namespace warpsim::cli {
@@ -18,216 +23,250 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kRunUsage =
-    "usage: warpsim run FILE.cu --kernel NAME --grid G --block B [--arg SPEC]... [--json]\n"
-    "                   [--trace OUT.json] [--gpu] [options]   (warpsim help run)\n";
-
-int usage_error(const std::string& message) {
-  std::fprintf(stderr, "warpsim run: %s\n%s", message.c_str(), kRunUsage);
-  return kExitUsage;
-}
-
-template <class T>
-std::optional<T> parse_number(const std::string& text) {
-  T value{};
-  const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (text.empty() || ec != std::errc{} || ptr != end) return std::nullopt;
-  return value;
-}
-
-// The flags as parsed, before the checks that need all of them.
-struct RunFlags {
-  runner::RunOptions options;
-  bool have_grid = false;
-  bool have_block = false;
-  bool list_kernels = false;
-  bool gpu = false;
-  GpuRunFlags gpu_flags;
-  std::string gpu_only_flag;  // a --gpu-* flag given, which needs --gpu
-};
-
 constexpr std::uint32_t kMaxTraceCalls = 65536;
 
-// Applies one `--name value` flag; returns an error message, empty when it was fine.
-std::string apply_value_flag(RunFlags& flags, const std::string& name, const std::string& value) {
-  runner::RunOptions& o = flags.options;
-  if (name == "--kernel") {
-    o.kernel = value;
-  } else if (name == "--grid" || name == "--block") {
-    auto dim = runner::parse_dim3(value);
-    if (!dim) return name + ": " + dim.error;
-    (name == "--grid" ? o.grid : o.block) = *dim;
-    (name == "--grid" ? flags.have_grid : flags.have_block) = true;
-  } else if (name == "--arg") {
-    auto spec = runner::parse_arg_spec(value);
-    if (!spec) {
-      return "--arg " + std::to_string(o.args.size() + 1) + " '" + value + "': " + spec.error;
-    }
-    o.args.push_back(std::move(*spec));
-  } else if (name == "--trace") {
-    o.trace_path = value;
-  } else if (name == "--policy") {
-    if (value == "maximal") {
-      o.policy = ConvergencePolicy::maximal;
-    } else if (value == "interleaved") {
-      o.policy = ConvergencePolicy::interleaved;
-    } else {
-      return "--policy '" + value + "': use maximal or interleaved";
-    }
-  } else if (name == "--seed") {
-    auto seed = parse_number<std::uint64_t>(value);
-    if (!seed) return "--seed '" + value + "': not a non-negative integer";
-    o.seed = *seed;
-  } else if (name == "--max-steps") {
-    auto steps = parse_number<std::uint64_t>(value);
-    if (!steps || *steps == 0) return "--max-steps '" + value + "': not a positive integer";
-    o.max_steps = *steps;
-  } else if (name == "--timeout") {
-    auto seconds = parse_number<double>(value);
-    if (!seconds || !(*seconds > 0) || *seconds > 86400) {
-      return "--timeout '" + value + "': give seconds, more than 0 and at most 86400";
-    }
-    o.timeout_seconds = *seconds;
-  } else if (name == "--gpu-trace-blocks") {
-    auto blocks = parse_number<std::uint64_t>(value);
-    if (!blocks) return "--gpu-trace-blocks '" + value + "': give a number of blocks (0: none)";
-    flags.gpu_flags.trace_blocks = *blocks;
-    flags.gpu_only_flag = name;
-  } else if (name == "--gpu-trace-calls") {
-    auto calls = parse_number<std::uint32_t>(value);
-    if (!calls || *calls == 0 || *calls > kMaxTraceCalls) {
-      return "--gpu-trace-calls '" + value + "': give calls per thread, 1 to " +
-             std::to_string(kMaxTraceCalls);
-    }
-    flags.gpu_flags.trace_calls = *calls;
-    flags.gpu_only_flag = name;
-  } else if (name == "--tolerance-ulps") {
-    auto ulps = parse_number<std::uint64_t>(value);
-    if (!ulps) return "--tolerance-ulps '" + value + "': not a non-negative integer";
-    flags.gpu_flags.tolerance_ulps = *ulps;
-    flags.gpu_only_flag = name;
-  } else if (name == "--gpu-trace-out") {
-    if (value.empty()) return "--gpu-trace-out needs a file name";
-    flags.gpu_flags.trace_out = value;
-    flags.gpu_only_flag = name;
-  } else if (name == "--shared") {
-    auto bytes = parse_number<std::size_t>(value);
-    if (!bytes) return "--shared '" + value + "': give a number of bytes";
-    o.shared_bytes = *bytes;
-  } else {
-    return "unknown option '" + name + "'";
-  }
-  return {};
+struct RunFlags {
+  std::string file;
+  std::string kernel;
+  std::string grid, block;
+  std::vector<std::string> args;
+  bool json = false;
+  std::string trace_path;
+  bool gpu = false;
+  GpuRunFlags gpu_flags;
+  std::string gpu_trace_out;
+  std::string policy = "maximal";
+  std::uint64_t seed = 1;
+  std::uint64_t max_steps = LaunchOptions{}.max_steps;
+  double timeout = 60;
+  std::size_t shared = 48 * 1024;
+  std::string arch = "sm_90";
+  bool list_kernels = false;
+};
+
+bool writable_destination(const std::string& path) {
+  const fs::path parent = fs::absolute(path).parent_path();
+  return access(parent.c_str(), W_OK) == 0;
 }
 
-bool takes_value(const std::string& name) {
-  for (const char* flag : {"--kernel", "--grid", "--block", "--arg", "--trace", "--policy",
-                           "--seed", "--max-steps", "--timeout", "--shared", "--gpu-trace-blocks",
-                           "--gpu-trace-calls", "--tolerance-ulps", "--gpu-trace-out"}) {
-    if (name == flag) return true;
+// The flags as a request; the error names the flag.
+Expected<runner::KernelFileRequest> request_of(const RunFlags& f) {
+  runner::KernelFileRequest r;
+  r.file = f.file;
+  r.kernel = f.kernel;
+  auto grid = runner::parse_dim3(f.grid);
+  if (!grid) return fail("--grid: " + grid.error().message);
+  auto block = runner::parse_dim3(f.block);
+  if (!block) return fail("--block: " + block.error().message);
+  r.grid = *grid;
+  r.block = *block;
+  for (const std::string& text : f.args) {
+    auto spec = runner::parse_arg_spec(text);
+    if (!spec) {
+      return fail("--arg " + std::to_string(r.args.size() + 1) + " '" + text +
+                  "': " + spec.error().message);
+    }
+    r.args.push_back(std::move(*spec));
   }
-  return false;
+  r.policy = f.policy == "interleaved" ? ConvergencePolicy::interleaved : ConvergencePolicy::maximal;
+  r.seed = f.seed;
+  r.max_steps = f.max_steps;
+  r.timeout_seconds = f.timeout;
+  r.shared_bytes = f.shared;
+  r.arch = f.arch;
+  r.record_steps = !f.trace_path.empty() || f.gpu;  // the GPU comparison needs the steps
+  r.keep_initial_buffers = f.gpu;
+  r.color_compiler_output = isatty(STDERR_FILENO) != 0;
+  return r;
+}
+
+int list_kernels(const std::string& file) {
+  auto listing = runner::list_kernels(file);
+  if (!listing) return usage_error("run", listing.error().message);
+  for (const runner::KernelListing& k : *listing) {
+    std::cout << k.kernel.name << (k.kernel.is_template ? "<...>" : "") << "  ("
+              << (k.from_macro ? "declared by a macro" : "line " + std::to_string(k.kernel.line))
+              << ")\n";
+  }
+  return runner::kExitRan;
+}
+
+int exit_for_gpu_error(const Error& error) {
+  switch (error.kind) {
+    case ErrorKind::no_device:
+      return kExitNoGpu;
+    case ErrorKind::bad_input:
+    case ErrorKind::compile:
+    case ErrorKind::file:
+      return kExitUsage;
+    case ErrorKind::driver:
+    case ErrorKind::internal:
+      break;
+  }
+  return runner::kExitKernelFailed;
+}
+
+int run(const RunFlags& f, const std::vector<std::string>& gpu_only_flags) {
+  if (f.list_kernels) return list_kernels(f.file);
+  if (f.kernel.empty()) return usage_error("run", "--kernel NAME is required");
+  if (f.grid.empty()) return usage_error("run", "--grid is required");
+  if (f.block.empty()) return usage_error("run", "--block is required");
+  if (!f.gpu && !gpu_only_flags.empty()) {
+    return usage_error("run", gpu_only_flags.front() + " needs --gpu");
+  }
+  auto request = request_of(f);
+  if (!request) return usage_error("run", request.error().message);
+  if (!f.trace_path.empty() && !writable_destination(f.trace_path)) {
+    return usage_error("run", "cannot write --trace " + f.trace_path + ": " + std::strerror(errno));
+  }
+  if (f.gpu) {
+    if (!f.gpu_trace_out.empty() && !writable_destination(f.gpu_trace_out)) {
+      return usage_error("run", "cannot write --gpu-trace-out " + f.gpu_trace_out + ": " +
+                                    std::strerror(errno));
+    }
+    if (Expected<void> device = probe_gpu(); !device) {
+      std::fprintf(stderr, "warpsim run: --gpu: %s\n", device.error().message.c_str());
+      return kExitNoGpu;
+    }
+  }
+
+  const runner::KernelFileResult result = runner::run_kernel_file(*request);
+  if (result.status == runner::RunStatus::bad_input) {
+    std::cerr << result.details;
+    return usage_error("run", result.message);
+  }
+  for (const std::string& warning : result.warnings) std::cerr << "warpsim run: warning: " << warning << "\n";
+  int status = result.exit_status();
+  std::optional<GpuOutcome> gpu;
+  if (f.gpu) {
+    gpu.emplace();
+    if (result.status != runner::RunStatus::completed) {
+      // A kernel that deadlocks or runs away in the simulator would hang the device.
+      gpu->skipped = "not run on the GPU: the simulation did not complete (" +
+                     std::string(runner::to_string(result.status)) + ")";
+    } else if (auto ran = run_on_gpu(*request, result, f.gpu_flags)) {
+      std::vector<BufferData> sim_buffers;
+      for (const runner::OutputBuffer& b : result.buffers) {
+        sim_buffers.push_back(
+            {b.arg, value_type_from_string(runner::to_string(b.type)).value_or(ValueType::none),
+             b.bytes});
+      }
+      gpu->comparison = compare_run(*ran, &result.trace, sim_buffers, f.gpu_flags.tolerance_ulps);
+      gpu->run = std::move(*ran);
+    } else {
+      gpu->error = ran.error();
+    }
+  }
+
+  if (f.json) {
+    std::cout << run_json(result, gpu ? &*gpu : nullptr).dump() << "\n";
+    if (status != runner::kExitRan) std::cerr << "warpsim run: " << result.message << "\n";
+  } else {
+    write_run_text(std::cout, result, gpu ? &*gpu : nullptr);
+  }
+  if (gpu && gpu->run && !gpu->run->compile_log.empty()) {
+    std::string log = gpu->run->compile_log;
+    while (!log.empty() && log.back() == '\n') log.pop_back();
+    std::cerr << "warpsim run: --gpu: NVRTC: " << log << "\n";
+  }
+  if (gpu && !gpu->skipped.empty()) std::cerr << "warpsim run: --gpu: " << gpu->skipped << "\n";
+  if (gpu && gpu->error) {
+    std::cerr << gpu->error->details;
+    if (!gpu->error->details.empty() && gpu->error->details.back() != '\n') std::cerr << "\n";
+    std::cerr << "warpsim run: --gpu: " << gpu->error->message << "\n";
+    status = std::max(status, exit_for_gpu_error(*gpu->error));
+  }
+  if (gpu && gpu->run && !f.gpu_trace_out.empty()) {
+    if (!gpu->run->trace) {
+      std::cerr << "warpsim run: --gpu: no device trace written to " << f.gpu_trace_out << ": "
+                << (gpu->run->trace_note.empty() ? "none was recorded" : gpu->run->trace_note)
+                << "\n";
+    } else if (std::ofstream file(f.gpu_trace_out, std::ios::binary | std::ios::trunc);
+               !(write_device_trace_json(file, *gpu->run->trace), file.flush())) {
+      std::cerr << "warpsim run: --gpu: cannot write --gpu-trace-out " << f.gpu_trace_out << "\n";
+      status = std::max(status, runner::kExitKernelFailed);
+    }
+  }
+  if (!f.trace_path.empty()) {
+    const bool launch_returned = result.status != runner::RunStatus::crashed &&
+                                 result.status != runner::RunStatus::timeout;
+    if (!launch_returned) {
+      std::cerr << "warpsim run: no trace written: the launch did not return\n";
+    } else if (std::ofstream file(f.trace_path, std::ios::binary | std::ios::trunc);
+               !(write_trace_json(file, result.trace), file.flush())) {
+      return usage_error("run", "cannot write " + f.trace_path + ": " + std::strerror(errno));
+    }
+  }
+  return status;
 }
 
 }  // namespace
 
-void print_run_help() {
-  std::printf(
-      "%s\n"
-      "Runs one __global__ function of a CUDA file in the simulator, every lane traced.\n"
-      "\n"
-      "  FILE.cu             kernels, __device__ helpers, templates; no main, no host code\n"
-      "  --kernel NAME       the kernel: plain or namespaced; a template as an instantiation,\n"
-      "                      e.g. 'reduce<256>'\n"
-      "  --grid G, --block B launch shape: X or X,Y,Z\n"
-      "  --arg SPEC          one per kernel parameter, in order:\n"
-      "                        scalar  TYPE:VALUE       i32:1000  u32:0xffffffff  f32:0.5\n"
-      "                        buffer  TYPE[COUNT]:INIT INIT = zeros | iota | file:PATH |\n"
-      "                                                 a list of COUNT values: 1,2,3\n"
-      "                      TYPE is i32 u32 f32 i64 u64 f64\n"
-      "  --json              print one JSON object (buffers, diagnostics, steps)\n"
-      "  --trace OUT.json    write the full step-by-step trace\n"
-      "  --gpu               also compile the file with NVRTC, run it on the GPU with the same\n"
-      "                      arguments and compare buffers and steps (needs a CUDA device)\n"
-      "  --gpu-trace-blocks N  with --gpu: blocks whose warp-level calls are traced on the\n"
-      "                      device and compared step by step (default 4; 0: buffers only)\n"
-      "  --gpu-trace-calls N with --gpu: calls recorded per thread (default 256)\n"
-      "  --tolerance-ulps N  with --gpu: floats within N ulps of each other match (default 0)\n"
-      "  --gpu-trace-out F.json  with --gpu: write the device trace\n"
-      "  --policy P          maximal (default) or interleaved convergence\n"
-      "  --seed N            order of the interleaved policy (default 1)\n"
-      "  --max-steps N       warp-level steps before the run counts as runaway\n"
-      "  --timeout S         wall-clock limit in seconds (default 60)\n"
-      "  --shared BYTES      dynamic shared memory (extern __shared__), default 49152\n"
-      "  --list-kernels      list the file's kernels and exit\n"
+CommandRun add_run_command(CLI::App& app) {
+  auto f = std::make_shared<RunFlags>();
+  CLI::App* run_app = app.add_subcommand("run", "run one kernel of a CUDA file in the simulator");
+  run_app->footer(
+      "--arg SPEC, one per kernel parameter, in order:\n"
+      "  scalar  TYPE:VALUE        i32:1000  u32:0xffffffff  f32:0.5\n"
+      "  buffer  TYPE[COUNT]:INIT  INIT = zeros | iota | random:SEED[:LO:HI] | file:PATH |\n"
+      "                            a list of COUNT values: 1,2,3\n"
+      "  TYPE is i32 u32 f32 i64 u64 f64\n"
       "\n"
       "exit status: 0 ran (diagnostics may be present), 1 the kernel deadlocked, ran away,\n"
       "crashed or timed out, 2 bad input (arguments, file, compile error), 3 --gpu without GPU.\n"
       "With --gpu the status is 0 when both runs ran, even where they differ: the report (and\n"
       "--json's \"identical\" fields) say whether they agree.\n"
       "Compiled kernels are cached in $WARPSIM_CACHE_DIR, else $XDG_CACHE_HOME/warpsim or\n"
-      "~/.cache/warpsim; the compiler is $WARPSIM_CXX, else c++.\n",
-      kRunUsage);
-}
-
-int run_command(const Args& args) {
-  RunFlags flags;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& word = args[i];
-    if (word == "--help" || word == "-h") {
-      print_run_help();
-      return 0;
+      "~/.cache/warpsim; the compiler is $WARPSIM_CXX, else c++.");
+  run_app->add_option("file", f->file, "the CUDA file: kernels, __device__ helpers, templates")
+      ->required();
+  run_app->add_option("--kernel", f->kernel,
+                      "the kernel: plain or namespaced; a template as an instantiation, e.g. "
+                      "'reduce<256>'");
+  run_app->add_option("--grid", f->grid, "launch shape: X or X,Y,Z");
+  run_app->add_option("--block", f->block, "block shape: X or X,Y,Z");
+  run_app->add_option("--arg", f->args, "one per kernel parameter, in order (below)");
+  run_app->add_flag("--json", f->json, "print one JSON object (buffers, diagnostics, steps)");
+  run_app->add_option("--trace", f->trace_path, "write the full step-by-step trace (JSON)");
+  run_app->add_flag("--gpu", f->gpu,
+                    "also compile the file with NVRTC, run it on the GPU with the same arguments "
+                    "and compare buffers and steps (needs a CUDA device)");
+  CLI::Option* blocks = run_app->add_option("--gpu-trace-blocks", f->gpu_flags.trace_blocks,
+                                            "with --gpu: blocks traced on the device (default 4; 0: "
+                                            "buffers only)")
+                             ->check(CLI::NonNegativeNumber);
+  CLI::Option* calls =
+      run_app->add_option("--gpu-trace-calls", f->gpu_flags.trace_calls,
+                          "with --gpu: calls recorded per thread (default 256)")
+          ->check(CLI::Range(std::uint32_t{1}, kMaxTraceCalls));
+  CLI::Option* ulps = run_app->add_option("--tolerance-ulps", f->gpu_flags.tolerance_ulps,
+                                          "with --gpu: floats within N ulps match (default 0)")
+                           ->check(CLI::NonNegativeNumber);
+  CLI::Option* out = run_app->add_option("--gpu-trace-out", f->gpu_trace_out,
+                                         "with --gpu: write the device trace (JSON)");
+  run_app->add_option("--policy", f->policy, "convergence: maximal (default) or interleaved")
+      ->check(CLI::IsMember({"maximal", "interleaved"}));
+  run_app->add_option("--seed", f->seed, "order of the interleaved policy (default 1)")
+      ->check(CLI::NonNegativeNumber);
+  run_app->add_option("--max-steps", f->max_steps,
+                      "warp-level steps before the run counts as runaway")
+      ->check(CLI::PositiveNumber);
+  run_app->add_option("--timeout", f->timeout, "wall-clock limit in seconds (default 60)")
+      ->check(CLI::Range(0.001, 86400.0));
+  run_app->add_option("--shared", f->shared,
+                      "dynamic shared memory (extern __shared__) in bytes, default 49152")
+      ->check(CLI::NonNegativeNumber);
+  run_app->add_option("--arch", f->arch,
+                      "the architecture the file is compiled for, as nvcc's -arch: sm_70 ... sm_90 "
+                      "(default); sets __CUDA_ARCH__ and which intrinsics exist");
+  run_app->add_flag("--list-kernels", f->list_kernels, "list the file's kernels and exit");
+  return [f, blocks, calls, ulps, out] {
+    std::vector<std::string> gpu_only;
+    for (const CLI::Option* o : {blocks, calls, ulps, out}) {
+      if (o->count() > 0) gpu_only.push_back(o->get_name());
     }
-    if (word == "--json") {
-      flags.options.json = true;
-    } else if (word == "--gpu") {
-      flags.gpu = true;
-    } else if (word == "--list-kernels") {
-      flags.list_kernels = true;
-    } else if (word.rfind("--", 0) == 0) {
-      const std::size_t equals = word.find('=');
-      const std::string name = word.substr(0, equals);
-      if (!takes_value(name)) return usage_error("unknown option '" + name + "'");
-      std::string value;
-      if (equals != std::string::npos) {
-        value = word.substr(equals + 1);
-      } else if (i + 1 < args.size()) {
-        value = args[++i];
-      } else {
-        return usage_error(name + " needs a value");
-      }
-      if (std::string error = apply_value_flag(flags, name, value); !error.empty()) {
-        return usage_error(error);
-      }
-    } else if (flags.options.file.empty()) {
-      flags.options.file = word;
-    } else {
-      return usage_error("unexpected argument '" + word + "' (one kernel file per run)");
-    }
-  }
-
-  runner::RunOptions& o = flags.options;
-  if (o.file.empty()) return usage_error("no kernel file given");
-  if (flags.list_kernels) return runner::list_kernels(o.file, std::cout, std::cerr);
-  if (o.kernel.empty()) return usage_error("--kernel NAME is required");
-  if (!flags.have_grid) return usage_error("--grid is required");
-  if (!flags.have_block) return usage_error("--block is required");
-  if (!flags.gpu && !flags.gpu_only_flag.empty()) {
-    return usage_error(flags.gpu_only_flag + " needs --gpu");
-  }
-  if (flags.gpu) {
-    if (const std::string& out = flags.gpu_flags.trace_out; !out.empty()) {
-      const fs::path parent = fs::absolute(out).parent_path();
-      if (access(parent.c_str(), W_OK) != 0) {
-        std::fprintf(stderr, "warpsim run: cannot write --gpu-trace-out %s: %s\n", out.c_str(),
-                     std::strerror(errno));
-        return kExitUsage;
-      }
-    }
-    if (const int status = attach_gpu_stage(flags.gpu_flags, o); status != 0) return status;
-  }
-  return runner::run_kernel_file(o, std::cout, std::cerr);
+    return run(*f, gpu_only);
+  };
 }
 
 }  // namespace warpsim::cli

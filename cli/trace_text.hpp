@@ -1,24 +1,30 @@
-// Terminal view of a Trace: each step as a lane table (8 lanes a row), diagnostics as lines.
-// Reads the trace only; the walkthrough and `warpsim run` both print through it.
+// Terminal view of a trace: a step as a lane table (8 lanes a row) drawn from its StepView, and
+// diagnostics as lines. Decides nothing about lanes itself: describe_step (warpsim/step_view.hpp)
+// does, for this view, the GUI and figure export alike.
 #pragma once
 
-#include <cstddef>
 #include <iosfwd>
 
-#include "warpsim/trace.hpp"
+#include "warpsim/step_view.hpp"
 
 namespace warpsim::cli {
 
 struct TextStyle {
-  bool color = false;  // ANSI colours for undefined results and diagnostics
+  bool color = false;  // ANSI colours (undefined results, diagnostics, differences, lane states)
 };
 
 // "step 2 of 5 · __shfl_xor_sync · mask 0xffffffff · laneMask 8 · kernel.cu:6 · block 0 warp 0"
-// then rows: lane / in / from (shuffles) / out. Lanes that did not take part show "·", exited
-// lanes "x", undefined results "?value".
-void print_step(std::ostream& out, const Trace& trace, std::size_t index, const TextStyle& style);
+// then rows (lane, in, from, out, ...). Lanes without a value show their state: "·" diverged
+// elsewhere or not in the mask, "x" exited; undefined results "?value"; a lane whose other-side
+// value differs "!value".
+void print_step(std::ostream& out, const StepView& view, const TextStyle& style);
 
-// One line per diagnostic: kind, message, lanes, file:line, how often it recurred.
+// A key to the symbols print_step uses, one line.
+void print_legend(std::ostream& out);
+
+// One line per diagnostic: kind, lanes, file:line, how often it recurred, the message.
+void print_diagnostic(std::ostream& out, const Trace& trace, const Diagnostic& diagnostic,
+                      const TextStyle& style);
 void print_diagnostics(std::ostream& out, const Trace& trace, const TextStyle& style);
 
 }  // namespace warpsim::cli

@@ -3,51 +3,46 @@
 #include <iostream>
 #include <string>
 
+#include <memory>
+#include <vector>
+
 #include "commands.hpp"
+#include "gpu_hooks.hpp"
+#include "vectors_report.hpp"
 #include "warpsim/vectors.hpp"
 
 namespace warpsim::cli {
 namespace {
 
-constexpr const char* kVectorsUsage =
-    "usage: warpsim vectors check FILE.jsonl[.gz]...\n"
-    "       warpsim vectors record --out FILE.jsonl[.gz] [--seed N] [--cases N] [--device N]\n";
-
-int check_command(const Args& files) {
-  if (files.empty()) {
-    std::fprintf(stderr, "warpsim vectors check: no vector files given\n%s", kVectorsUsage);
-    return kExitUsage;
-  }
-  return check_vector_files(files, std::cout, std::cerr);
+int check(const std::vector<std::string>& files) {
+  const VectorCheck result = check_vector_files(files);
+  write_vector_check(std::cout, std::cerr, result);
+  return result.exit_status();
 }
 
 }  // namespace
 
-void print_vectors_help() {
-  std::printf(
-      "%s\n"
-      "check   runs every case of GPU-recorded vector files through the simulator's semantics\n"
-      "        and reports each mismatch; exit status 1 on any\n"
-      "record  generates seeded cases and records what this machine's GPU returns (builds with\n"
-      "        CUDA only; exit status 3 without a device)\n",
-      kVectorsUsage);
-}
-
-int vectors_command(const Args& args) {
-  if (args.empty()) {
-    std::fprintf(stderr, "warpsim vectors: no subcommand given\n%s", kVectorsUsage);
-    return kExitUsage;
-  }
-  if (args[0] == "--help" || args[0] == "-h") {
-    print_vectors_help();
-    return 0;
-  }
-  const Args rest(args.begin() + 1, args.end());
-  if (args[0] == "check") return check_command(rest);
-  if (args[0] == "record") return vectors_record_command(rest);
-  std::fprintf(stderr, "warpsim vectors: unknown subcommand '%s'\n%s", args[0].c_str(),
-               kVectorsUsage);
-  return kExitUsage;
+CommandRun add_vectors_command(CLI::App& app) {
+  CLI::App* vectors = app.add_subcommand("vectors", "GPU test vectors: check the simulator, record");
+  vectors->require_subcommand(0, 1);
+  auto files = std::make_shared<std::vector<std::string>>();
+  CLI::App* check = vectors->add_subcommand(
+      "check", "run every case of GPU-recorded vector files through the simulator's semantics and "
+               "report each mismatch; exit status 1 on any");
+  check->add_option("files", *files, "vector files (.jsonl or .jsonl.gz)")->required();
+  auto record = std::make_shared<VectorRecordFlags>();
+  CLI::App* rec = vectors->add_subcommand(
+      "record", "generate seeded cases and record what this machine's GPU returns (builds with "
+                "CUDA only; exit status 3 without a device)");
+  rec->add_option("--out", record->out, "the vector file to write (.jsonl or .jsonl.gz)")->required();
+  rec->add_option("--seed", record->seed, "generator seed");
+  rec->add_option("--cases", record->cases, "number of cases");
+  rec->add_option("--device", record->device, "CUDA device ordinal");
+  return [files, record, check, rec] {
+    if (check->parsed()) return cli::check(*files);
+    if (rec->parsed()) return vectors_record(*record);
+    return usage_error("vectors", "give a subcommand: check FILE... or record --out FILE");
+  };
 }
 
 }  // namespace warpsim::cli

@@ -24,8 +24,10 @@ set_target_properties(warpsim PROPERTIES EXPORT_NAME warpsim
   INSTALL_RPATH "$ORIGIN/${bin_to_lib}" INSTALL_RPATH_USE_LINK_PATH ON)
 install(TARGETS warpsim EXPORT warpsimTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/sim/include/warpsim DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-  FILES_MATCHING PATTERN "*.hpp")
+# Every layer's headers (sim/*/include/warpsim) into one include/warpsim.
+foreach(dir ${WARPSIM_PUBLIC_HEADER_DIRS})
+  install(DIRECTORY ${dir} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.hpp")
+endforeach()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/sim/shim/ DESTINATION ${WARPSIM_INSTALL_SHIM_DIR})
 
 install(EXPORT warpsimTargets NAMESPACE warpsim:: DESTINATION ${WARPSIM_INSTALL_CMAKE_DIR})

@@ -56,8 +56,8 @@ struct DriverApi {
   decltype(&::cuFuncGetParamInfo) func_get_param_info = nullptr;  // optional: drivers from CUDA 12.4 on
 };
 
-GpuError no_device(std::string why) {
-  return GpuError{GpuErrorKind::no_device, "no CUDA device: " + std::move(why), {}};
+Error no_device(std::string why) {
+  return Error{ErrorKind::no_device, "no CUDA device: " + std::move(why), {}};
 }
 
 // "CUDA_ERROR_OUT_OF_MEMORY (out of memory)"
@@ -76,8 +76,8 @@ std::string describe(const DriverApi& api, CUresult result) {
   return out;
 }
 
-GpuError driver_error(const DriverApi& api, CUresult result, const std::string& call) {
-  return GpuError{GpuErrorKind::driver, "CUDA driver: " + call + " failed: " + describe(api, result), {}};
+Error driver_error(const DriverApi& api, CUresult result, const std::string& call) {
+  return Error{ErrorKind::driver, "CUDA driver: " + call + " failed: " + describe(api, result), {}};
 }
 
 template <class Fn>
@@ -236,7 +236,7 @@ class ContextScope {
   // Success when the context is current and usable.
   Expected<void> check() const {
     if (session_.abandoned) {
-      return GpuError{GpuErrorKind::driver, "CUDA driver: the context was abandoned after an earlier timeout", {}};
+      return Error{ErrorKind::driver, "CUDA driver: the context was abandoned after an earlier timeout", {}};
     }
     if (!pushed_) return driver_error(session_.api, status_, "cuCtxPushCurrent");
     return {};
@@ -296,7 +296,7 @@ namespace {
 
 Expected<void> check_range(std::size_t buffer_size, std::size_t offset, std::size_t bytes, const char* what) {
   if (offset > buffer_size || bytes > buffer_size - offset) {
-    return GpuError{GpuErrorKind::invalid_argument,
+    return Error{ErrorKind::bad_input,
                     std::string(what) + " of " + std::to_string(bytes) + " bytes at offset " + std::to_string(offset) +
                         " overruns a device buffer of " + std::to_string(buffer_size) + " bytes",
                     {}};
@@ -389,7 +389,7 @@ Expected<DeviceBuffer> Gpu::allocate(std::size_t bytes) {
 }
 
 Expected<Module> Gpu::load_module(std::span<const char> image) {
-  if (image.empty()) return GpuError{GpuErrorKind::invalid_argument, "cannot load an empty module image", {}};
+  if (image.empty()) return Error{ErrorKind::bad_input, "cannot load an empty module image", {}};
   ContextScope scope(*session_);
   if (auto current = scope.check(); !current) return current.error();
   auto state = std::make_shared<detail::ModuleState>();
@@ -408,7 +408,7 @@ namespace {
 
 Expected<void> check_global_size(const DeviceGlobal& global, std::size_t bytes) {
   if (global.address == 0 || global.size != bytes) {
-    return GpuError{GpuErrorKind::invalid_argument,
+    return Error{ErrorKind::bad_input,
                     "a copy of " + std::to_string(bytes) + " bytes does not fit a __device__ variable of " +
                         std::to_string(global.size) + " bytes",
                     {}};
@@ -438,7 +438,7 @@ Expected<void> Gpu::read_global(const DeviceGlobal& global, std::span<std::byte>
 
 Expected<void> Gpu::launch(const Kernel& kernel, const LaunchShape& shape, std::span<void*> args) {
   if (kernel.module_ == nullptr || kernel.module_->session != session_) {
-    return GpuError{GpuErrorKind::invalid_argument, "kernel was not loaded through this Gpu", {}};
+    return Error{ErrorKind::bad_input, "kernel was not loaded through this Gpu", {}};
   }
   ContextScope scope(*session_);
   if (auto current = scope.check(); !current) return current;
@@ -457,7 +457,7 @@ Expected<void> Gpu::launch(const Kernel& kernel, const LaunchShape& shape, std::
 
 Expected<void> Gpu::allow_dynamic_shared(const Kernel& kernel, std::size_t bytes) {
   if (kernel.module_ == nullptr || kernel.module_->session != session_) {
-    return GpuError{GpuErrorKind::invalid_argument, "kernel was not loaded through this Gpu", {}};
+    return Error{ErrorKind::bad_input, "kernel was not loaded through this Gpu", {}};
   }
   ContextScope scope(*session_);
   if (auto current = scope.check(); !current) return current;
@@ -475,7 +475,7 @@ Expected<void> Gpu::allow_dynamic_shared(const Kernel& kernel, std::size_t bytes
   }
   const auto limit = static_cast<std::size_t>(std::max(0, optin_bytes - static_bytes));
   if (bytes > limit) {
-    return GpuError{GpuErrorKind::invalid_argument,
+    return Error{ErrorKind::bad_input,
                     std::to_string(bytes) + " bytes of dynamic shared memory do not fit " + session_->info.name +
                         ": the kernel has " + std::to_string(static_bytes) + " bytes of static shared memory and a block may use " +
                         std::to_string(optin_bytes) + " in all",
@@ -491,7 +491,7 @@ Expected<void> Gpu::allow_dynamic_shared(const Kernel& kernel, std::size_t bytes
 
 Expected<std::optional<std::vector<std::size_t>>> Gpu::parameter_sizes(const Kernel& kernel) {
   if (kernel.module_ == nullptr || kernel.module_->session != session_) {
-    return GpuError{GpuErrorKind::invalid_argument, "kernel was not loaded through this Gpu", {}};
+    return Error{ErrorKind::bad_input, "kernel was not loaded through this Gpu", {}};
   }
   const DriverApi& api = session_->api;
   if (api.func_get_param_info == nullptr) return std::optional<std::vector<std::size_t>>{};
@@ -521,7 +521,7 @@ Expected<void> Gpu::synchronize(std::chrono::milliseconds timeout) {
     if (r != CUDA_ERROR_NOT_READY) return driver_error(session_->api, r, "kernel execution (cuStreamQuery)");
     if (std::chrono::steady_clock::now() - start > timeout) {
       session_->abandoned = true;
-      return GpuError{GpuErrorKind::driver,
+      return Error{ErrorKind::driver,
                       "CUDA driver: GPU work did not finish within " + std::to_string(timeout.count()) +
                           " ms (a warp waiting on lanes that never arrive hangs); the context was abandoned",
                       {}};

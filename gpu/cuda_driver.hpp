@@ -1,6 +1,6 @@
 // The CUDA driver API, loaded at run time. Binaries that link warpsim::gpu never depend on
 // libcuda: the first call here dlopen()s libcuda.so.1 and resolves the few functions used.
-// Without a driver or a device, every entry point returns a GpuError of kind no_device whose
+// Without a driver or a device, every entry point returns a Error of kind no_device whose
 // message starts "no CUDA device: " and says why, in one line.
 //
 //   auto gpu = Gpu::open();                       // primary context of device 0
@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include "expected.hpp"
+#include "warpsim/expected.hpp"
 
 namespace warpsim::gpu {
 

@@ -6,26 +6,10 @@
 #include <set>
 #include <sstream>
 
-#include "warpsim/intrinsic_table.hpp"
+#include "warpsim/intrinsic_signature.hpp"
 
 namespace warpsim::gpu {
 namespace {
-
-constexpr std::array kTracedTypes{
-    TracedType{"int", ValueType::i32},
-    TracedType{"unsigned int", ValueType::u32},
-    TracedType{"long", ValueType::i64},
-    TracedType{"unsigned long", ValueType::u64},
-    TracedType{"long long", ValueType::i64},
-    TracedType{"unsigned long long", ValueType::u64},
-    TracedType{"float", ValueType::f32},
-    TracedType{"double", ValueType::f64},
-    TracedType{"__half", ValueType::f16},
-    TracedType{"__half2", ValueType::f16x2},
-    TracedType{"__nv_bfloat16", ValueType::bf16},
-    TracedType{"__nv_bfloat162", ValueType::bf16x2},
-};
-constexpr std::size_t kMatchTypes = 8;  // CUDA's __match_*_sync take the first eight
 
 // Layout, state and the one function that appends a record.
 constexpr const char* kRecorder = R"cuda(
@@ -89,171 +73,88 @@ static __device__ __forceinline__ unsigned long long warpsim_bits(T value) {
   return bits;
 }
 
-template <class T>
-struct WarpsimTypeOf;
 )cuda";
-
-// Wrappers with CUDA's exact parameter lists behind a leading `line`.
-constexpr const char* kWrapperMacros = R"cuda(
-#define WARPSIM_TRACE_SHUFFLES(T)                                                                   \
-  static __device__ __forceinline__ T warpsim_trace_shfl_sync(unsigned line, unsigned mask, T var,  \
-                                                              int srcLane, int width = warpSize) { \
-    const T result = __shfl_sync(mask, var, srcLane, width);                                       \
-    warpsim_trace_record(WARPSIM_OP_shfl_sync, WarpsimTypeOf<T>::value, mask, warpsim_bits(var),   \
-                         warpsim_bits(result), srcLane, width, line, false);                       \
-    return result;                                                                                  \
-  }                                                                                                 \
-  static __device__ __forceinline__ T warpsim_trace_shfl_up_sync(                                   \
-      unsigned line, unsigned mask, T var, unsigned int delta, int width = warpSize) {              \
-    const T result = __shfl_up_sync(mask, var, delta, width);                                      \
-    warpsim_trace_record(WARPSIM_OP_shfl_up_sync, WarpsimTypeOf<T>::value, mask, warpsim_bits(var),\
-                         warpsim_bits(result), (int)delta, width, line, false);                    \
-    return result;                                                                                  \
-  }                                                                                                 \
-  static __device__ __forceinline__ T warpsim_trace_shfl_down_sync(                                 \
-      unsigned line, unsigned mask, T var, unsigned int delta, int width = warpSize) {              \
-    const T result = __shfl_down_sync(mask, var, delta, width);                                    \
-    warpsim_trace_record(WARPSIM_OP_shfl_down_sync, WarpsimTypeOf<T>::value, mask,                 \
-                         warpsim_bits(var), warpsim_bits(result), (int)delta, width, line, false); \
-    return result;                                                                                  \
-  }                                                                                                 \
-  static __device__ __forceinline__ T warpsim_trace_shfl_xor_sync(                                  \
-      unsigned line, unsigned mask, T var, int laneMask, int width = warpSize) {                    \
-    const T result = __shfl_xor_sync(mask, var, laneMask, width);                                  \
-    warpsim_trace_record(WARPSIM_OP_shfl_xor_sync, WarpsimTypeOf<T>::value, mask,                  \
-                         warpsim_bits(var), warpsim_bits(result), laneMask, width, line, false);   \
-    return result;                                                                                  \
-  }
-
-#define WARPSIM_TRACE_MATCHES(T)                                                                    \
-  static __device__ __forceinline__ unsigned warpsim_trace_match_any_sync(unsigned line,            \
-                                                                          unsigned mask, T value) { \
-    const unsigned result = __match_any_sync(mask, value);                                         \
-    warpsim_trace_record(WARPSIM_OP_match_any_sync, WarpsimTypeOf<T>::value, mask,                 \
-                         warpsim_bits(value), result, 0, 0, line, false);                          \
-    return result;                                                                                  \
-  }                                                                                                 \
-  static __device__ __forceinline__ unsigned warpsim_trace_match_all_sync(                          \
-      unsigned line, unsigned mask, T value, int* pred) {                                           \
-    const unsigned result = __match_all_sync(mask, value, pred);                                   \
-    warpsim_trace_record(WARPSIM_OP_match_all_sync, WarpsimTypeOf<T>::value, mask,                 \
-                         warpsim_bits(value), result, 0, 0, line, *pred != 0);                     \
-    return result;                                                                                  \
-  }
-
-#define WARPSIM_TRACE_VOTE(NAME, RESULT)                                                            \
-  static __device__ __forceinline__ RESULT warpsim_trace_##NAME(unsigned line, unsigned mask,       \
-                                                                int predicate) {                    \
-    const RESULT result = __##NAME(mask, predicate);                                               \
-    warpsim_trace_record(WARPSIM_OP_##NAME, WARPSIM_TYPE_none, mask, (unsigned)predicate,          \
-                         (unsigned)result, 0, 0, line, false);                                     \
-    return result;                                                                                  \
-  }
-
-#define WARPSIM_TRACE_REDUCE(NAME, T, TYPE)                                                         \
-  static __device__ __forceinline__ T warpsim_trace_##NAME(unsigned line, unsigned mask, T value) { \
-    const T result = __##NAME(mask, value);                                                        \
-    warpsim_trace_record(WARPSIM_OP_##NAME, TYPE, mask, (unsigned)value, (unsigned)result, 0, 0,   \
-                         line, false);                                                             \
-    return result;                                                                                  \
-  }
-
-#define WARPSIM_TRACE_BARRIER(NAME)                                                                 \
-  static __device__ __forceinline__ int warpsim_trace_##NAME(unsigned line, int predicate) {        \
-    const int result = __##NAME(predicate);                                                        \
-    warpsim_trace_record(WARPSIM_OP_##NAME, WARPSIM_TYPE_none, 0, predicate != 0 ? 1u : 0u,        \
-                         (unsigned)result, 0, 0, line, false);                                     \
-    return result;                                                                                  \
-  }
-)cuda";
-
-constexpr const char* kFixedWrappers = R"cuda(
-WARPSIM_TRACE_VOTE(ballot_sync, unsigned)
-WARPSIM_TRACE_VOTE(any_sync, int)
-WARPSIM_TRACE_VOTE(all_sync, int)
-WARPSIM_TRACE_VOTE(uni_sync, int)
-
-#if __CUDA_ARCH__ >= 800
-WARPSIM_TRACE_REDUCE(reduce_add_sync, unsigned, WARPSIM_TYPE_u32)
-WARPSIM_TRACE_REDUCE(reduce_add_sync, int, WARPSIM_TYPE_i32)
-WARPSIM_TRACE_REDUCE(reduce_min_sync, unsigned, WARPSIM_TYPE_u32)
-WARPSIM_TRACE_REDUCE(reduce_min_sync, int, WARPSIM_TYPE_i32)
-WARPSIM_TRACE_REDUCE(reduce_max_sync, unsigned, WARPSIM_TYPE_u32)
-WARPSIM_TRACE_REDUCE(reduce_max_sync, int, WARPSIM_TYPE_i32)
-WARPSIM_TRACE_REDUCE(reduce_and_sync, unsigned, WARPSIM_TYPE_none)
-WARPSIM_TRACE_REDUCE(reduce_or_sync, unsigned, WARPSIM_TYPE_none)
-WARPSIM_TRACE_REDUCE(reduce_xor_sync, unsigned, WARPSIM_TYPE_none)
-#endif
-
-static __device__ __forceinline__ unsigned warpsim_trace_activemask(unsigned line) {
-  const unsigned result = __activemask();
-  warpsim_trace_record(WARPSIM_OP_activemask, WARPSIM_TYPE_none, 0, 0, result, 0, 0, line, false);
-  return result;
-}
-
-// __syncwarp takes zero or one argument: `WarpsimSyncwarpAt{line}(...)` keeps CUDA's default mask
-// without needing __VA_OPT__.
-struct WarpsimSyncwarpAt {
-  unsigned line;
-  __device__ __forceinline__ void operator()(unsigned mask = 0xffffffffu) const {
-    __syncwarp(mask);
-    warpsim_trace_record(WARPSIM_OP_syncwarp, WARPSIM_TYPE_none, mask, 0, 0, 0, 0, line, false);
-  }
-};
-
-static __device__ __forceinline__ void warpsim_trace_syncthreads(unsigned line) {
-  __syncthreads();
-  warpsim_trace_record(WARPSIM_OP_syncthreads, WARPSIM_TYPE_none, 0, 1, 0, 0, 0, line, false);
-}
-WARPSIM_TRACE_BARRIER(syncthreads_count)
-WARPSIM_TRACE_BARRIER(syncthreads_and)
-WARPSIM_TRACE_BARRIER(syncthreads_or)
 
 // cooperative_groups' thread_block::sync() is a named barrier 0: a __syncthreads to the simulator.
+// Not a table row (the simulator's groups call __syncthreads), so written here.
+constexpr const char* kBarrierSyncWrapper = R"cuda(
 static __device__ __forceinline__ void warpsim_trace_barrier_sync(unsigned line, unsigned id) {
   __barrier_sync(id);
   warpsim_trace_record(WARPSIM_OP_syncthreads, WARPSIM_TYPE_none, 0, 1, 0, 0, 0, line, false);
 }
-
-#undef WARPSIM_TRACE_SHUFFLES
-#undef WARPSIM_TRACE_MATCHES
-#undef WARPSIM_TRACE_VOTE
-#undef WARPSIM_TRACE_REDUCE
-#undef WARPSIM_TRACE_BARRIER
 )cuda";
+
+const CudaParameter* parameter(const CudaOverload& o, ParameterRole role) {
+  for (const CudaParameter& p : o.parameters)
+    if (p.role == role) return &p;
+  return nullptr;
+}
+
+// What a call with `o` appends, in the simulator's terms: the operand's bits (a vote's raw
+// predicate; a block barrier's thread counts 0 or 1, __syncthreads as 1, as the runtime records
+// them), the result's bits, and the argument, width and *pred where the call has them.
+std::string record_statement(const CudaOverload& o) {
+  const IntrinsicInfo& info = *o.intrinsic;
+  const bool barrier = info.family == IntrinsicFamily::block_barrier;
+  const CudaParameter* operand = parameter(o, ParameterRole::operand);
+  const CudaParameter* argument = parameter(o, ParameterRole::argument);
+  std::string input = barrier ? "1" : "0";
+  if (operand && barrier) input = operand->name + " != 0 ? 1u : 0u";
+  if (operand && !barrier) input = "warpsim_bits(" + operand->name + ")";
+  const std::array<std::string, 9> fields = {
+      "WARPSIM_OP_" + std::string(to_string(*info.op)),
+      "WARPSIM_TYPE_" + std::string(to_string(o.operand.type)),
+      parameter(o, ParameterRole::mask) ? "mask" : "0",
+      input,
+      info.result == ResultKind::none ? "0" : "warpsim_bits(result)",
+      argument ? "(int)" + argument->name : "0",
+      parameter(o, ParameterRole::width) ? "width" : "0",
+      "line",
+      parameter(o, ParameterRole::pred) ? "*pred != 0" : "false",
+  };
+  std::string out = "warpsim_trace_record(" + fields[0];
+  for (std::size_t i = 1; i < fields.size(); ++i) out += ", " + fields[i];
+  return out + ");";
+}
+
+// `#if __CUDA_ARCH__ >= ...` around what an intrinsic newer than the oldest target needs.
+std::string arch_guard_open(const IntrinsicInfo& info) {
+  return info.min_sm > kOldestSm ? "#if __CUDA_ARCH__ >= " + std::to_string(info.min_sm * 10) + "\n"
+                                 : "";
+}
+std::string arch_guard_close(const IntrinsicInfo& info) {
+  return info.min_sm > kOldestSm ? "#endif\n" : "";
+}
+
+// A callable struct per intrinsic: `warpsim_trace_NAME{line}(args...)` takes CUDA's exact
+// parameter lists (so overload resolution picks the operand type CUDA would, and defaults such as
+// __syncwarp's mask still apply), calls the real intrinsic and records the call.
+std::string wrapper(const IntrinsicInfo& info) {
+  std::string out = arch_guard_open(info);
+  out += "struct warpsim_trace_" + std::string(to_string(*info.op)) + " {\n  unsigned line;\n";
+  for (const CudaOverload& o : cuda_overloads(info)) {
+    const bool returns = o.result_type != "void";
+    out += "  __device__ __forceinline__ " + o.declaration("operator()") + " const {\n    ";
+    if (returns) out += "const " + o.result_type + " result = ";
+    out += o.call() + ";\n    " + record_statement(o) + "\n";
+    if (returns) out += "    return result;\n";
+    out += "  }\n";
+  }
+  return out + "};\n" + arch_guard_close(info);
+}
 
 // The call-site macros, with LINE standing for the line argument.
 std::string call_macros(const std::string& line, bool header_phase) {
   std::string out;
-  const auto define = [&](std::string_view name, const std::string& body) {
-    out += "#define ";
-    out += name;
-    out += body;
-    out += '\n';
-  };
   for (int i = 0; i < kOpCount; ++i) {
-    const auto op = static_cast<Op>(i);
-    const std::string_view name = intrinsic_for(op).name;
-    const std::string wrapper = "warpsim_trace_" + std::string(name.substr(2));
-    std::string body;
-    if (op == Op::activemask) {
-      body = "() " + wrapper + "(" + line + ")";
-    } else if (op == Op::syncthreads) {
-      body = "() " + wrapper + "(" + line + ")";
-    } else if (op == Op::syncwarp) {
-      body = "(...) WarpsimSyncwarpAt{" + line + "}(__VA_ARGS__)";
-    } else {
-      body = "(...) " + wrapper + "(" + line + ", __VA_ARGS__)";
-    }
-    const bool match = op == Op::match_any || op == Op::match_all;
-    const bool reduce = op == Op::reduce_add || op == Op::reduce_min || op == Op::reduce_max ||
-                        op == Op::reduce_and || op == Op::reduce_or || op == Op::reduce_xor;
-    if (match || reduce) out += match ? "#if __CUDA_ARCH__ >= 700\n" : "#if __CUDA_ARCH__ >= 800\n";
-    define(name, body);
-    if (match || reduce) out += "#endif\n";
+    const IntrinsicInfo& info = intrinsic_for(static_cast<Op>(i));
+    out += arch_guard_open(info) + "#define " + std::string(info.name) + "(...) warpsim_trace_" +
+           std::string(to_string(*info.op)) + "{" + line + "}(__VA_ARGS__)\n" +
+           arch_guard_close(info);
   }
-  if (header_phase)
-    define("__barrier_sync", "(...) warpsim_trace_barrier_sync(" + line + ", __VA_ARGS__)");
+  if (header_phase) {
+    out += "#define __barrier_sync(...) warpsim_trace_barrier_sync(" + line + ", __VA_ARGS__)\n";
+  }
   return out;
 }
 
@@ -269,8 +170,6 @@ std::string undefine_macros() {
 }
 
 }  // namespace
-
-std::span<const TracedType> traced_operand_types() { return kTracedTypes; }
 
 std::vector<std::string_view> traced_intrinsic_names() {
   std::vector<std::string_view> names;
@@ -304,26 +203,13 @@ std::string device_trace_prelude(bool cooperative_groups) {
            std::to_string(i) + ",\n";
   }
   out += "};\nenum : unsigned {\n";
-  for (int i = 0; i <= static_cast<int>(ValueType::bf16x2); ++i) {
+  for (int i = 0; i < kValueTypeCount; ++i) {
     out += "  WARPSIM_TYPE_" + std::string(to_string(static_cast<ValueType>(i))) + " = " +
            std::to_string(i) + ",\n";
   }
   out += "};\n";
-  for (const TracedType& t : kTracedTypes) {
-    out += "template <> struct WarpsimTypeOf<" + std::string(t.cuda_name) +
-           "> { static constexpr unsigned value = WARPSIM_TYPE_" + std::string(to_string(t.type)) +
-           "; };\n";
-  }
-
-  out += kWrapperMacros;
-  for (const TracedType& t : kTracedTypes)
-    out += "WARPSIM_TRACE_SHUFFLES(" + std::string(t.cuda_name) + ")\n";
-  out += "#if __CUDA_ARCH__ >= 700\n";
-  for (std::size_t i = 0; i < kMatchTypes; ++i) {
-    out += "WARPSIM_TRACE_MATCHES(" + std::string(kTracedTypes[i].cuda_name) + ")\n";
-  }
-  out += "#endif\n";
-  out += kFixedWrappers;
+  for (int i = 0; i < kOpCount; ++i) out += wrapper(intrinsic_for(static_cast<Op>(i)));
+  out += kBarrierSyncWrapper;
 
   if (cooperative_groups) {
     // Cooperative groups call intrinsics inside CUDA's headers: recorded, with line 0 (unknown).

@@ -6,15 +6,18 @@
 //   // compile `text` with NVRTC (name expression "&warpsim_trace_state"), write a
 //   // DeviceTraceState into that variable, launch, then read counts and records back.
 //
-// How a call is recorded: the prelude defines, for every intrinsic, overloads taking a leading
-// `unsigned line` with exactly CUDA's parameter lists (so overload resolution picks the same
-// operand type CUDA would), which call the real intrinsic and append {op, type, mask, input bits,
+// How a call is recorded: the prelude is generated from the intrinsic table
+// (warpsim/intrinsic_table.hpp). For every traced intrinsic it defines a struct
+// `warpsim_trace_NAME { unsigned line; ... }` whose operator() overloads have exactly CUDA's
+// parameter lists (so overload resolution picks the operand type CUDA would, and defaults such as
+// __syncwarp's mask apply), call the real intrinsic and append {op, type, mask, input bits,
 // output bits, arg, width, line, pred} to the calling thread's slot. Then it defines
-// `#define __shfl_sync(...) warpsim_trace_shfl_sync(__LINE__, __VA_ARGS__)` and the like, after a
-// `#line 1 "<user file>"`, so __LINE__ is the user's line and compiler messages name the user's
-// file and lines. Bits follow the simulator (sim/shim/warpsim/value_bits.hpp): the operand's bytes
-// in the low bytes of a zeroed 64-bit word; votes and barriers carry the int predicate, reductions
-// the 32-bit value, match the operand.
+// `#define __shfl_sync(...) warpsim_trace_shfl_sync{__LINE__}(__VA_ARGS__)` and the like (inside
+// `#if __CUDA_ARCH__ >= ...` for intrinsics newer than sm_30), after a `#line 1 "<user file>"`, so
+// __LINE__ is the user's line and compiler messages name the user's file and lines. Bits follow the
+// simulator (sim/shim/warpsim/value_bits.hpp): the operand's bytes in the low bytes of a zeroed
+// 64-bit word; votes carry the int predicate, block barriers 0 or 1, and the type is the one the
+// table's overload records.
 //
 // CUDA's own headers: <cuda_fp16.h> and <cuda_bf16.h> define intrinsic overloads themselves, so
 // they are included first, with no macro defined (a later `#include` of them in the user's file is
@@ -67,14 +70,6 @@ inline constexpr const char* kTraceStateSymbol = "warpsim_trace_state";
 inline constexpr const char* kTraceStateExpression = "&warpsim_trace_state";
 // The file name NVRTC reports for errors inside the prelude itself.
 inline constexpr const char* kPreludeFileName = "<warpsim-device-trace>";
-
-// A C++ operand type the wrappers take and the ValueType its calls record.
-struct TracedType {
-  std::string_view cuda_name;  // "int", "unsigned long long", "__half2", ...
-  ValueType type = ValueType::none;
-};
-// Every operand type with a shuffle overload in CUDA (matches take the first eight).
-std::span<const TracedType> traced_operand_types();
 
 // The CUDA spelling of every intrinsic the prelude redefines as a macro ("__shfl_sync", ...,
 // "__syncthreads_or"), one per Op, from the simulator's intrinsic table.

@@ -15,8 +15,8 @@
 namespace warpsim::gpu {
 namespace {
 
-GpuError invalid(std::string message) {
-  return GpuError{GpuErrorKind::invalid_argument, std::move(message), {}};
+Error invalid(std::string message) {
+  return Error{ErrorKind::bad_input, std::move(message), {}};
 }
 
 std::size_t param_bytes(const runner::ArgSpec& arg) {
@@ -101,7 +101,7 @@ Expected<TraceBuffers> start_trace(Gpu& gpu, const Module& module, const DeviceP
 }
 
 Expected<DeviceTrace> finish_trace(const TraceBuffers& t, const GpuRunRequest& request,
-                                   const DeviceInfo& device, const std::string& release) {
+                                   const GpuDevice& device) {
   std::vector<std::uint64_t> counts(t.threads);
   if (auto r = t.counts.download(std::as_writable_bytes(std::span(counts))); !r) return r.error();
   std::vector<DeviceCallRecord> records(t.threads * request.trace.capacity);
@@ -111,9 +111,9 @@ Expected<DeviceTrace> finish_trace(const TraceBuffers& t, const GpuRunRequest& r
   if (!trace) return trace.error();
   trace->device = device.name;
   trace->sm = device.sm;
-  trace->driver = device.driver_version;
-  trace->driver_release = release;
-  trace->date = utc_now();
+  trace->driver = device.driver;
+  trace->driver_release = device.driver_release;
+  trace->date = device.date;
   return trace;
 }
 
@@ -137,36 +137,33 @@ ValueType value_type_of(runner::ElementType type) {
   return ValueType::none;
 }
 
-std::string check_request(const GpuRunRequest& request) {
-  if (request.kernel_expression.empty()) return "no kernel named";
-  if (std::string problem = runner::check_launch_shape(request.grid, request.block);
-      !problem.empty())
-    return problem;
+Expected<void> check_request(const GpuRunRequest& request) {
+  if (request.kernel_expression.empty()) return fail("no kernel named");
+  if (Expected<void> shape = check_launch_shape(request.grid, request.block); !shape) return shape;
   if (!request.params.empty()) {
     KernelDescriptor descriptor;
     descriptor.name = request.kernel_name.c_str();
     descriptor.param_count = static_cast<std::uint32_t>(request.params.size());
     descriptor.params = request.params.data();
-    if (std::string problem = runner::check_args_against_kernel(request.args, descriptor);
-        !problem.empty()) {
-      return problem;
+    if (Expected<void> fits = runner::check_args_against_kernel(request.args, descriptor); !fits) {
+      return fits;
     }
   }
   if (request.initial.size() != request.args.size()) {
-    return std::to_string(request.args.size()) + " --arg but initial contents for " +
-           std::to_string(request.initial.size());
+    return fail(std::to_string(request.args.size()) + " --arg but initial contents for " +
+                std::to_string(request.initial.size()));
   }
   for (std::size_t i = 0; i < request.args.size(); ++i) {
     const runner::ArgSpec& arg = request.args[i];
     const std::uint64_t want = arg.is_buffer ? arg.count * runner::element_size(arg.type) : 0;
     if (request.initial[i].size() != want) {
-      return "--arg " + std::to_string(i + 1) + " (" + arg.type_text() + ") needs " +
+      return fail("--arg " + std::to_string(i + 1) + " (" + arg.type_text() + ") needs " +
              std::to_string(want) + " initial bytes, " + std::to_string(request.initial[i].size()) +
-             " given";
+             " given");
     }
   }
   if (request.trace.enabled && (request.trace.blocks == 0 || request.trace.capacity == 0)) {
-    return "a device trace needs at least one block and a capacity of at least one call";
+    return fail("a device trace needs at least one block and a capacity of at least one call");
   }
   return {};
 }
@@ -208,7 +205,7 @@ Expected<DeviceTrace> decode_device_trace(std::span<const std::uint64_t> counts,
   const std::uint64_t threads_per_block = block.count();
   if (counts.size() != traced_blocks * threads_per_block ||
       records.size() != counts.size() * capacity) {
-    return GpuError{GpuErrorKind::internal,
+    return Error{ErrorKind::internal,
                     "device trace: " + std::to_string(counts.size()) + " counters and " +
                         std::to_string(records.size()) + " records do not fit " +
                         std::to_string(traced_blocks) + " blocks of " +
@@ -232,7 +229,7 @@ Expected<DeviceTrace> decode_device_trace(std::span<const std::uint64_t> counts,
     for (std::uint64_t k = 0; k < recorded; ++k) {
       const DeviceCallRecord& r = records[slot * capacity + k];
       if (r.op >= kOpCount || r.type > static_cast<std::uint8_t>(ValueType::bf16x2) || r.pred > 1) {
-        return GpuError{GpuErrorKind::internal,
+        return Error{ErrorKind::internal,
                         "device trace: record " + std::to_string(k) + " of block " +
                             std::to_string(thread.block) + " thread " +
                             std::to_string(thread.thread) + " is corrupt (op " +
@@ -387,14 +384,13 @@ Expected<void> execute(Gpu& gpu, const DeviceProgram& program, const GpuRunReque
     if (!arg.is_buffer) continue;
     GpuBuffer out;
     out.arg = i;
-    out.type = arg.type;
-    out.count = arg.count;
+    out.type = value_type_of(arg.type);
     out.bytes.resize(request.initial[i].size());
     if (auto r = buffers[i].download(out.bytes); !r) return r;
     run.buffers.push_back(std::move(out));
   }
   if (trace) {
-    auto recorded = finish_trace(*trace, request, run.device, run.driver_release);
+    auto recorded = finish_trace(*trace, request, run.device);
     if (!recorded) return recorded.error();
     run.trace = std::move(*recorded);
   }
@@ -405,13 +401,12 @@ Expected<void> execute(Gpu& gpu, const DeviceProgram& program, const GpuRunReque
 }  // namespace
 
 Expected<GpuRun> run_on_gpu(const GpuRunRequest& request) {
-  if (std::string problem = check_request(request); !problem.empty()) return invalid(problem);
+  if (Expected<void> valid = check_request(request); !valid) return valid.error();
   auto gpu = Gpu::open(request.device);
   if (!gpu) return gpu.error();
 
   GpuRun run;
-  run.device = gpu->device();
-  run.driver_release = driver_release();
+  run.device = gpu_device(gpu->device());
   auto program = compile_for_device(request, run.device.sm);
   if (!program) return program.error();
   run.compile_log = program->program.log;
@@ -437,33 +432,15 @@ Expected<GpuRun> run_on_gpu(const GpuRunRequest& request) {
   return run;
 }
 
-std::vector<BufferData> buffer_data(const GpuRun& run) {
-  std::vector<BufferData> out;
-  for (const GpuBuffer& b : run.buffers)
-    out.push_back(BufferData{b.arg, value_type_of(b.type), b.bytes});
-  return out;
-}
-
-GpuComparison compare_run(const GpuRun& run, const Trace* sim_trace,
-                          std::span<const BufferData> sim_buffers, std::uint64_t ulp_tolerance) {
-  GpuComparison c;
-  c.device = run.device.name;
-  c.sm = run.device.sm;
-  c.driver = run.device.driver_version;
-  c.driver_release = run.driver_release;
-  c.ulp_tolerance = ulp_tolerance;
-  const std::vector<BufferData> gpu_buffers = buffer_data(run);
-  c.buffers = compare_buffers(sim_buffers, gpu_buffers, ulp_tolerance);
-  if (!run.trace) {
-    c.steps_note = run.trace_note.empty() ? "no device trace was recorded" : run.trace_note;
-  } else if (sim_trace == nullptr) {
-    c.steps_note = "the simulator's trace is not available";
-  } else {
-    c.grid = run.trace->grid;
-    c.traced_blocks = run.trace->traced_blocks;
-    c.steps = compare(*sim_trace, *run.trace, ulp_tolerance);
-  }
-  return c;
+GpuDevice gpu_device(const DeviceInfo& device) {
+  GpuDevice d;
+  d.name = device.name;
+  d.sm = device.sm;
+  d.driver = device.driver_version;
+  d.driver_release = driver_release();
+  d.cuda = nvrtc_version();
+  d.date = utc_now();
+  return d;
 }
 
 }  // namespace warpsim::gpu

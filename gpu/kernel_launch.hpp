@@ -12,8 +12,7 @@
 //   request.trace.enabled = true;
 //   auto run = run_on_gpu(request);
 //   if (!run) return report(run.error());  // no_device: exit 3; compile: 2; otherwise 1
-//   GpuComparison comparison = compare_run(*run, &sim_trace, sim_buffers);
-//   std::fputs(format_gpu_comparison_text(comparison).c_str(), stdout);
+//   GpuComparison comparison = compare_run(*run, &sim_trace, sim_buffers);   // device_trace.hpp
 //
 // The simulator's run has already resolved the kernel and checked every --arg against its
 // parameters; this side takes that result (args, and the parameter list when the caller has it)
@@ -31,7 +30,7 @@
 
 #include "cuda_driver.hpp"
 #include "device_trace_prelude.hpp"
-#include "expected.hpp"
+#include "warpsim/expected.hpp"
 #include "nvrtc_compile.hpp"
 #include "warpsim/device_trace.hpp"
 #include "warpsim/kernel_registry.hpp"
@@ -64,25 +63,6 @@ struct GpuRunRequest {
   int device = 0;                             // CUDA device ordinal
 };
 
-struct GpuBuffer {
-  std::size_t arg = 0;  // zero-based parameter index
-  runner::ElementType type = runner::ElementType::i32;
-  std::uint64_t count = 0;
-  std::vector<std::byte> bytes;  // after the launch
-};
-
-struct GpuRun {
-  DeviceInfo device;
-  std::string driver_release;        // e.g. "580.65.06", from /proc/driver/nvidia/version
-  std::string compile_log;           // NVRTC warnings about the user's file; empty when none
-  std::vector<GpuBuffer> buffers;    // every buffer argument after the launch, in parameter order
-  std::optional<DeviceTrace> trace;  // when asked for and the recorder compiled
-  std::string trace_note;            // why there is no trace although one was asked for
-  // What the kernel's printf calls wrote. The driver prints device printf on the process's stdout;
-  // run_on_gpu holds stdout in a temporary file meanwhile, so `run --json` output stays clean.
-  std::string printf_output;
-};
-
 // Compiles, launches and downloads. A traced kernel the driver refuses to launch (the recorder's
 // registers can exceed a 1024-thread block's limit) runs again as written, with `trace_note`
 // saying so. Errors: no_device (no driver or device: one line to print),
@@ -91,18 +71,10 @@ struct GpuRun {
 // or the kernel still running after `timeout`).
 Expected<GpuRun> run_on_gpu(const GpuRunRequest& request);
 
-// The comparison `run --gpu` prints: every buffer bit for bit (or within `ulp_tolerance` for
-// floats) against `sim_buffers`, and, when the run has a trace and `sim_trace` is given, every
-// traced lane's calls against the simulator's.
-GpuComparison compare_run(const GpuRun& run, const Trace* sim_trace,
-                          std::span<const BufferData> sim_buffers, std::uint64_t ulp_tolerance = 0);
-// The run's buffers as BufferData (views into `run`).
-std::vector<BufferData> buffer_data(const GpuRun& run);
-
 // ---- The parts of run_on_gpu that need no device (tested offline) ----
 
-// Empty when the request is well formed; otherwise one line saying what is wrong.
-std::string check_request(const GpuRunRequest& request);
+// Whether the request is well formed; if not, one line saying what is wrong.
+Expected<void> check_request(const GpuRunRequest& request);
 
 struct DeviceProgram {
   CompiledProgram program;
@@ -131,5 +103,7 @@ std::string driver_release();
 std::string utc_now();
 
 ValueType value_type_of(runner::ElementType type);
+// "NVIDIA H100 ..." with its sm and driver, for a GpuRun.
+GpuDevice gpu_device(const DeviceInfo& device);
 
 }  // namespace warpsim::gpu

@@ -21,8 +21,8 @@ std::string version_text(int version) {
   return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
 }
 
-GpuError nvrtc_error(nvrtcResult result, const std::string& call) {
-  return GpuError{GpuErrorKind::compile, "NVRTC: " + call + " failed: " + nvrtcGetErrorString(result), {}};
+Error nvrtc_error(nvrtcResult result, const std::string& call) {
+  return Error{ErrorKind::compile, "NVRTC: " + call + " failed: " + nvrtcGetErrorString(result), {}};
 }
 
 struct ProgramDeleter {
@@ -77,7 +77,7 @@ Expected<CompiledProgram> nvrtc_compile(std::string_view source, const std::stri
   if (std::find(supported.begin(), supported.end(), sm) == supported.end()) {
     std::string range = supported.empty() ? std::string("none")
                                           : sm_name(supported.front()) + " to " + sm_name(supported.back());
-    return GpuError{GpuErrorKind::invalid_argument,
+    return Error{ErrorKind::bad_input,
                     "NVRTC " + version_text(nvrtc_version()) + " cannot compile for " + sm_name(sm) +
                         " (it supports " + range + ")",
                     {}};
@@ -127,12 +127,12 @@ Expected<CompiledProgram> nvrtc_compile(std::string_view source, const std::stri
   }
 
   if (compiled == NVRTC_ERROR_COMPILATION) {
-    return GpuError{GpuErrorKind::compile,
+    return Error{ErrorKind::compile,
                     "NVRTC " + version_text(nvrtc_version()) + " could not compile " + file_name + " for " + sm_name(sm),
                     out.log};
   }
   if (compiled != NVRTC_SUCCESS) {
-    GpuError error = nvrtc_error(compiled, "nvrtcCompileProgram(" + file_name + ")");
+    Error error = nvrtc_error(compiled, "nvrtcCompileProgram(" + file_name + ")");
     error.details = out.log;
     return error;
   }
@@ -142,7 +142,7 @@ Expected<CompiledProgram> nvrtc_compile(std::string_view source, const std::stri
     return nvrtc_error(r, "nvrtcGetCUBINSize(" + file_name + ")");
   }
   if (cubin_size == 0) {
-    return GpuError{GpuErrorKind::compile, "NVRTC: produced no cubin for " + file_name + " (" + sm_name(sm) + ")", {}};
+    return Error{ErrorKind::compile, "NVRTC: produced no cubin for " + file_name + " (" + sm_name(sm) + ")", {}};
   }
   out.cubin.resize(cubin_size);
   if (const nvrtcResult r = nvrtcGetCUBIN(program.get(), out.cubin.data()); r != NVRTC_SUCCESS) {
@@ -152,7 +152,7 @@ Expected<CompiledProgram> nvrtc_compile(std::string_view source, const std::stri
     const char* lowered = nullptr;
     if (const nvrtcResult r = nvrtcGetLoweredName(program.get(), expression.c_str(), &lowered);
         r != NVRTC_SUCCESS || lowered == nullptr) {
-      return GpuError{GpuErrorKind::compile,
+      return Error{ErrorKind::compile,
                       "NVRTC: " + file_name + " has no symbol for \"" + expression + "\"" +
                           (r != NVRTC_SUCCESS ? std::string(" (") + nvrtcGetErrorString(r) + ")" : std::string()),
                       {}};

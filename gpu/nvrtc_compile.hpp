@@ -6,7 +6,7 @@
 //   if (!program) { std::fputs(to_string(program.error()).c_str(), stderr); return 2; }
 //   auto module = gpu.load_module(program->cubin);
 //
-// A compile error comes back as GpuErrorKind::compile with the compiler's log in `details`; the
+// A compile error comes back as ErrorKind::compile with the compiler's log in `details`; the
 // log names `file_name` and its line numbers ("kernel.cu(12): error: ..."). The toolkit's header
 // folders (found at configure time, those that still exist) are on the include path.
 //
@@ -20,7 +20,7 @@
 #include <utility>
 #include <vector>
 
-#include "expected.hpp"
+#include "warpsim/expected.hpp"
 
 namespace warpsim::gpu {
 

@@ -6,18 +6,39 @@
 #include <climits>
 #include <random>
 
+#include "warpsim/vectors.hpp"
+
 namespace warpsim::gpu {
 namespace {
 
-constexpr std::array<Op, 16> kOps = {
-    Op::shfl_idx,   Op::shfl_up,    Op::shfl_down,  Op::shfl_xor,   Op::ballot,     Op::any,
-    Op::all,        Op::match_any,  Op::match_all,  Op::reduce_add, Op::reduce_min, Op::reduce_max,
-    Op::reduce_and, Op::reduce_or,  Op::reduce_xor, Op::activemask,
+// Every op the recorder records, in table order (the order vectors.md lists them), and per op the
+// value types its cases carry: the format's types it has an overload for, in the format's order, or
+// {none} where a case has no type.
+struct OpTypes {
+  std::array<ValueType, kVectorValueTypes.size()> types{};
+  std::size_t count = 0;
 };
-constexpr std::array<ValueType, 6> kAllTypes = {ValueType::i32, ValueType::u32, ValueType::f32,
-                                                ValueType::i64, ValueType::u64, ValueType::f64};
-constexpr std::array<ValueType, 2> kIntTypes = {ValueType::i32, ValueType::u32};
-constexpr std::array<ValueType, 1> kNoType = {ValueType::none};
+constexpr std::array<OpTypes, kOpCount> types_by_op() {
+  std::array<OpTypes, kOpCount> all{};
+  for (int i = 0; i < kOpCount; ++i) {
+    OpTypes& t = all[static_cast<std::size_t>(i)];
+    for (const ValueType type : kVectorValueTypes)
+      if (records_type(static_cast<Op>(i), type)) t.types[t.count++] = type;
+    if (t.count == 0) t.types[t.count++] = ValueType::none;
+  }
+  return all;
+}
+constexpr std::array kTypesByOp = types_by_op();
+
+constexpr std::uint32_t kRecordedOpSet =
+    ops_where([](const IntrinsicInfo& r) { return r.vectors == VectorCoverage::recorded; });
+constexpr auto kRecordedOps = [] {
+  std::array<Op, std::popcount(kRecordedOpSet)> ops{};
+  std::size_t n = 0;
+  for (int i = 0; i < kOpCount; ++i)
+    if (op_in(kRecordedOpSet, static_cast<Op>(i))) ops[n++] = static_cast<Op>(i);
+  return ops;
+}();
 
 constexpr std::array<std::int32_t, 38> kSweptWidths = {
     1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
@@ -32,7 +53,7 @@ constexpr int kArgKinds = 5;
 // the other cycles (4, 3, 5, 2) so that every value kind meets every lanes kind and argument kind.
 constexpr std::array<int, 7> kValueKindCycle = {0, 1, 2, 3, 4, 5, 0};
 
-bool is_vote(Op op) { return op == Op::ballot || op == Op::any || op == Op::all; }
+bool takes_predicate(Op op) { return intrinsic_for(op).operand == OperandKind::predicate; }
 
 // ---- random draws: only raw mt19937_64 output, so results do not depend on the std library ----
 
@@ -336,9 +357,9 @@ VectorCase make_case(Rng& rng, const OpType& pair, std::size_t n) {
     make_args(rng, c, static_cast<int>(n % kArgKinds), n / kArgKinds % 2 == 0);
   }
   const int value_kind = kValueKindCycle[n % kValueKindCycle.size()];
-  if (is_vote(c.op)) {
+  if (takes_predicate(c.op)) {
     make_vote_values(rng, c, value_kind);
-  } else if (c.op != Op::activemask) {
+  } else if (intrinsic_for(c.op).operand == OperandKind::value) {
     make_typed_values(rng, c, c.type == ValueType::none ? ValueType::u32 : c.type, value_kind);
   }
   return c;
@@ -346,31 +367,18 @@ VectorCase make_case(Rng& rng, const OpType& pair, std::size_t n) {
 
 }  // namespace
 
-std::span<const Op> vector_ops() { return kOps; }
+std::span<const Op> vector_ops() { return kRecordedOps; }
 
 std::span<const ValueType> vector_types(Op op) {
-  if (is_shuffle(op) || op == Op::match_any || op == Op::match_all) return kAllTypes;
-  if (op == Op::reduce_add || op == Op::reduce_min || op == Op::reduce_max) return kIntTypes;
-  return kNoType;
+  const OpTypes& t = kTypesByOp[static_cast<std::size_t>(op)];
+  return std::span(t.types).first(t.count);
 }
 
-int min_sm(Op op) {
-  switch (op) {
-    case Op::match_any:
-    case Op::match_all: return 70;
-    case Op::reduce_add:
-    case Op::reduce_min:
-    case Op::reduce_max:
-    case Op::reduce_and:
-    case Op::reduce_or:
-    case Op::reduce_xor: return 80;
-    default: return 30;
-  }
-}
+int min_sm(Op op) { return intrinsic_for(op).min_sm; }
 
 std::vector<OpType> vector_op_types(int sm) {
   std::vector<OpType> pairs;
-  for (const Op op : kOps) {
+  for (const Op op : kRecordedOps) {
     if (min_sm(op) > sm) continue;
     for (const ValueType type : vector_types(op)) pairs.push_back({op, type});
   }
@@ -379,7 +387,9 @@ std::vector<OpType> vector_op_types(int sm) {
 
 int value_bits(ValueType type) { return is_64bit(type) ? 64 : 32; }
 
-int result_bits(Op op, ValueType type) { return is_shuffle(op) ? value_bits(type) : 32; }
+int result_bits(Op op, ValueType type) {
+  return result_kind(op) == ResultKind::value ? value_bits(type) : 32;
+}
 
 int shuffle_source_lane(Op op, int lane, std::int32_t arg, std::int32_t width) {
   assert(is_shuffle(op) && lane >= 0 && lane < kWarpSize);

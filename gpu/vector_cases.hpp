@@ -20,12 +20,15 @@
 
 namespace warpsim::gpu {
 
-// The 16 operations of the vector format, in the order spec/vectors.md lists them.
+// The operations the recorder records (the intrinsic table's rows with VectorCoverage::recorded:
+// the 16 of spec/vectors.md), in the order it lists them.
 std::span<const Op> vector_ops();
-// The value types `op` takes in the vector format: all six for shuffles and matches, i32/u32 for
-// add/min/max reductions, {ValueType::none} for votes, and/or/xor reductions and activemask.
+// The value types `op` takes in the vector format: the format's types some overload records (all
+// six for shuffles and matches, i32/u32 for add/min/max reductions), else {ValueType::none} (votes,
+// and/or/xor reductions, activemask).
 std::span<const ValueType> vector_types(Op op);
-// Oldest architecture (major*10 + minor) with the instruction: match.sync 70, redux.sync 80.
+// Oldest architecture (major*10 + minor) with the instruction: the table's min_sm (match.sync 70,
+// redux.sync 80).
 int min_sm(Op op);
 
 struct OpType {

@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <map>
+#include <optional>
 #include <system_error>
 #include <utility>
 
 #include "nvrtc_compile.hpp"
+#include "warpsim/intrinsic_signature.hpp"
 
 namespace warpsim::gpu {
 namespace {
@@ -49,109 +52,47 @@ struct WarpsimResult {
 static_assert(sizeof(WarpsimCase) == 400, "layout shared with the host");
 static_assert(sizeof(WarpsimResult) == 512, "layout shared with the host");
 
-// Raw bits <-> operand type, bit-exact (NaN payloads and -0 survive).
-template <class T> struct WarpsimBits;
-template <> struct WarpsimBits<int> {
-  static __device__ int from(unsigned long long b) { return (int)(unsigned)b; }
-  static __device__ unsigned long long to(int v) { return (unsigned)v; }
-};
-template <> struct WarpsimBits<unsigned> {
-  static __device__ unsigned from(unsigned long long b) { return (unsigned)b; }
-  static __device__ unsigned long long to(unsigned v) { return v; }
-};
-template <> struct WarpsimBits<float> {
-  static __device__ float from(unsigned long long b) { return __uint_as_float((unsigned)b); }
-  static __device__ unsigned long long to(float v) { return __float_as_uint(v); }
-};
-template <> struct WarpsimBits<long long> {
-  static __device__ long long from(unsigned long long b) { return (long long)b; }
-  static __device__ unsigned long long to(long long v) { return (unsigned long long)v; }
-};
-template <> struct WarpsimBits<unsigned long long> {
-  static __device__ unsigned long long from(unsigned long long b) { return b; }
-  static __device__ unsigned long long to(unsigned long long v) { return v; }
-};
-template <> struct WarpsimBits<double> {
-  static __device__ double from(unsigned long long b) { return __longlong_as_double((long long)b); }
-  static __device__ unsigned long long to(double v) { return (unsigned long long)__double_as_longlong(v); }
-};
+// Raw bits <-> operand type, bit-exact (NaN payloads and -0 survive): the value's bytes in the low
+// bytes of a zeroed 64-bit word.
+template <class T>
+__device__ __forceinline__ T warpsim_from_bits(unsigned long long bits) {
+  T value;
+  memcpy(&value, &bits, sizeof(T));
+  return value;
+}
+template <class T>
+__device__ __forceinline__ unsigned long long warpsim_bits(T value) {
+  unsigned long long bits = 0;
+  memcpy(&bits, &value, sizeof(T));
+  return bits;
+}
 
-#define WARPSIM_OP(NAME, ...)                                                                       \
-  struct NAME {                                                                                     \
-    template <class T>                                                                              \
-    static __device__ unsigned long long call(unsigned mask, T v, int arg, int width, unsigned* p) { \
-      (void)arg; (void)width; (void)p;                                                              \
-      __VA_ARGS__                                                                                   \
-    }                                                                                               \
-  };
-WARPSIM_OP(WarpsimShflIdx, return WarpsimBits<T>::to(__shfl_sync(mask, v, arg, width));)
-WARPSIM_OP(WarpsimShflUp, return WarpsimBits<T>::to(__shfl_up_sync(mask, v, (unsigned)arg, width));)
-WARPSIM_OP(WarpsimShflDown, return WarpsimBits<T>::to(__shfl_down_sync(mask, v, (unsigned)arg, width));)
-WARPSIM_OP(WarpsimShflXor, return WarpsimBits<T>::to(__shfl_xor_sync(mask, v, arg, width));)
-WARPSIM_OP(WarpsimBallot, return (unsigned)__ballot_sync(mask, (int)v);)
-WARPSIM_OP(WarpsimAny, return (unsigned)__any_sync(mask, (int)v);)
-WARPSIM_OP(WarpsimAll, return (unsigned)__all_sync(mask, (int)v);)
-WARPSIM_OP(WarpsimMatchAny, return (unsigned)__match_any_sync(mask, v);)
-WARPSIM_OP(WarpsimMatchAll, int pred = 0; unsigned r = __match_all_sync(mask, v, &pred); *p = (unsigned)pred; return r;)
-WARPSIM_OP(WarpsimReduceAdd, return WarpsimBits<T>::to(__reduce_add_sync(mask, v));)
-WARPSIM_OP(WarpsimReduceMin, return WarpsimBits<T>::to(__reduce_min_sync(mask, v));)
-WARPSIM_OP(WarpsimReduceMax, return WarpsimBits<T>::to(__reduce_max_sync(mask, v));)
-WARPSIM_OP(WarpsimReduceAnd, return (unsigned)__reduce_and_sync(mask, v);)
-WARPSIM_OP(WarpsimReduceOr, return (unsigned)__reduce_or_sync(mask, v);)
-WARPSIM_OP(WarpsimReduceXor, return (unsigned)__reduce_xor_sync(mask, v);)
-WARPSIM_OP(WarpsimActivemask, (void)mask; (void)v; return (unsigned)__activemask();)
-#undef WARPSIM_OP
-
-template <class Op, class T>
-__device__ __forceinline__ void warpsim_run_case(const WarpsimCase& c, WarpsimResult& r) {
+// Runs `call(mask, operand bits, arg, width, &pred)` as the case's lane, which returns the raw
+// result bits.
+template <class Call>
+__device__ __forceinline__ void warpsim_run_case(const WarpsimCase& c, WarpsimResult& r, Call call) {
   const unsigned lane = threadIdx.x;
   if (((c.lanes >> lane) & 1u) == 0u) return;  // exits before the call
-  unsigned pred = 0;
-  const unsigned long long bits = Op::template call<T>(c.mask, WarpsimBits<T>::from(c.value[lane]), c.arg[lane],
-                                                       c.width, &pred);
+  int pred = 0;
+  const unsigned long long bits = call(c.mask, c.value[lane], c.arg[lane], c.width, &pred);
   r.bits[lane] = bits;
-  r.pred[lane] = pred;
+  r.pred[lane] = (unsigned)pred;
   r.ran[lane] = 1u;
 }
 )cuda";
 
-const char* op_functor(Op op) {
-  switch (op) {
-    case Op::shfl_idx: return "WarpsimShflIdx";
-    case Op::shfl_up: return "WarpsimShflUp";
-    case Op::shfl_down: return "WarpsimShflDown";
-    case Op::shfl_xor: return "WarpsimShflXor";
-    case Op::ballot: return "WarpsimBallot";
-    case Op::any: return "WarpsimAny";
-    case Op::all: return "WarpsimAll";
-    case Op::match_any: return "WarpsimMatchAny";
-    case Op::match_all: return "WarpsimMatchAll";
-    case Op::reduce_add: return "WarpsimReduceAdd";
-    case Op::reduce_min: return "WarpsimReduceMin";
-    case Op::reduce_max: return "WarpsimReduceMax";
-    case Op::reduce_and: return "WarpsimReduceAnd";
-    case Op::reduce_or: return "WarpsimReduceOr";
-    case Op::reduce_xor: return "WarpsimReduceXor";
-    case Op::activemask: return "WarpsimActivemask";
-    default: return nullptr;  // not in the vector format
-  }
-}
-
-// CUDA operand type; votes, and/or/xor reductions and activemask carry unsigned words.
-const char* cuda_type(ValueType type) {
-  switch (type) {
-    case ValueType::i32: return "int";
-    case ValueType::f32: return "float";
-    case ValueType::i64: return "long long";
-    case ValueType::u64: return "unsigned long long";
-    case ValueType::f64: return "double";
-    default: return "unsigned";
-  }
+// The overload of op's intrinsic whose operand records `type` (the first, so the canonical C++
+// spelling), or none when the intrinsic has no such overload.
+std::optional<CudaOverload> vector_overload(Op op, ValueType type) {
+  for (CudaOverload& o : cuda_overloads(intrinsic_for(op)))
+    if (o.operand.type == type) return std::move(o);
+  return std::nullopt;
 }
 
 bool in_format(Op op, ValueType type) {
   const auto types = vector_types(op);
-  return op_functor(op) != nullptr && std::find(types.begin(), types.end(), type) != types.end();
+  return intrinsic_for(op).vectors == VectorCoverage::recorded &&
+         std::find(types.begin(), types.end(), type) != types.end();
 }
 
 std::string pair_name(Op op, ValueType type) {
@@ -163,7 +104,7 @@ std::string pair_name(Op op, ValueType type) {
   return name;
 }
 
-GpuError internal_error(const std::string& message) { return GpuError{GpuErrorKind::internal, message, {}}; }
+Error internal_error(const std::string& message) { return Error{ErrorKind::internal, message, {}}; }
 
 std::uint64_t result_mask(const VectorCase& c) {
   return result_bits(c.op, c.type) == 64 ? ~0ull : 0xffffffffull;
@@ -191,7 +132,7 @@ Expected<void> take_result(VectorCase& c, const DeviceResult& r, std::size_t cas
     }
     c.expect[i] = bits;
     ++stats.lane_results;
-    if (c.op == Op::match_all && r.pred[i] != 0) c.expect_pred |= lane_bit(lane);
+    if (intrinsic_for(c.op).pred_out && r.pred[i] != 0) c.expect_pred |= lane_bit(lane);
     if (is_shuffle(c.op)) {
       const int source = shuffle_source_lane(c.op, lane, c.arg[i], c.width);
       if (c.value[static_cast<std::size_t>(source)] != bits) ++stats.shuffle_formula_mismatches;
@@ -243,8 +184,8 @@ Expected<void> run_pair(Gpu& gpu, const Kernel& kernel, std::span<VectorCase> ca
   return {};
 }
 
-GpuError file_error(const std::filesystem::path& path, const std::string& what) {
-  return GpuError{GpuErrorKind::file, "cannot write " + path.string() + ": " + what, {}};
+Error file_error(const std::filesystem::path& path, const std::string& what) {
+  return Error{ErrorKind::file, "cannot write " + path.string() + ": " + what, {}};
 }
 
 }  // namespace
@@ -261,7 +202,7 @@ GpuError file_error(const std::filesystem::path& path, const std::string& what) 
   for (int lane = 0; lane < kWarpSize; ++lane) {
     const auto i = static_cast<std::size_t>(lane);
     if (has_lane(c.expect_defined, lane)) v.expect[i] = c.expect[i];
-    if (c.op == Op::match_all && has_lane(c.lanes, lane)) v.expect_pred[i] = has_lane(c.expect_pred, lane);
+    if (intrinsic_for(c.op).pred_out && has_lane(c.lanes, lane)) v.expect_pred[i] = has_lane(c.expect_pred, lane);
   }
   return v;
 }
@@ -269,10 +210,10 @@ GpuError file_error(const std::filesystem::path& path, const std::string& what) 
 Expected<void> write_recorded_vectors(const std::filesystem::path& path, const ::warpsim::VectorHeader& header,
                                       std::span<const VectorCase> cases) {
   if (path.empty() || !path.has_filename()) {
-    return GpuError{GpuErrorKind::invalid_argument, "no output path given for the vector file", {}};
+    return Error{ErrorKind::bad_input, "no output path given for the vector file", {}};
   }
   if (header.cases != cases.size()) {
-    return GpuError{GpuErrorKind::invalid_argument,
+    return Error{ErrorKind::bad_input,
                     "vector header says " + std::to_string(header.cases) + " cases but " +
                         std::to_string(cases.size()) + " are given",
                     {}};
@@ -284,14 +225,15 @@ Expected<void> write_recorded_vectors(const std::filesystem::path& path, const :
   }
   // Same folder (rename stays atomic), same ending (".gz" decides compression).
   const std::filesystem::path partial = path.parent_path() / (".partial-" + path.filename().string());
-  std::string error;
   ::warpsim::VectorFileWriter writer;
-  bool ok = writer.open(partial.string(), error) && writer.write(header, error);
-  for (std::size_t i = 0; ok && i < cases.size(); ++i) ok = writer.write(to_vector_case(cases[i]), error);
-  ok = writer.close(error) && ok;
-  if (!ok) {
+  Expected<void> written = writer.open(partial.string());
+  if (written) written = writer.write(header);
+  for (std::size_t i = 0; written && i < cases.size(); ++i) written = writer.write(to_vector_case(cases[i]));
+  const Expected<void> closed = writer.close();
+  if (written && !closed) written = closed;
+  if (!written) {
     std::filesystem::remove(partial, ec);
-    return GpuError{GpuErrorKind::file, error, {}};
+    return written.error();
   }
   std::filesystem::rename(partial, path, ec);
   if (ec) {
@@ -313,34 +255,44 @@ std::string vector_kernel_file_name(Op op, ValueType type) {
 }
 
 std::string vector_kernel_source(Op op, ValueType type) {
+  const std::optional<CudaOverload> o = vector_overload(op, type);
+  assert(o && "a pair of the vector format");
   std::string source = "// warpsim test-vector kernel for " + pair_name(op, type) + " (generated by gpu/vectors_record.cpp)\n";
   source += kKernelPrelude;
   source += "\nextern \"C\" __global__ void __launch_bounds__(32) ";
   source += kVectorKernelName;
-  source += "(const WarpsimCase* cases, WarpsimResult* results) {\n  warpsim_run_case<";
-  source += op_functor(op);
-  source += ", ";
-  source += cuda_type(type);
-  source += ">(cases[blockIdx.x], results[blockIdx.x]);\n}\n";
+  source += "(const WarpsimCase* cases, WarpsimResult* results) {\n"
+            "  warpsim_run_case(cases[blockIdx.x], results[blockIdx.x],\n"
+            "                   [](unsigned mask, unsigned long long bits, int arg, int width, int* pred) {\n"
+            "    (void)mask; (void)bits; (void)arg; (void)width; (void)pred;\n";
+  // The case's fields under the intrinsic's own parameter names; mask, width and pred already are.
+  for (const CudaParameter& p : o->parameters) {
+    if (p.role == ParameterRole::operand) {
+      source += "    const " + p.type + " " + p.name + " = warpsim_from_bits<" + p.type + ">(bits);\n";
+    } else if (p.role == ParameterRole::argument) {
+      source += "    const " + p.type + " " + p.name + " = (" + p.type + ")arg;\n";
+    }
+  }
+  source += "    return warpsim_bits(" + o->call() + ");\n  });\n}\n";
   return source;
 }
 
 Expected<RunStats> run_cases(Gpu& gpu, std::span<VectorCase> cases, const RunOptions& options) {
   RunStats stats;
   if (options.cases_per_launch == 0) {
-    return GpuError{GpuErrorKind::invalid_argument, "cases_per_launch must be at least 1", {}};
+    return Error{ErrorKind::bad_input, "cases_per_launch must be at least 1", {}};
   }
   // Group by (op, type) in the format's order, keeping each group's case order.
   std::map<std::pair<int, int>, std::vector<std::size_t>> groups;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const VectorCase& c = cases[i];
     if (!in_format(c.op, c.type)) {
-      return GpuError{GpuErrorKind::invalid_argument,
+      return Error{ErrorKind::bad_input,
                       "case " + std::to_string(i) + " has " + pair_name(c.op, c.type) + ", which the vector format lacks",
                       {}};
     }
     if ((c.mask & c.lanes) != c.lanes || c.lanes == 0) {
-      return GpuError{GpuErrorKind::invalid_argument,
+      return Error{ErrorKind::bad_input,
                       "case " + std::to_string(i) + " is not a legal call: its mask must contain its (non-empty) lanes",
                       {}};
     }
@@ -361,7 +313,7 @@ Expected<RunStats> run_cases(Gpu& gpu, std::span<VectorCase> cases, const RunOpt
     const auto op = static_cast<Op>(key.first);
     const auto type = static_cast<ValueType>(key.second);
     if (min_sm(op) > sm) {
-      return GpuError{GpuErrorKind::invalid_argument,
+      return Error{ErrorKind::bad_input,
                       pair_name(op, type) + " needs sm_" + std::to_string(min_sm(op)) + " or newer; " +
                           gpu.device().name + " is sm_" + std::to_string(sm),
                       {}};
@@ -377,7 +329,7 @@ Expected<RunStats> run_cases(Gpu& gpu, std::span<VectorCase> cases, const RunOpt
     ++stats.kernels;
     const std::size_t launches_before = stats.launches;
     if (auto r = run_pair(gpu, *kernel, cases, indices, *in, *out, per_launch, options, stats); !r) {
-      GpuError error = r.error();
+      Error error = r.error();
       error.message = pair_name(op, type) + ": " + error.message;
       return error;
     }
@@ -391,9 +343,9 @@ Expected<RunStats> run_cases(Gpu& gpu, std::span<VectorCase> cases, const RunOpt
 
 Expected<RecordSummary> record_vectors(const RecordOptions& options) {
   if (options.out.empty()) {
-    return GpuError{GpuErrorKind::invalid_argument, "no output path given for the vector file", {}};
+    return Error{ErrorKind::bad_input, "no output path given for the vector file", {}};
   }
-  if (options.cases == 0) return GpuError{GpuErrorKind::invalid_argument, "asked to record 0 cases", {}};
+  if (options.cases == 0) return Error{ErrorKind::bad_input, "asked to record 0 cases", {}};
 
   auto gpu = Gpu::open(options.device);
   if (!gpu) return gpu.error();
@@ -410,7 +362,7 @@ Expected<RecordSummary> record_vectors(const RecordOptions& options) {
   generator.sm = device.sm;
   std::vector<VectorCase> cases = generate_cases(generator);
   if (cases.empty()) {
-    return GpuError{GpuErrorKind::invalid_argument, device.name + " (sm_" + std::to_string(device.sm) +
+    return Error{ErrorKind::bad_input, device.name + " (sm_" + std::to_string(device.sm) +
                                                         ") has none of the format's operations", {}};
   }
 

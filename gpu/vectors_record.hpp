@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "cuda_driver.hpp"
-#include "expected.hpp"
+#include "warpsim/expected.hpp"
 #include "vector_cases.hpp"
 #include "warpsim/vectors.hpp"
 
@@ -87,7 +87,7 @@ Expected<void> write_recorded_vectors(const std::filesystem::path& path, const :
                                       std::span<const VectorCase> cases);
 
 // Generates options.cases cases from options.seed for the device's architecture, runs them and
-// writes the vector file. Without a device this fails (GpuErrorKind::no_device) and writes nothing.
+// writes the vector file. Without a device this fails (ErrorKind::no_device) and writes nothing.
 Expected<RecordSummary> record_vectors(const RecordOptions& options);
 
 }  // namespace warpsim::gpu

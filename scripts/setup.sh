@@ -10,7 +10,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 # clang: the corpus also runs with WARPSIM_CXX=clang++ (ctest corpus_tests_clang).
 packages=(g++ clang cmake ninja-build pkg-config binutils valgrind doctest-dev
-          nlohmann-json3-dev zlib1g-dev)
+          nlohmann-json3-dev zlib1g-dev libcli11-dev)
 
 install_missing() {
   local missing=()

@@ -1,4 +1,4 @@
-// Lesson 1: the butterfly reduction. Every lane ends with the sum of all 32 values.
+// The butterfly reduction: every lane ends with the sum of all 32 values.
 #include <cuda_runtime.h>
 
 __global__ void butterfly_sum(const float* in, float* out) {

@@ -19,7 +19,7 @@ DeviceCall call_of(const TraceStep& s, int lane) {
   c.arg = is_shuffle(s.op) ? s.arg[i] : 0;
   c.width = is_shuffle(s.op) ? s.width[i] : 0;
   c.line = s.where[i].line;
-  c.pred = s.op == Op::match_all && has_lane(s.pred, lane);  // a shuffle's in-range bit: GPU-invisible
+  c.pred = intrinsic_for(s.op).pred_out && has_lane(s.pred, lane);  // a shuffle's in-range bit: GPU-invisible
   return c;
 }
 
@@ -97,7 +97,7 @@ std::optional<CallField> first_differing_field(const DeviceCall& sim, const Devi
   if (is_shuffle(sim.op) && sim.width != gpu.width) return CallField::width;
   if (!same_value(sim.input, gpu.input, sim.type, ulps)) return CallField::input;
   if (!undefined && !same_value(sim.output, gpu.output, sim.type, ulps)) return CallField::output;
-  if (sim.op == Op::match_all && sim.pred != gpu.pred) return CallField::pred;
+  if (intrinsic_for(sim.op).pred_out && sim.pred != gpu.pred) return CallField::pred;
   if (gpu.line != 0 && sim.line != gpu.line) return CallField::line;
   return std::nullopt;
 }

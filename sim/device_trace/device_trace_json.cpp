@@ -103,14 +103,9 @@ std::string device_trace_json(const DeviceTrace& trace) {
   return out.str();
 }
 
-std::optional<DeviceTrace> read_device_trace_json(std::string_view text, std::string& error) {
-  try {
-    json j;
-    try {
-      j = json::parse(text);
-    } catch (const json::parse_error& e) {
-      throw Malformed{std::string("not valid JSON (") + e.what() + ")"};
-    }
+namespace {
+
+DeviceTrace device_trace_from(const json& j) {
     if (!j.is_object()) throw Malformed{"expected a JSON object"};
     const json& format = require(j, "format");
     if (!format.is_string() || format.get<std::string>() != kFormat) {
@@ -158,12 +153,104 @@ std::optional<DeviceTrace> read_device_trace_json(std::string_view text, std::st
       t.threads.push_back(std::move(thread));
     }
     return t;
-  } catch (const Malformed& m) {
-    error = "device trace: " + m.reason;
-  } catch (const json::exception& e) {
-    error = std::string("device trace: ") + e.what();
+}
+
+json parse_json(std::string_view text) {
+  try {
+    return json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw Malformed{std::string("not valid JSON (") + e.what() + ")"};
   }
-  return std::nullopt;
+}
+
+constexpr const char* kGpuRunFormat = "warpsim-gpu-run";
+
+std::string bytes_hex(const std::vector<std::byte>& bytes) {
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(bytes.size() * 2);
+  for (const std::byte b : bytes) {
+    out += digits[std::to_integer<unsigned>(b) >> 4];
+    out += digits[std::to_integer<unsigned>(b) & 15];
+  }
+  return out;
+}
+
+std::vector<std::byte> hex_bytes(const std::string& text, const std::string& where) {
+  if (text.size() % 2 != 0) throw Malformed{where + ": odd number of hex digits"};
+  std::vector<std::byte> out(text.size() / 2);
+  const auto digit = [&](char c) -> unsigned {
+    if (c >= '0' && c <= '9') return static_cast<unsigned>(c - '0');
+    if (c >= 'a' && c <= 'f') return static_cast<unsigned>(c - 'a' + 10);
+    throw Malformed{where + ": not a hex digit"};
+  };
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    out[i] = static_cast<std::byte>(digit(text[2 * i]) << 4 | digit(text[2 * i + 1]));
+  }
+  return out;
+}
+
+}  // namespace
+
+Expected<DeviceTrace> read_device_trace_json(std::string_view text) {
+  try {
+    return device_trace_from(parse_json(text));
+  } catch (const Malformed& m) {
+    return fail("device trace: " + m.reason);
+  } catch (const json::exception& e) {
+    return fail(std::string("device trace: ") + e.what());
+  }
+}
+
+void write_gpu_run_json(std::ostream& out, const GpuRun& run) {
+  json j;
+  j["format"] = kGpuRunFormat;
+  j["version"] = 1;
+  j["device"] = {{"name", run.device.name},     {"sm", run.device.sm},
+                 {"driver", run.device.driver}, {"driver_release", run.device.driver_release},
+                 {"cuda", run.device.cuda},     {"date", run.device.date}};
+  j["buffers"] = json::array();
+  for (const GpuBuffer& b : run.buffers) {
+    j["buffers"].push_back({{"arg", b.arg}, {"type", to_string(b.type)}, {"hex", bytes_hex(b.bytes)}});
+  }
+  j["printf"] = run.printf_output;
+  j["compile_log"] = run.compile_log;
+  j["trace_note"] = run.trace_note;
+  j["trace"] = run.trace ? json::parse(device_trace_json(*run.trace)) : json();
+  out << j.dump() << '\n';
+}
+
+Expected<GpuRun> read_gpu_run_json(std::string_view text) {
+  try {
+    const json j = parse_json(text);
+    if (!j.is_object() || j.value("format", "") != kGpuRunFormat) {
+      throw Malformed{std::string("not a warpsim GPU run (\"format\" is not \"") + kGpuRunFormat + "\")"};
+    }
+    if (j.value("version", 0) != 1) throw Malformed{"unsupported GPU run version " + j.value("version", json()).dump()};
+    GpuRun run;
+    const json& d = require(j, "device");
+    run.device.name = d.at("name").get<std::string>();
+    run.device.sm = d.at("sm").get<int>();
+    run.device.driver = d.at("driver").get<int>();
+    run.device.driver_release = d.at("driver_release").get<std::string>();
+    run.device.cuda = d.at("cuda").get<int>();
+    run.device.date = d.at("date").get<std::string>();
+    for (const json& b : require(j, "buffers")) {
+      const auto type = value_type_from_string(b.at("type").get<std::string>());
+      if (!type) throw Malformed{"unknown buffer type " + b.at("type").dump()};
+      run.buffers.push_back({b.at("arg").get<std::size_t>(), *type,
+                             hex_bytes(b.at("hex").get<std::string>(), "buffer")});
+    }
+    run.printf_output = j.value("printf", "");
+    run.compile_log = j.value("compile_log", "");
+    run.trace_note = j.value("trace_note", "");
+    if (const json& t = require(j, "trace"); !t.is_null()) run.trace = device_trace_from(t);
+    return run;
+  } catch (const Malformed& m) {
+    return fail("GPU run: " + m.reason);
+  } catch (const json::exception& e) {
+    return fail(std::string("GPU run: ") + e.what());
+  }
 }
 
 }  // namespace warpsim

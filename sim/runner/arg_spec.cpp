@@ -2,6 +2,7 @@
 #include <array>
 #include <bit>
 #include <charconv>
+#include <cstring>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -63,7 +64,7 @@ struct IntegerText {
   std::uint64_t magnitude = 0;
 };
 
-Result<IntegerText> parse_integer_text(std::string_view text) {
+Expected<IntegerText> parse_integer_text(std::string_view text) {
   IntegerText out;
   std::string_view digits = text;
   if (!digits.empty() && (digits.front() == '-' || digits.front() == '+')) {
@@ -74,21 +75,21 @@ Result<IntegerText> parse_integer_text(std::string_view text) {
     out.hex = true;
     digits.remove_prefix(2);
   }
-  if (digits.empty()) return Result<IntegerText>::fail(quoted(text) + " is not an integer");
+  if (digits.empty()) return fail(quoted(text) + " is not an integer");
   const char* end = digits.data() + digits.size();
   auto [ptr, ec] = std::from_chars(digits.data(), end, out.magnitude, out.hex ? 16 : 10);
   if (ec == std::errc::result_out_of_range) {
-    return Result<IntegerText>::fail(quoted(text) + " does not fit in 64 bits");
+    return fail(quoted(text) + " does not fit in 64 bits");
   }
   if (ec != std::errc{} || ptr != end) {
-    return Result<IntegerText>::fail(quoted(text) + " is not an integer");
+    return fail(quoted(text) + " is not an integer");
   }
-  return Result<IntegerText>::ok(out);
+  return Expected<IntegerText>(out);
 }
 
-Result<std::uint64_t> parse_integer(ElementType type, std::string_view text) {
+Expected<std::uint64_t> parse_integer(ElementType type, std::string_view text) {
   auto parsed = parse_integer_text(text);
-  if (!parsed) return Result<std::uint64_t>::fail(parsed.error);
+  if (!parsed) return fail(parsed.error().message);
   const bool is_signed = type == ElementType::i32 || type == ElementType::i64;
   const std::size_t bits = element_size(type) * 8;
   const std::uint64_t all_ones = bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
@@ -97,7 +98,7 @@ Result<std::uint64_t> parse_integer(ElementType type, std::string_view text) {
                                                     : "-9223372036854775808..9223372036854775807")
                                       : (bits == 32 ? "0..4294967295" : "0..18446744073709551615");
   auto out_of_range = [&] {
-    return Result<std::uint64_t>::fail(quoted(text) + " is out of range for " +
+    return fail(quoted(text) + " is out of range for " +
                                        std::string(to_string(type)) + " (" + range +
                                        (is_signed ? ", or hex bits up to the type's width)" : ")"));
   };
@@ -105,19 +106,19 @@ Result<std::uint64_t> parse_integer(ElementType type, std::string_view text) {
     // Hex is a bit pattern of the type's width; decimal must fit the type's value range.
     const std::uint64_t limit = (parsed->hex || !is_signed) ? all_ones : all_ones >> 1;
     if (magnitude > limit) return out_of_range();
-    return Result<std::uint64_t>::ok(magnitude);
+    return Expected<std::uint64_t>(magnitude);
   }
   if (!is_signed) {
-    if (magnitude == 0) return Result<std::uint64_t>::ok(0);
+    if (magnitude == 0) return Expected<std::uint64_t>(0);
     return out_of_range();
   }
   const std::uint64_t min_magnitude = std::uint64_t{1} << (bits - 1);
   if (magnitude > min_magnitude) return out_of_range();
-  return Result<std::uint64_t>::ok((~magnitude + 1) & all_ones);
+  return Expected<std::uint64_t>((~magnitude + 1) & all_ones);
 }
 
 template <class Float>
-Result<Float> parse_float_value(std::string_view text) {
+Expected<Float> parse_float_value(std::string_view text) {
   std::string_view body = text;
   bool negative = false;
   if (!body.empty() && (body.front() == '-' || body.front() == '+')) {
@@ -135,36 +136,68 @@ Result<Float> parse_float_value(std::string_view text) {
                        ? std::from_chars_result{body.data(), std::errc::invalid_argument}
                        : std::from_chars(body.data(), end, value, format);
   if (ec == std::errc::result_out_of_range) {
-    return Result<Float>::fail(quoted(text) + " is out of range for " +
+    return fail(quoted(text) + " is out of range for " +
                                (sizeof(Float) == 4 ? "f32" : "f64"));
   }
   if (ec != std::errc{} || ptr != end) {
-    return Result<Float>::fail(quoted(text) + " is not a number");
+    return fail(quoted(text) + " is not a number");
   }
-  return Result<Float>::ok(negative ? -value : value);
+  return Expected<Float>(negative ? -value : value);
 }
 
-Result<std::uint64_t> parse_count(std::string_view text, ElementType type) {
+Expected<std::uint64_t> parse_count(std::string_view text, ElementType type) {
   auto parsed = parse_integer_text(text);
   if (!parsed || parsed->negative) {
-    return Result<std::uint64_t>::fail("count " + quoted(text) + " is not a non-negative integer");
+    return fail("count " + quoted(text) + " is not a non-negative integer");
   }
   const std::uint64_t max_bytes = std::uint64_t{1} << 34;  // 16 GiB
   if (parsed->magnitude > max_bytes / element_size(type)) {
-    return Result<std::uint64_t>::fail("count " + quoted(text) + " is too large (at most 16 GiB)");
+    return fail("count " + quoted(text) + " is too large (at most 16 GiB)");
   }
-  return Result<std::uint64_t>::ok(parsed->magnitude);
+  return Expected<std::uint64_t>(parsed->magnitude);
 }
 
-Result<ArgSpec> parse_buffer_init(ArgSpec spec, std::string_view init) {
+Expected<ArgSpec> parse_buffer_init(ArgSpec spec, std::string_view init) {
   if (init == "zeros") {
     spec.init = BufferInit::zeros;
   } else if (init == "iota") {
     spec.init = BufferInit::iota;
+  } else if (init.substr(0, 7) == "random:") {
+    spec.init = BufferInit::random;
+    const bool is_unsigned = spec.type == ElementType::u32 || spec.type == ElementType::u64;
+    spec.low = is_unsigned ? 0 : -99;
+    spec.high = 99;
+    std::vector<std::string_view> parts;
+    for (std::string_view rest = init.substr(7);;) {
+      const std::size_t colon = rest.find(':');
+      parts.push_back(trim(rest.substr(0, colon)));
+      if (colon == std::string_view::npos) break;
+      rest.remove_prefix(colon + 1);
+    }
+    if (parts.size() != 1 && parts.size() != 3) {
+      return fail("random needs SEED or SEED:LO:HI, e.g. random:7 or random:7:-5:5");
+    }
+    auto seed = parse_element(ElementType::u64, parts[0]);
+    if (!seed) return fail("random: SEED " + quoted(parts[0]) + " is not a non-negative integer");
+    spec.seed = *seed;
+    if (parts.size() == 3) {
+      auto low = parse_element(ElementType::i64, parts[1]);
+      auto high = parse_element(ElementType::i64, parts[2]);
+      if (!low || !high) return fail("random: LO and HI must be integers");
+      spec.low = static_cast<std::int64_t>(*low);
+      spec.high = static_cast<std::int64_t>(*high);
+      if (spec.low > spec.high) return fail("random: LO is above HI");
+      if (is_unsigned && spec.low < 0) return fail("random: an unsigned buffer needs LO >= 0");
+      const std::int64_t limit = element_size(spec.type) == 4 ? (std::int64_t{1} << 31) : (std::int64_t{1} << 53);
+      if (spec.low < -limit || spec.high >= limit) {
+        return fail("random: LO and HI must fit the type exactly (|x| < 2^" +
+                    std::string(element_size(spec.type) == 4 ? "31" : "53") + ")");
+      }
+    }
   } else if (init.substr(0, 5) == "file:") {
     spec.init = BufferInit::file;
     spec.path = std::string(init.substr(5));
-    if (spec.path.empty()) return Result<ArgSpec>::fail("file: needs a path");
+    if (spec.path.empty()) return fail("file: needs a path");
   } else {
     spec.init = BufferInit::list;
     std::size_t index = 0;
@@ -173,20 +206,20 @@ Result<ArgSpec> parse_buffer_init(ArgSpec spec, std::string_view init) {
       const std::size_t comma = rest.find(',');
       const std::string_view item = trim(rest.substr(0, comma));
       if (item.empty()) {
-        return Result<ArgSpec>::fail(
+        return fail(
             index == 0 && comma == std::string_view::npos
-                ? "INIT is empty; use zeros, iota, file:PATH or a comma list"
+                ? "INIT is empty; use zeros, iota, random:SEED, file:PATH or a comma list"
                 : "value " + std::to_string(index) + " of the list is empty");
       }
       auto value = parse_element(spec.type, item);
       if (!value) {
         if (index == 0 && comma == std::string_view::npos && spec.count != 1) {
-          return Result<ArgSpec>::fail("INIT " + quoted(init) +
-                                       " is not zeros, iota, file:PATH or a comma list of " +
+          return fail("INIT " + quoted(init) +
+                                       " is not zeros, iota, random:SEED, file:PATH or a comma list of " +
                                        std::to_string(spec.count) + " values");
         }
-        return Result<ArgSpec>::fail("value " + std::to_string(index) +
-                                     " of the list: " + value.error);
+        return fail("value " + std::to_string(index) +
+                                     " of the list: " + value.error().message);
       }
       spec.list.push_back(*value);
       ++index;
@@ -195,12 +228,12 @@ Result<ArgSpec> parse_buffer_init(ArgSpec spec, std::string_view init) {
     }
     if (spec.list.size() != spec.count) {
       const std::size_t n = spec.list.size();
-      return Result<ArgSpec>::fail("the list has " + std::to_string(n) +
+      return fail("the list has " + std::to_string(n) +
                                    (n == 1 ? " value" : " values") + "; the buffer has " +
                                    std::to_string(spec.count) + " elements");
     }
   }
-  return Result<ArgSpec>::ok(std::move(spec));
+  return Expected<ArgSpec>(std::move(spec));
 }
 
 // The --arg spelling that fits a parameter, e.g. "f32[N]:zeros" or "i32:VALUE"; "" if none does.
@@ -215,6 +248,38 @@ std::string suggested_arg(const KernelParam& param) {
 }
 
 }  // namespace
+
+std::uint64_t random_element(ElementType type, std::uint64_t seed, std::int64_t low,
+                             std::int64_t high, std::uint64_t index) {
+  // splitmix64 of (seed, index): each element on its own, so a buffer fills in any order.
+  std::uint64_t z = seed * 0x9e3779b97f4a7c15ull + (index + 1) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  z ^= z >> 31;
+  const auto span = static_cast<std::uint64_t>(high - low) + 1;
+  const std::int64_t value = low + static_cast<std::int64_t>(span == 0 ? z : z % span);
+  switch (type) {
+    case ElementType::f32: {
+      const auto f = static_cast<float>(value);
+      std::uint32_t bits = 0;
+      std::memcpy(&bits, &f, sizeof bits);
+      return bits;
+    }
+    case ElementType::f64: {
+      const auto d = static_cast<double>(value);
+      std::uint64_t bits = 0;
+      std::memcpy(&bits, &d, sizeof bits);
+      return bits;
+    }
+    case ElementType::i32:
+    case ElementType::u32:
+      return static_cast<std::uint32_t>(value);
+    case ElementType::i64:
+    case ElementType::u64:
+      break;
+  }
+  return static_cast<std::uint64_t>(value);
+}
 
 std::string_view to_string(ElementType type) {
   for (const TypeName& entry : kTypeNames) {
@@ -265,113 +330,103 @@ std::string ArgSpec::type_text() const {
   return text;
 }
 
-Result<std::uint64_t> parse_element(ElementType type, std::string_view text) {
+Expected<std::uint64_t> parse_element(ElementType type, std::string_view text) {
   text = trim(text);
   if (is_integer(type)) return parse_integer(type, text);
   if (type == ElementType::f32) {
     auto value = parse_float_value<float>(text);
-    if (!value) return Result<std::uint64_t>::fail(value.error);
-    return Result<std::uint64_t>::ok(std::bit_cast<std::uint32_t>(*value));
+    if (!value) return fail(value.error().message);
+    return Expected<std::uint64_t>(std::bit_cast<std::uint32_t>(*value));
   }
   auto value = parse_float_value<double>(text);
-  if (!value) return Result<std::uint64_t>::fail(value.error);
-  return Result<std::uint64_t>::ok(std::bit_cast<std::uint64_t>(*value));
+  if (!value) return fail(value.error().message);
+  return Expected<std::uint64_t>(std::bit_cast<std::uint64_t>(*value));
 }
 
-Result<ArgSpec> parse_arg_spec(std::string_view text) {
+Expected<ArgSpec> parse_arg_spec(std::string_view text) {
   const std::size_t colon = text.find(':');
   const std::size_t bracket = text.find('[');
   if (colon == std::string_view::npos) {
-    return Result<ArgSpec>::fail("expected TYPE:VALUE or TYPE[COUNT]:INIT");
+    return fail("expected TYPE:VALUE or TYPE[COUNT]:INIT");
   }
   ArgSpec spec;
   const bool buffer = bracket != std::string_view::npos && bracket < colon;
   const std::string_view type_name = text.substr(0, buffer ? bracket : colon);
   auto type = element_type_from_string(type_name);
-  if (!type) return Result<ArgSpec>::fail(unknown_type_message(type_name));
+  if (!type) return fail(unknown_type_message(type_name));
   spec.type = *type;
 
   if (!buffer) {
     auto value = parse_element(spec.type, text.substr(colon + 1));
-    if (!value) return Result<ArgSpec>::fail(value.error);
+    if (!value) return fail(value.error().message);
     spec.scalar_bits = *value;
-    return Result<ArgSpec>::ok(std::move(spec));
+    return Expected<ArgSpec>(std::move(spec));
   }
 
   const std::size_t close = text.find(']', bracket);
   if (close == std::string_view::npos || close + 1 >= text.size() || text[close + 1] != ':') {
-    return Result<ArgSpec>::fail("expected TYPE[COUNT]:INIT, e.g. f32[32]:iota");
+    return fail("expected TYPE[COUNT]:INIT, e.g. f32[32]:iota");
   }
   spec.is_buffer = true;
   auto count = parse_count(text.substr(bracket + 1, close - bracket - 1), spec.type);
-  if (!count) return Result<ArgSpec>::fail(count.error);
+  if (!count) return fail(count.error().message);
   spec.count = *count;
   return parse_buffer_init(std::move(spec), text.substr(close + 2));
 }
 
-Result<Dim3> parse_dim3(std::string_view text) {
+Expected<Dim3> parse_dim3(std::string_view text) {
   std::array<std::uint32_t, 3> extent{1, 1, 1};
   std::size_t n = 0;
   std::string_view rest = text;
   while (true) {
     const std::size_t comma = rest.find(',');
     const std::string_view item = trim(rest.substr(0, comma));
-    if (n == 3) return Result<Dim3>::fail(quoted(text) + " has more than three extents");
+    if (n == 3) return fail(quoted(text) + " has more than three extents");
     std::uint32_t value = 0;
     const char* end = item.data() + item.size();
     auto [ptr, ec] = std::from_chars(item.data(), end, value);
     if (item.empty() || ec != std::errc{} || ptr != end) {
-      return Result<Dim3>::fail(quoted(text) + " is not X or X,Y,Z with positive integers");
+      return fail(quoted(text) + " is not X or X,Y,Z with positive integers");
     }
-    if (value == 0) return Result<Dim3>::fail(quoted(text) + " has a zero extent");
+    if (value == 0) return fail(quoted(text) + " has a zero extent");
     extent[n++] = value;
     if (comma == std::string_view::npos) break;
     rest.remove_prefix(comma + 1);
   }
-  return Result<Dim3>::ok(Dim3{extent[0], extent[1], extent[2]});
+  return Expected<Dim3>(Dim3{extent[0], extent[1], extent[2]});
 }
 
-std::string check_launch_shape(Dim3 grid, Dim3 block) {
-  if (block.count() > 1024) {
-    return "--block has " + std::to_string(block.count()) + " threads; a block holds at most 1024";
-  }
-  if (block.z > 64) return "--block z is " + std::to_string(block.z) + "; at most 64";
-  if (grid.x > 2147483647u) return "--grid x is larger than 2147483647";
-  if (grid.y > 65535 || grid.z > 65535) return "--grid y and z are at most 65535";
-  return {};
-}
-
-std::string check_arg_against_param(const ArgSpec& spec, const KernelParam& param) {
+Expected<void> check_arg_against_param(const ArgSpec& spec, const KernelParam& param) {
   const std::string param_type = std::string("'") + param.type_name + "'";
   const std::string given = spec.type_text();
   if (param.is_pointer != spec.is_buffer) {
-    return param.is_pointer ? "the parameter is a pointer " + param_type +
+    return fail(param.is_pointer ? "the parameter is a pointer " + param_type +
                                   " but the argument is a scalar " + given
                             : "the parameter is a scalar " + param_type +
-                                  " but the argument is a buffer " + given;
+                                  " but the argument is a buffer " + given);
   }
   if (param.kind == ValueKind::other) {
     // void*, float4*, __half*, structs: no --arg type names them; any buffer of whole
     // pointees will do (the kernel reinterprets the bytes as CUDA code does).
     if (!param.is_pointer) {
-      return "the parameter has type " + param_type + ", which no --arg type describes";
+      return fail("the parameter has type " + param_type + ", which no --arg type describes");
     }
     const std::uint64_t bytes = spec.count * element_size(spec.type);
     if (param.size != 0 && bytes % param.size != 0) {
-      return "the buffer " + given + " holds " + std::to_string(bytes) +
-             " bytes, not a whole number of " + param_type + " elements of " +
-             std::to_string(param.size) + " bytes";
+      return fail("the buffer " + given + " holds " + std::to_string(bytes) +
+                  " bytes, not a whole number of " + param_type + " elements of " +
+                  std::to_string(param.size) + " bytes");
     }
     return {};
   }
   if (param.kind != element_kind(spec.type) || param.size != element_size(spec.type)) {
-    return "the parameter has type " + param_type + " but the argument is " + given;
+    return fail("the parameter has type " + param_type + " but the argument is " + given);
   }
   return {};
 }
 
-std::string check_args_against_kernel(const std::vector<ArgSpec>& args,
-                                      const KernelDescriptor& kernel) {
+Expected<void> check_args_against_kernel(const std::vector<ArgSpec>& args,
+                                         const KernelDescriptor& kernel) {
   const std::string name = std::string("'") + kernel.name + "'";
   if (args.size() != kernel.param_count) {
     std::string message = "kernel " + name + " takes " + std::to_string(kernel.param_count) +
@@ -383,14 +438,15 @@ std::string check_args_against_kernel(const std::vector<ArgSpec>& args,
       message += std::string(i == 0 ? "; parameters: " : ", ") + std::to_string(i) + ": '" +
                  kernel.params[i].type_name + "'" + (hint.empty() ? "" : " (--arg " + hint + ")");
     }
-    return message;
+    return fail(message);
   }
   for (std::uint32_t i = 0; i < kernel.param_count; ++i) {
-    const std::string problem = check_arg_against_param(args[i], kernel.params[i]);
-    if (problem.empty()) continue;
+    const Expected<void> fits = check_arg_against_param(args[i], kernel.params[i]);
+    if (fits) continue;
     const std::string hint = suggested_arg(kernel.params[i]);
-    return "parameter " + std::to_string(i) + " of " + name + " (--arg " + std::to_string(i + 1) +
-           "): " + problem + (hint.empty() ? "" : "; write --arg " + hint);
+    return fail("parameter " + std::to_string(i) + " of " + name + " (--arg " +
+                std::to_string(i + 1) + "): " + fits.error().message +
+                (hint.empty() ? "" : "; write --arg " + hint));
   }
   return {};
 }

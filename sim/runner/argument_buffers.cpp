@@ -80,7 +80,7 @@ void ArgumentBuffers::release() {
   buffers_.clear();
 }
 
-Result<ArgumentBuffers> ArgumentBuffers::create(const std::vector<ArgSpec>& specs) {
+Expected<ArgumentBuffers> ArgumentBuffers::create(const std::vector<ArgSpec>& specs) {
   ArgumentBuffers result;
   const std::size_t page = page_size();
   for (std::size_t arg = 0; arg < specs.size(); ++arg) {
@@ -91,11 +91,10 @@ Result<ArgumentBuffers> ArgumentBuffers::create(const std::vector<ArgSpec>& spec
     const std::size_t data_pages = (bytes + page - 1) / page * page;
     const std::size_t total = data_pages + 2 * page;
     void* mapping = mmap(nullptr, total, PROT_NONE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    auto fail = [&](const std::string& why) {
-      return Result<ArgumentBuffers>::fail("--arg " + std::to_string(arg + 1) + " (" +
-                                           spec.type_text() + "): " + why);
+    auto fail_arg = [&](const std::string& why) {
+      return warpsim::fail("--arg " + std::to_string(arg + 1) + " (" + spec.type_text() + "): " + why);
     };
-    if (mapping == MAP_FAILED) return fail(std::string("cannot allocate: ") + std::strerror(errno));
+    if (mapping == MAP_FAILED) return fail_arg(std::string("cannot allocate: ") + std::strerror(errno));
     GuardedBuffer buffer;
     buffer.arg = arg;
     buffer.type = spec.type;
@@ -106,7 +105,7 @@ Result<ArgumentBuffers> ArgumentBuffers::create(const std::vector<ArgSpec>& spec
     result.buffers_.push_back(buffer);
     if (data_pages > 0 &&
         mprotect(buffer.mapping + page, data_pages, PROT_READ | PROT_WRITE) != 0) {
-      return fail(std::string("cannot allocate: ") + std::strerror(errno));
+      return fail_arg(std::string("cannot allocate: ") + std::strerror(errno));
     }
     switch (spec.init) {
       case BufferInit::zeros:
@@ -117,17 +116,23 @@ Result<ArgumentBuffers> ArgumentBuffers::create(const std::vector<ArgSpec>& spec
           std::memcpy(buffer.data + i * element, &bits, element);  // little-endian host
         }
         break;
+      case BufferInit::random:
+        for (std::uint64_t i = 0; i < spec.count; ++i) {
+          const std::uint64_t bits = random_element(spec.type, spec.seed, spec.low, spec.high, i);
+          std::memcpy(buffer.data + i * element, &bits, element);
+        }
+        break;
       case BufferInit::list:
         for (std::uint64_t i = 0; i < spec.count; ++i) {
           std::memcpy(buffer.data + i * element, &spec.list[i], element);
         }
         break;
       case BufferInit::file:
-        if (std::string error = fill_from_file(buffer, spec); !error.empty()) return fail(error);
+        if (std::string error = fill_from_file(buffer, spec); !error.empty()) return fail_arg(error);
         break;
     }
   }
-  return Result<ArgumentBuffers>::ok(std::move(result));
+  return Expected<ArgumentBuffers>(std::move(result));
 }
 
 const GuardedBuffer* ArgumentBuffers::for_arg(std::size_t arg) const {

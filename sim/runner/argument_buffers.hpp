@@ -39,7 +39,7 @@ class ArgumentBuffers {
 
   // Maps and fills a buffer for every buffer spec (zeros, iota, file, list). The error names the
   // --arg (1-based, as the user counts them) and what is wrong, e.g. a file of the wrong size.
-  static Result<ArgumentBuffers> create(const std::vector<ArgSpec>& specs);
+  static Expected<ArgumentBuffers> create(const std::vector<ArgSpec>& specs);
 
   const std::vector<GuardedBuffer>& buffers() const { return buffers_; }
   // The buffer of parameter `arg`, or nullptr when that argument is a scalar.

@@ -258,7 +258,8 @@ void run_child(const ChildJob& job) {
   install_stop_handlers();
 
   const KernelDescriptor& kernel = load_kernel(job);
-  if (std::string problem = check_args_against_kernel(*job.specs, kernel); !problem.empty()) {
+  if (const Expected<void> fits = check_args_against_kernel(*job.specs, kernel); !fits) {
+    const std::string problem = fits.error().message;
     fail_input(job.result_fd, problem);
   }
   const std::size_t capacity = dynamic_shared_capacity();

@@ -51,12 +51,12 @@ bool is_file(const std::string& path) {
   return stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode);
 }
 
-Result<std::string> read_file(const std::string& path) {
+Expected<std::string> read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return Result<std::string>::fail(path + ": " + std::strerror(errno));
+  if (!in) return fail(path + ": " + std::strerror(errno));
   std::ostringstream text;
   text << in.rdbuf();
-  return Result<std::string>::ok(text.str());
+  return Expected<std::string>(text.str());
 }
 
 // Writes `contents` to `path` through a temporary name in the same directory, so a reader sees
@@ -78,7 +78,7 @@ bool write_file_atomically(const std::string& path, std::string_view contents) {
   return true;
 }
 
-Result<std::string> choose_cache_dir() {
+Expected<std::string> choose_cache_dir() {
   std::string dir = env_or_empty("WARPSIM_CACHE_DIR");
   if (dir.empty()) {
     const std::string xdg = env_or_empty("XDG_CACHE_HOME");
@@ -94,25 +94,25 @@ Result<std::string> choose_cache_dir() {
   std::error_code error;
   fs::create_directories(dir + "/kernels", error);
   if (error) {
-    return Result<std::string>::fail("cannot create the kernel cache " + dir + ": " +
+    return fail("cannot create the kernel cache " + dir + ": " +
                                      error.message() + " (set WARPSIM_CACHE_DIR)");
   }
-  return Result<std::string>::ok(dir);
+  return Expected<std::string>(dir);
 }
 
 // $WARPSIM_CACHE_MAX_MB (a whole number of MiB) or the default budget.
-Result<CacheLimits> cache_limits() {
+Expected<CacheLimits> cache_limits() {
   CacheLimits limits;
   const std::string text = env_or_empty("WARPSIM_CACHE_MAX_MB");
-  if (text.empty()) return Result<CacheLimits>::ok(limits);
+  if (text.empty()) return Expected<CacheLimits>(limits);
   std::uint64_t mib = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), mib);
   if (error != std::errc() || end != text.data() + text.size() || mib > (std::uint64_t{1} << 40)) {
-    return Result<CacheLimits>::fail("WARPSIM_CACHE_MAX_MB must be a whole number of MiB, not '" +
+    return fail("WARPSIM_CACHE_MAX_MB must be a whole number of MiB, not '" +
                                      text + "'");
   }
   limits.max_bytes = mib << 20;
-  return Result<CacheLimits>::ok(limits);
+  return Expected<CacheLimits>(limits);
 }
 
 // Where libwarpsim (this code) was loaded from.
@@ -156,7 +156,7 @@ bool locate_headers(const std::string& library, Toolchain& toolchain) {
 
 // The compiler's `--version` first line, remembered per executable (path, size, mtime) so that
 // a cached run starts no process at all.
-Result<std::string> compiler_version(const Toolchain& toolchain) {
+Expected<std::string> compiler_version(const Toolchain& toolchain) {
   struct stat info {};
   stat(toolchain.compiler_path.c_str(), &info);
   const std::string identity = ContentHash()
@@ -172,12 +172,12 @@ Result<std::string> compiler_version(const Toolchain& toolchain) {
   argv.push_back("--version");
   const ProcessOutput run = run_process(argv);
   if (!run.started || run.exit_code != 0) {
-    return Result<std::string>::fail("cannot run the C++ compiler '" + toolchain.compiler[0] +
+    return fail("cannot run the C++ compiler '" + toolchain.compiler[0] +
                                      "' (set WARPSIM_CXX): " + run.output);
   }
   std::string version = run.output.substr(0, run.output.find('\n'));
   write_file_atomically(memo, version);
-  return Result<std::string>::ok(version);
+  return Expected<std::string>(version);
 }
 
 // Every file of the shim and of warpsim's own headers, in path order. Only include/warpsim: an
@@ -304,11 +304,11 @@ void add_libcudacxx(const Toolchain& toolchain, std::vector<std::string>& argv) 
 
 }  // namespace
 
-Result<int> cuda_arch_number(std::string_view arch) {
+Expected<int> cuda_arch_number(std::string_view arch) {
   for (const int number : {700, 750, 800, 860, 870, 890, 900}) {
-    if (arch == "sm_" + std::to_string(number / 10)) return Result<int>::ok(number);
+    if (arch == "sm_" + std::to_string(number / 10)) return Expected<int>(number);
   }
-  return Result<int>::fail("unknown architecture '" + std::string(arch) +
+  return fail("unknown architecture '" + std::string(arch) +
                            "': warpsim compiles kernel files for sm_70, sm_75, sm_80, sm_86, "
                            "sm_87, sm_89 or sm_90");
 }
@@ -317,36 +317,36 @@ std::vector<std::string> arch_definitions(int arch) {
   return {"-D__CUDA_ARCH__=" + std::to_string(arch), "-D__CUDA_ARCH_LIST__=" + std::to_string(arch)};
 }
 
-Result<Toolchain> find_toolchain() {
+Expected<Toolchain> find_toolchain() {
   Toolchain toolchain;
   toolchain.libcudacxx_dir = find_libcudacxx();
   toolchain.compiler = split_words(env_or_empty("WARPSIM_CXX"));
   if (toolchain.compiler.empty()) toolchain.compiler = {"c++"};
   toolchain.compiler_path = find_program(toolchain.compiler[0]);
   if (toolchain.compiler_path.empty()) {
-    return Result<Toolchain>::fail("cannot find the C++ compiler '" + toolchain.compiler[0] +
+    return fail("cannot find the C++ compiler '" + toolchain.compiler[0] +
                                    "' (install g++ or set WARPSIM_CXX)");
   }
   toolchain.library = this_library();
   if (toolchain.library.empty()) {
-    return Result<Toolchain>::fail("cannot tell where libwarpsim was loaded from");
+    return fail("cannot tell where libwarpsim was loaded from");
   }
   if (!locate_headers(toolchain.library, toolchain)) {
-    return Result<Toolchain>::fail(
+    return fail(
         "cannot find the CUDA shim headers (warpsim/cuda_shim.hpp) "
         "beside " +
         toolchain.library);
   }
   auto cache = choose_cache_dir();
-  if (!cache) return Result<Toolchain>::fail(cache.error);
+  if (!cache) return fail(cache.error().message);
   toolchain.cache_dir = *cache;
   auto limits = cache_limits();
-  if (!limits) return Result<Toolchain>::fail(limits.error);
+  if (!limits) return fail(limits.error().message);
   toolchain.cache_limits = *limits;
-  return Result<Toolchain>::ok(std::move(toolchain));
+  return Expected<Toolchain>(std::move(toolchain));
 }
 
-Result<std::string> preprocess_for_kernel_scan(const Toolchain& toolchain, const std::string& file,
+Expected<std::string> preprocess_for_kernel_scan(const Toolchain& toolchain, const std::string& file,
                                                int arch) {
   const fs::path absolute = fs::absolute(file).lexically_normal();
   std::vector<std::string> argv = toolchain.compiler;
@@ -361,7 +361,7 @@ Result<std::string> preprocess_for_kernel_scan(const Toolchain& toolchain, const
   }
   const ProcessOutput run = run_process(argv);
   if (!run.started || run.exit_code != 0) {
-    return Result<std::string>::fail(run.output.empty() ? "the preprocessor failed" : run.output);
+    return fail(run.output.empty() ? "the preprocessor failed" : run.output);
   }
   // Line markers: `# LINE "FILE" FLAGS`, flag 3 for a system header. Keep the user's text only,
   // one output line per kept line (markers and dropped text become empty lines).
@@ -385,14 +385,14 @@ Result<std::string> preprocess_for_kernel_scan(const Toolchain& toolchain, const
     if (keep) kept += line;
     kept += '\n';
   }
-  return Result<std::string>::ok(std::move(kept));
+  return Expected<std::string>(std::move(kept));
 }
 
-Result<CompiledKernel> compile_kernel(const Toolchain& toolchain,
+Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
                                       const std::string& prepared_source,
                                       const CompileOptions& options) {
   auto version = compiler_version(toolchain);
-  if (!version) return Result<CompiledKernel>::fail(version.error);
+  if (!version) return fail(version.error().message);
   const std::vector<std::string> arch_flags = arch_definitions(options.arch);
 
   ContentHash key;
@@ -411,11 +411,11 @@ Result<CompiledKernel> compile_kernel(const Toolchain& toolchain,
 
   if (is_file(object) && dependencies_unchanged(manifest)) {
     ::utimensat(AT_FDCWD, object.c_str(), nullptr, 0);  // a use, for the cache's LRU order
-    return Result<CompiledKernel>::ok({object, true, read_lines(notes)});
+    return Expected<CompiledKernel>({object, true, read_lines(notes)});
   }
 
   if (!write_file_atomically(source, prepared_source)) {
-    return Result<CompiledKernel>::fail("cannot write " + source + ": " + std::strerror(errno));
+    return fail("cannot write " + source + ": " + std::strerror(errno));
   }
   const std::string suffix = ".tmp." + std::to_string(getpid());
   const std::string temporary_object = object + suffix;
@@ -440,7 +440,7 @@ Result<CompiledKernel> compile_kernel(const Toolchain& toolchain,
   if (!run.started || run.exit_code != 0) {
     std::remove(temporary_object.c_str());
     std::remove(source.c_str());
-    return Result<CompiledKernel>::fail(run.output.empty() ? "the compiler failed" : run.output);
+    return fail(run.output.empty() ? "the compiler failed" : run.output);
   }
   std::vector<std::string> warnings;
   if (std::string warning = empty_body_warning(toolchain, options); !warning.empty()) {
@@ -454,11 +454,11 @@ Result<CompiledKernel> compile_kernel(const Toolchain& toolchain,
       !write_file_atomically(notes, notes_text) ||
       std::rename(temporary_object.c_str(), object.c_str()) != 0) {
     std::remove(temporary_object.c_str());
-    return Result<CompiledKernel>::fail("cannot store the compiled kernel in " +
+    return fail("cannot store the compiled kernel in " +
                                         toolchain.cache_dir + ": " + std::strerror(errno));
   }
   prune_kernel_cache(toolchain.cache_dir + "/kernels", toolchain.cache_limits);
-  return Result<CompiledKernel>::ok({object, false, std::move(warnings)});
+  return Expected<CompiledKernel>({object, false, std::move(warnings)});
 }
 
 }  // namespace warpsim::runner

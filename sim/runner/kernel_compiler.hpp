@@ -25,11 +25,11 @@ struct Toolchain {
 
 // Finds the compiler, the shim and libwarpsim (a build tree's, or an installation's relative to
 // the library) and the cache directory (created if missing).
-Result<Toolchain> find_toolchain();
+Expected<Toolchain> find_toolchain();
 
 // The architectures a kernel file can be compiled for, as nvcc names them, and the value of
 // __CUDA_ARCH__ for each: "sm_70" -> 700, ..., "sm_90" -> 900. The error lists the names.
-Result<int> cuda_arch_number(std::string_view arch);
+Expected<int> cuda_arch_number(std::string_view arch);
 
 // The preprocessor definitions of nvcc's device pass for `arch` (cuda_arch_number's value) that
 // the shim does not define itself: -D__CUDA_ARCH__=900 -D__CUDA_ARCH_LIST__=900.
@@ -58,13 +58,13 @@ struct CompiledKernel {
 // compile_kernel would see it), keeping only what comes from the user's own files (not the
 // shim's, not system headers), so that scan_kernels finds kernels that macros declare.
 // `__global__` stays in the text.
-Result<std::string> preprocess_for_kernel_scan(const Toolchain& toolchain, const std::string& file,
+Expected<std::string> preprocess_for_kernel_scan(const Toolchain& toolchain, const std::string& file,
                                                int arch = 900);
 
 // Compiles `prepared_source` (see prepare_source) for `options`, or returns the cached object.
 // The error of a failed compile is the compiler's own output, unchanged. The architecture is part
 // of the cache key: an sm_70 request never gets an sm_90 build.
-Result<CompiledKernel> compile_kernel(const Toolchain& toolchain,
+Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
                                       const std::string& prepared_source,
                                       const CompileOptions& options);
 

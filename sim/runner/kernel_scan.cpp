@@ -228,7 +228,7 @@ std::optional<std::size_t> kernel_body_size(std::string_view source, std::string
   return size;
 }
 
-Result<KernelChoice> resolve_kernel(const std::vector<KernelInfo>& kernels,
+Expected<KernelChoice> resolve_kernel(const std::vector<KernelInfo>& kernels,
                                     std::string_view requested,
                                     std::string_view file_for_messages) {
   const std::string request = trim_spaces(requested);
@@ -240,7 +240,7 @@ Result<KernelChoice> resolve_kernel(const std::vector<KernelInfo>& kernels,
   const std::string listing =
       "kernels in " + std::string(file_for_messages) + ": " + list_for_message(kernels);
   if (base.empty() || (instantiation && template_args.back() != '>')) {
-    return Result<KernelChoice>::fail("--kernel '" + request + "' is not a kernel name; " +
+    return fail("--kernel '" + request + "' is not a kernel name; " +
                                       listing);
   }
 
@@ -254,26 +254,26 @@ Result<KernelChoice> resolve_kernel(const std::vector<KernelInfo>& kernels,
   if (exact != matches.end()) matches = {*exact};
 
   if (matches.empty()) {
-    return Result<KernelChoice>::fail("unknown kernel '" + request + "'; " + listing);
+    return fail("unknown kernel '" + request + "'; " + listing);
   }
   if (matches.size() > 1) {
     std::string names;
     for (const KernelInfo* kernel : matches) names += (names.empty() ? "" : ", ") + kernel->name;
-    return Result<KernelChoice>::fail("kernel '" + request + "' is ambiguous in " +
+    return fail("kernel '" + request + "' is ambiguous in " +
                                       std::string(file_for_messages) + ": " + names +
                                       "; name it with its namespace");
   }
   const KernelInfo& kernel = *matches.front();
   if (kernel.is_template && !instantiation) {
-    return Result<KernelChoice>::fail("kernel '" + kernel.name +
+    return fail("kernel '" + kernel.name +
                                       "' is a template; name an instantiation, e.g. --kernel '" +
                                       kernel.name + "<256>'");
   }
   if (!kernel.is_template && instantiation) {
-    return Result<KernelChoice>::fail("kernel '" + kernel.name + "' is not a template; drop the " +
+    return fail("kernel '" + kernel.name + "' is not a template; drop the " +
                                       template_args);
   }
-  return Result<KernelChoice>::ok(
+  return Expected<KernelChoice>(
       {"::" + kernel.name + template_args, kernel.name + template_args});
 }
 

@@ -91,27 +91,27 @@ std::string lane_text(const StopReport& report, Dim3 block_idx) {
 
 }  // namespace
 
-ReportDiagnostic stop_diagnostic(const StopReport& report, const StopContext& context) {
-  ReportDiagnostic d;
+Diagnostic stop_diagnostic(const StopReport& report, const StopContext& context, Trace& trace) {
+  Diagnostic d;
   const Dim3 block_idx{report.block_idx[0], report.block_idx[1], report.block_idx[2]};
-  d.has_position = report.have_lane != 0;
-  d.block_idx = block_idx;
+  const bool has_position = report.have_lane != 0;
+  d.block = block_idx.x + std::uint64_t{context.grid.x} *
+                              (block_idx.y + std::uint64_t{context.grid.y} * block_idx.z);
   d.warp = report.warp;
-  d.lanes = d.has_position ? lane_bit(static_cast<int>(report.lane)) : 0;
+  d.lanes = has_position ? lane_bit(static_cast<int>(report.lane)) : 0;
   SourceLocation where = locate_frames(context.shared_object, report, context.user_file);
   if (where.line == 0 && report.last_line != 0) {
     where = {report.last_file, report.last_line};  // the lane's last warp-level call
   }
-  d.file = where.file;
-  d.line = where.line;
-  const std::string who = d.has_position ? lane_text(report, block_idx) : "the simulator";
+  if (where.line != 0) d.where = {trace.file_index(where.file), where.line};
+  const std::string who = has_position ? lane_text(report, block_idx) : "the simulator";
   const std::string at =
       where.line != 0 ? " at " + where.file + ":" + std::to_string(where.line) : std::string();
 
   if (report.signal == kTimeLimitSignal) {
     std::ostringstream limit;
     limit << context.timeout_seconds;
-    d.kind = "timeout";
+    d.kind = DiagnosticKind::timeout;
     d.message = "kernel did not finish within " + limit.str() +
                 " s (a lane loops forever without a warp-level call?); last running: " + who + at;
     return d;
@@ -121,7 +121,7 @@ ReportDiagnostic stop_diagnostic(const StopReport& report, const StopContext& co
           ? context.buffers->for_arg(static_cast<std::size_t>(report.buffer_arg))
           : nullptr;
   if (hit != nullptr) {
-    d.kind = to_string(DiagnosticKind::out_of_bounds);
+    d.kind = DiagnosticKind::out_of_bounds;
     const char* access = report.write_access == 1   ? "write"
                          : report.write_access == 0 ? "read"
                                                     : "access";
@@ -134,7 +134,7 @@ ReportDiagnostic stop_diagnostic(const StopReport& report, const StopContext& co
     return d;
   }
   if (report.shared_offset >= 0) {
-    d.kind = to_string(DiagnosticKind::out_of_bounds);
+    d.kind = DiagnosticKind::out_of_bounds;
     const char* access = report.write_access == 1   ? "write"
                          : report.write_access == 0 ? "read"
                                                     : "access";
@@ -145,7 +145,7 @@ ReportDiagnostic stop_diagnostic(const StopReport& report, const StopContext& co
                 who + at;
     return d;
   }
-  d.kind = to_string(DiagnosticKind::kernel_fault);
+  d.kind = DiagnosticKind::kernel_fault;
   d.message =
       "kernel crashed: " + signal_description(report, context.stack_bytes) + " in " + who + at;
   return d;

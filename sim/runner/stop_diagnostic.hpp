@@ -8,7 +8,7 @@
 
 #include "argument_buffers.hpp"
 #include "child_protocol.hpp"
-#include "run_report.hpp"
+#include "warpsim/trace.hpp"
 
 namespace warpsim::runner {
 
@@ -19,9 +19,10 @@ struct StopContext {
   const ArgumentBuffers* buffers = nullptr;
   std::string shared_object;  // the compiled kernel, for addr2line
   std::string user_file;      // absolute path, as `#line` named it
+  Dim3 grid{};                // to turn the report's block coordinates into a linear index
 };
 
-// kind "timeout", "out_of_bounds" or "kernel_fault".
-ReportDiagnostic stop_diagnostic(const StopReport& report, const StopContext& context);
+// timeout, out_of_bounds or kernel_fault; the diagnostic's file is interned into `trace`.
+Diagnostic stop_diagnostic(const StopReport& report, const StopContext& context, Trace& trace);
 
 }  // namespace warpsim::runner

@@ -1,6 +1,6 @@
 #include "block_runner.hpp"
 
-#include "semantics/lane_compare.hpp"
+#include "warpsim/detail/lane_compare.hpp"
 
 #include <algorithm>
 #include <bit>

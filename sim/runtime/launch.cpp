@@ -23,14 +23,8 @@ LanePosition current_lane_position() noexcept { return runtime::position_snapsho
 namespace {
 
 void check_shape(const LaunchOptions& o) {
-  const auto dims = [](const Dim3& d) { return std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z); };
-  if (o.block.count() == 0 || o.block.count() > 1024 || o.block.z > 64) {
-    throw std::invalid_argument("invalid block shape (" + dims(o.block) +
-                                "): CUDA allows 1 to 1024 threads per block, z at most 64");
-  }
-  if (o.grid.count() == 0 || o.grid.y > 65535 || o.grid.z > 65535) {
-    throw std::invalid_argument("invalid grid shape (" + dims(o.grid) +
-                                "): every dimension at least 1, y and z at most 65535");
+  if (const Expected<void> shape = check_launch_shape(o.grid, o.block); !shape) {
+    throw std::invalid_argument(shape.error().message);
   }
   if (o.stack_bytes < 16 * 1024) throw std::invalid_argument("fiber stacks below 16 KiB");
   if (o.dynamic_shared_bytes > device::kDynamicSharedCapacity) {
@@ -41,6 +35,28 @@ void check_shape(const LaunchOptions& o) {
 }
 
 }  // namespace
+
+Expected<void> check_launch_shape(Dim3 grid, Dim3 block) {
+  const auto dims = [](Dim3 d) {
+    return std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z);
+  };
+  if (block.x == 0 || block.y == 0 || block.z == 0) {
+    return fail("block (" + dims(block) + ") has a zero extent");
+  }
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0) {
+    return fail("grid (" + dims(grid) + ") has a zero extent");
+  }
+  if (block.count() > 1024) {
+    return fail("block (" + dims(block) + ") has " + std::to_string(block.count()) +
+                " threads; a block holds at most 1024");
+  }
+  if (block.z > 64) return fail("block z is " + std::to_string(block.z) + "; at most 64");
+  if (grid.x > 2147483647u) return fail("grid x is larger than 2147483647");
+  if (grid.y > 65535 || grid.z > 65535) {
+    return fail("grid (" + dims(grid) + "): y and z are at most 65535");
+  }
+  return {};
+}
 
 LaunchResult launch(const LaunchOptions& options, const std::function<void()>& thread_body) {
   check_shape(options);

@@ -1,6 +1,9 @@
-// evaluate(): one warp-level step, dispatched to its family (shfl.cpp, vote.cpp, match.cpp,
-// redux.cpp); __activemask and __syncwarp are small enough to live here.
+// evaluate(): one warp-level step, dispatched on its family (the intrinsic table's row) to the
+// family's file (shfl.cpp, vote.cpp, match.cpp, redux.cpp); __activemask and __syncwarp are small
+// enough to live here.
 #include <cassert>
+#include <cstdio>
+#include <cstdlib>
 
 #include "families.hpp"
 
@@ -32,6 +35,16 @@ LaneMask callers_of_ill_formed_call(const StepInputs& in) {
 
 }  // namespace
 
+namespace semantics_detail {
+
+void unhandled_op(Op op, const char* where) {
+  std::fprintf(stderr, "warpsim: evaluate(): __%.*s has no case in sim/semantics/%s\n",
+               static_cast<int>(to_string(op).size()), to_string(op).data(), where);
+  std::abort();
+}
+
+}  // namespace semantics_detail
+
 // __activemask() contract: every caller receives `callers` (the lanes the scheduler ran
 // together here, never an exited lane). Example: lanes 0..7 call, the rest exited -> 0xff on
 // each; with both arms of if (lane < 10) run as two steps -> 0x3ff and 0xfffffc00 (spec case 39).
@@ -54,39 +67,30 @@ void evaluate(Op op, ValueType type, const StepInputs& in, StepOutputs& out,
   out.src_lane.fill(-1);
   out.pred = 0;
   out.undefined = 0;
-  switch (op) {
-    case Op::shfl_idx:
-    case Op::shfl_up:
-    case Op::shfl_down:
-    case Op::shfl_xor:
+  switch (family_of(op)) {
+    case IntrinsicFamily::shuffle:
       evaluate_shfl(op, type, in, out, options);
       break;
-    case Op::ballot:
-    case Op::any:
-    case Op::all:
-    case Op::uni:
+    case IntrinsicFamily::vote:
       evaluate_vote(op, in, out);
       break;
-    case Op::match_any:
-    case Op::match_all:
+    case IntrinsicFamily::match:
       evaluate_match(op, type, in, out);
       break;
-    case Op::reduce_add:
-    case Op::reduce_min:
-    case Op::reduce_max:
-    case Op::reduce_and:
-    case Op::reduce_or:
-    case Op::reduce_xor:
+    case IntrinsicFamily::reduce:
       evaluate_reduce(op, type, in, out);
       break;
-    case Op::activemask:
+    case IntrinsicFamily::activemask:
       for_each_lane(in.callers, [&](int lane) { out.value[lane] = in.callers; });
       return;
-    case Op::syncwarp:
+    case IntrinsicFamily::warp_barrier:
       break;
-    default:
-      assert(!"unreachable");
+    case IntrinsicFamily::block_barrier:  // spans warps: the runtime evaluates it
+    case IntrinsicFamily::bit:            // has no Op
+      assert(!"not a warp-level step");
       return;
+    default:  // a family added to the table without its case here
+      unhandled_op(op, "evaluate.cpp");
   }
   out.undefined |= callers_of_ill_formed_call(in);
 }

@@ -1,6 +1,4 @@
 // Warp match: __match_any_sync, __match_all_sync (spec section 3).
-#include <cassert>
-
 #include "families.hpp"
 
 namespace warpsim::semantics_detail {
@@ -19,7 +17,7 @@ namespace warpsim::semantics_detail {
 //   match_any -> 0x07 0x07 0x07 0x38 0x38 0x38 0xc0 0xc0
 //   match_all -> 0 on every lane, pred 0x00;   with value = 5: 0xff on every lane, pred 0xff
 void evaluate_match(Op op, ValueType type, const StepInputs& in, StepOutputs& out) {
-  assert(op == Op::match_any || op == Op::match_all);
+  if (op != Op::match_any && op != Op::match_all) unhandled_op(op, "match.cpp");
   const std::uint64_t bits = is_64bit(type) ? ~std::uint64_t{0} : 0xffffffffu;
   auto same = [&](int a, int b) { return ((in.value[a] ^ in.value[b]) & bits) == 0; };
   for_each_mask_group(in, [&](LaneMask group, LaneMask mask) {

@@ -1,6 +1,4 @@
 // Warp reduce: __reduce_{add,min,max,and,or,xor}_sync (spec section 4; redux.sync, sm_80).
-#include <cassert>
-
 #include "families.hpp"
 
 namespace warpsim::semantics_detail {
@@ -54,7 +52,7 @@ void evaluate_reduce(Op op, ValueType type, const StepInputs& in, StepOutputs& o
                      : fold(0u, [](auto a, auto x) { return x > a ? x : a; });
         break;
       default:
-        assert(!"not a reduction");
+        unhandled_op(op, "redux.cpp");
     }
     for_each_lane(group, [&](int lane) { out.value[lane] = result; });
     out.undefined |= undefined_if_group_exceeds_mask(group, mask);

@@ -74,7 +74,8 @@ ShflSource shfl_source_lane(Op op, int lane, std::int32_t arg, std::int32_t widt
     case Op::shfl_idx: return source_lane<Op::shfl_idx>(lane, arg, width);
     case Op::shfl_up: return source_lane<Op::shfl_up>(lane, arg, width);
     case Op::shfl_down: return source_lane<Op::shfl_down>(lane, arg, width);
-    default: return source_lane<Op::shfl_xor>(lane, arg, width);
+    case Op::shfl_xor: return source_lane<Op::shfl_xor>(lane, arg, width);
+    default: semantics_detail::unhandled_op(op, "shfl.cpp");
   }
 }
 
@@ -145,7 +146,8 @@ void evaluate_shfl_whole_warp(Op op, ValueType type, const StepInputs& in, StepO
     case Op::shfl_idx: shuffle_whole_warp<Op::shfl_idx>(in, out, bits); break;
     case Op::shfl_up: shuffle_whole_warp<Op::shfl_up>(in, out, bits); break;
     case Op::shfl_down: shuffle_whole_warp<Op::shfl_down>(in, out, bits); break;
-    default: shuffle_whole_warp<Op::shfl_xor>(in, out, bits); break;
+    case Op::shfl_xor: shuffle_whole_warp<Op::shfl_xor>(in, out, bits); break;
+    default: unhandled_op(op, "shfl.cpp");
   }
 }
 
@@ -157,7 +159,8 @@ void evaluate_shfl(Op op, ValueType type, const StepInputs& in, StepOutputs& out
     case Op::shfl_idx: shuffle_callers<Op::shfl_idx>(in, out, bits, invalid); break;
     case Op::shfl_up: shuffle_callers<Op::shfl_up>(in, out, bits, invalid); break;
     case Op::shfl_down: shuffle_callers<Op::shfl_down>(in, out, bits, invalid); break;
-    default: shuffle_callers<Op::shfl_xor>(in, out, bits, invalid); break;
+    case Op::shfl_xor: shuffle_callers<Op::shfl_xor>(in, out, bits, invalid); break;
+    default: unhandled_op(op, "shfl.cpp");
   }
 }
 

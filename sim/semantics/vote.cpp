@@ -1,6 +1,4 @@
 // Warp vote: __ballot_sync, __any_sync, __all_sync, __uni_sync (spec section 2).
-#include <cassert>
-
 #include "families.hpp"
 
 namespace warpsim::semantics_detail {
@@ -41,7 +39,7 @@ void evaluate_vote(Op op, const StepInputs& in, StepOutputs& out) {
         result = votes == 0 || votes == group;
         break;
       default:
-        assert(!"not a vote");
+        unhandled_op(op, "vote.cpp");
     }
     for_each_lane(group, [&](int lane) { out.value[lane] = result; });
     out.undefined |= undefined_if_group_exceeds_mask(group, mask);

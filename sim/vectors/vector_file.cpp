@@ -13,92 +13,76 @@ VectorFileWriter::~VectorFileWriter() {
   if (file_ != nullptr) gzclose(static_cast<gzFile>(file_));
 }
 
-bool VectorFileWriter::open(const std::string& path, std::string& error) {
+Expected<void> VectorFileWriter::open(const std::string& path) {
   const bool gzip = path.size() >= 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
   file_ = gzopen(path.c_str(), gzip ? "wb9" : "wbT");  // T: plain, uncompressed
-  if (file_ == nullptr) {
-    error = "cannot write " + path + ": " + std::strerror(errno);
-    return false;
-  }
+  if (file_ == nullptr) return fail(ErrorKind::file, "cannot write " + path + ": " + std::strerror(errno));
   path_ = path;
-  return true;
+  return {};
 }
 
-bool VectorFileWriter::write_line(const std::string& line, std::string& error) {
+Expected<void> VectorFileWriter::write_line(const std::string& line) {
   auto* f = static_cast<gzFile>(file_);
-  if (f == nullptr) {
-    error = "vector file is not open";
-    return false;
-  }
+  if (f == nullptr) return fail(ErrorKind::file, "vector file is not open");
   const auto size = static_cast<unsigned>(line.size());
   if (gzwrite(f, line.data(), size) != static_cast<int>(size) || gzputc(f, '\n') != '\n') {
     int code = Z_OK;
-    error = "cannot write " + path_ + ": " + gzerror(f, &code);
-    return false;
+    return fail(ErrorKind::file, "cannot write " + path_ + ": " + gzerror(f, &code));
   }
-  return true;
+  return {};
 }
 
-bool VectorFileWriter::write(const VectorHeader& header, std::string& error) {
-  return write_line(format_vector_header(header), error);
+Expected<void> VectorFileWriter::write(const VectorHeader& header) {
+  return write_line(format_vector_header(header));
 }
 
-bool VectorFileWriter::write(const VectorCase& c, std::string& error) {
-  return write_line(format_vector_case(c), error);
-}
+Expected<void> VectorFileWriter::write(const VectorCase& c) { return write_line(format_vector_case(c)); }
 
-bool VectorFileWriter::close(std::string& error) {
-  if (file_ == nullptr) return true;
+Expected<void> VectorFileWriter::close() {
+  if (file_ == nullptr) return {};
   const int code = gzclose(static_cast<gzFile>(file_));
   file_ = nullptr;
   if (code != Z_OK) {
-    error = "cannot finish writing " + path_ + " (zlib error " + std::to_string(code) + ")";
-    return false;
+    return fail(ErrorKind::file, "cannot finish writing " + path_ + " (zlib error " + std::to_string(code) + ")");
   }
-  return true;
+  return {};
 }
 
-bool write_vector_file(const std::string& path, const VectorHeader& header,
-                       const std::vector<VectorCase>& cases, std::string& error) {
+Expected<void> write_vector_file(const std::string& path, const VectorHeader& header,
+                                 const std::vector<VectorCase>& cases) {
   VectorFileWriter writer;
-  if (!writer.open(path, error) || !writer.write(header, error)) return false;
-  for (const VectorCase& c : cases)
-    if (!writer.write(c, error)) return false;
-  return writer.close(error);
+  if (auto r = writer.open(path); !r) return r;
+  if (auto r = writer.write(header); !r) return r;
+  for (const VectorCase& c : cases) {
+    if (auto r = writer.write(c); !r) return r;
+  }
+  return writer.close();
 }
 
-bool read_vector_file(const std::string& path, VectorHeader& header, std::vector<VectorCase>& cases,
-                      std::string& error) {
+Expected<VectorFile> read_vector_file(const std::string& path) {
   vectors_detail::LineReader reader;
-  if (!reader.open(path)) {
-    error = reader.error();
-    return false;
-  }
+  if (!reader.open(path)) return fail(ErrorKind::file, reader.error());
   // A parse error is on the line just read; a read error on the one after it.
-  auto fail = [&](const std::string& why, std::size_t line_number) {
-    error = path + ":" + std::to_string(line_number) + ": " + why;
-    return false;
+  auto bad = [&](const std::string& why, std::size_t line_number) {
+    return fail(path + ":" + std::to_string(line_number) + ": " + why);
   };
   std::string line;
-  if (!reader.next(line))
-    return fail(reader.error().empty() ? "empty file: no header" : reader.error(), 1);
-  std::string why;
-  const auto parsed_header = parse_vector_header(line, why);
-  if (!parsed_header) return fail(why, 1);
-  header = *parsed_header;
-  cases.clear();
+  if (!reader.next(line)) return bad(reader.error().empty() ? "empty file: no header" : reader.error(), 1);
+  const auto header = parse_vector_header(line);
+  if (!header) return bad(header.error().message, 1);
+  VectorFile file;
+  file.header = *header;
   while (reader.next(line)) {
-    auto c = parse_vector_case(line, why);
-    if (!c) return fail(why, reader.line_number());
-    cases.push_back(*c);
+    auto c = parse_vector_case(line);
+    if (!c) return bad(c.error().message, reader.line_number());
+    file.cases.push_back(*c);
   }
-  if (!reader.error().empty()) return fail(reader.error(), reader.line_number() + 1);
-  if (cases.size() != header.cases) {
-    error = path + ": header says " + std::to_string(header.cases) + " cases, the file has " +
-            std::to_string(cases.size());
-    return false;
+  if (!reader.error().empty()) return bad(reader.error(), reader.line_number() + 1);
+  if (file.cases.size() != file.header.cases) {
+    return fail(path + ": header says " + std::to_string(file.header.cases) + " cases, the file has " +
+                std::to_string(file.cases.size()));
   }
-  return true;
+  return file;
 }
 
 }  // namespace warpsim

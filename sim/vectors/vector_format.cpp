@@ -1,4 +1,5 @@
 // One line of a vector file to and from its structs (../shared/spec/vectors.md).
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <limits>
@@ -16,15 +17,13 @@ struct Malformed {
   std::string reason;
 };
 
-bool has_value_field(Op op) { return op != Op::activemask; }
+bool has_value_field(Op op) { return intrinsic_for(op).operand != OperandKind::none; }
 
-// The types vectors.md lists; halves are not recorded.
-bool is_vector_type(ValueType t) {
-  using enum ValueType;
-  return t == i32 || t == u32 || t == f32 || t == i64 || t == u64 || t == f64;
-}
+bool is_vector_type(ValueType t) { return std::ranges::count(kVectorValueTypes, t) != 0; }
 bool value_is_64bit(const VectorCase& c) { return is_64bit(c.type); }
-bool result_is_64bit(const VectorCase& c) { return is_shuffle(c.op) && is_64bit(c.type); }
+bool result_is_64bit(const VectorCase& c) {
+  return result_kind(c.op) == ResultKind::value && is_64bit(c.type);
+}
 
 std::string hex(std::uint64_t bits, bool wide) {
   char text[24];
@@ -195,7 +194,7 @@ VectorCase parse_case_object(const json& object) {
                       [&](int lane, const json& entry, const std::string& what) {
                         c.expect[lane] = parse_hex(entry, result_digits, what);
                       });
-  if (c.op == Op::match_all) {
+  if (intrinsic_for(c.op).pred_out) {
     for_each_lane_entry(object, "expect_pred", c.lanes, true,
                         [&](int lane, const json& entry, const std::string& what) {
                           c.expect_pred[lane] = parse_integer(entry, 0, 1, what) == 1;
@@ -228,11 +227,10 @@ VectorHeader parse_header_object(const json& object) {
 
 }  // namespace
 
-bool is_vector_op(Op op) { return op != Op::syncwarp && !is_block_barrier(op); }
+bool is_vector_op(Op op) { return intrinsic_for(op).vectors != VectorCoverage::none; }
 
 bool vector_case_has_type(Op op) {
-  return is_shuffle(op) || op == Op::match_any || op == Op::match_all || op == Op::reduce_add ||
-         op == Op::reduce_min || op == Op::reduce_max;
+  return std::ranges::any_of(kVectorValueTypes, [&](ValueType t) { return records_type(op, t); });
 }
 
 std::string format_vector_header(const VectorHeader& h) {
@@ -254,7 +252,7 @@ std::string format_vector_case(const VectorCase& c) {
   append_lanes(out, "expect", c.lanes, [&](int lane) {
     return c.expect[lane] ? hex(*c.expect[lane], result_is_64bit(c)) : std::string("null");
   });
-  if (c.op == Op::match_all) {
+  if (intrinsic_for(c.op).pred_out) {
     append_lanes(out, "expect_pred", c.lanes, [&](int lane) {
       return c.expect_pred[lane] ? std::string(*c.expect_pred[lane] ? "1" : "0")
                                  : std::string("null");
@@ -264,26 +262,24 @@ std::string format_vector_case(const VectorCase& c) {
   return out;
 }
 
-std::optional<VectorHeader> parse_vector_header(std::string_view line, std::string& error) {
+Expected<VectorHeader> parse_vector_header(std::string_view line) {
   try {
     return parse_header_object(parse_object(line));
   } catch (const Malformed& m) {
-    error = "bad header: " + m.reason;
+    return fail("bad header: " + m.reason);
   } catch (const json::exception& e) {
-    error = std::string("bad header: ") + e.what();
+    return fail(std::string("bad header: ") + e.what());
   }
-  return std::nullopt;
 }
 
-std::optional<VectorCase> parse_vector_case(std::string_view line, std::string& error) {
+Expected<VectorCase> parse_vector_case(std::string_view line) {
   try {
     return parse_case_object(parse_object(line));
   } catch (const Malformed& m) {
-    error = m.reason;
+    return fail(m.reason);
   } catch (const json::exception& e) {
-    error = e.what();
+    return fail(e.what());
   }
-  return std::nullopt;
 }
 
 StepInputs to_step_inputs(const VectorCase& c) {

@@ -592,18 +592,16 @@ TEST_CASE("the simulator matches the recorded GPU outputs of the corpus") {
     bool steps_agree = true;
     if (has_device_trace) {
       ++traced;
-      std::string error;
       const std::optional<std::string> text = read_gzip(device_trace_path);
-      std::optional<warpsim::DeviceTrace> gpu_trace;
-      if (text) gpu_trace = warpsim::read_device_trace_json(*text, error);
-      std::optional<warpsim::Trace> sim;
-      std::string sim_error = "the simulator wrote no trace";
-      if (fs::exists(sim_trace_path)) sim = warpsim::read_trace_json(read_text(sim_trace_path), sim_error);
+      warpsim::Expected<warpsim::DeviceTrace> gpu_trace = warpsim::fail("not read");
+      if (text) gpu_trace = warpsim::read_device_trace_json(*text);
+      warpsim::Expected<warpsim::Trace> sim = warpsim::fail("the simulator wrote no trace");
+      if (fs::exists(sim_trace_path)) sim = warpsim::read_trace_json(read_text(sim_trace_path));
       std::string line;
       if (!text || !gpu_trace) {
-        line = "cannot read " + device_trace_path.string() + (text ? ": " + error : "");
+        line = "cannot read " + device_trace_path.string() + (text ? ": " + gpu_trace.error().message : "");
       } else if (!sim) {
-        line = "cannot read the simulator's trace: " + sim_error;
+        line = "cannot read the simulator's trace: " + sim.error().message;
       } else {
         const warpsim::TraceComparison steps = warpsim::compare(*sim, *gpu_trace, e.step_ulps);
         line = steps_text(steps) + (e.step_ulps > 0 ? " (floats within " + std::to_string(e.step_ulps) + " ulp)" : "");

@@ -58,9 +58,8 @@ TEST_CASE("a device trace survives its JSON form, one line per thread") {
   CHECK(text.find(
             R"(["match_all_sync","i64","0x0000ffff","0xffffffffffffffff","0x0000ffff",0,0,0,1])") !=
         std::string::npos);
-  std::string error;
-  const auto back = read_device_trace_json(text, error);
-  REQUIRE_MESSAGE(back, error);
+  const auto back = read_device_trace_json(text);
+  REQUIRE_MESSAGE(back, (back ? "" : back.error().message));
   CHECK(*back == trace);
   CHECK(device_trace_json(*back) == text);
 }
@@ -85,14 +84,14 @@ TEST_CASE("malformed device traces are refused with a reason") {
     const std::size_t at = text.find(c.from);
     REQUIRE(at != std::string::npos);
     text.replace(at, c.from.size(), c.to);
-    std::string error;
-    CHECK_FALSE(read_device_trace_json(text, error));
-    CHECK(error.find(c.reason) != std::string::npos);
-    CHECK(error.find('\n') == std::string::npos);
+    const auto read = read_device_trace_json(text);
+    REQUIRE_FALSE(read);
+    CHECK(read.error().message.find(c.reason) != std::string::npos);
+    CHECK(read.error().message.find('\n') == std::string::npos);
   }
-  std::string error;
-  CHECK_FALSE(read_device_trace_json("{", error));
-  CHECK(error.find("not valid JSON") != std::string::npos);
+  const auto broken = read_device_trace_json("{");
+  REQUIRE_FALSE(broken);
+  CHECK(broken.error().message.find("not valid JSON") != std::string::npos);
 }
 
 TEST_CASE("the simulator's trace reads back from its JSON form exactly") {
@@ -111,16 +110,15 @@ TEST_CASE("the simulator's trace reads back from its JSON form exactly") {
   for (const Trace* trace : {&r.trace, &s.trace, &u.trace}) {
     std::ostringstream first;
     write_trace_json(first, *trace);
-    std::string error;
-    const auto back = read_trace_json(first.str(), error);
-    REQUIRE_MESSAGE(back, error);
+    const auto back = read_trace_json(first.str());
+    REQUIRE_MESSAGE(back, (back ? "" : back.error().message));
     std::ostringstream second;
     write_trace_json(second, *back);
     CHECK(second.str() == first.str());
     CHECK(back->steps.size() == trace->steps.size());
     CHECK(back->files == trace->files);
   }
-  std::string error;
-  CHECK_FALSE(read_trace_json(R"({"format":"warpsim-trace","version":2})", error));
-  CHECK(error.find("version") != std::string::npos);
+  const auto version2 = read_trace_json(R"({"format":"warpsim-trace","version":2})");
+  REQUIRE_FALSE(version2);
+  CHECK(version2.error().message.find("version") != std::string::npos);
 }

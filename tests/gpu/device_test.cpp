@@ -91,7 +91,7 @@ TEST_CASE("device buffers round-trip and refuse out-of-range copies") {
   CHECK(back == host);
   auto overrun = buffer->upload(std::as_bytes(std::span(host)), 4);
   REQUIRE_FALSE(overrun);
-  CHECK(overrun.error().kind == GpuErrorKind::invalid_argument);
+  CHECK(overrun.error().kind == ErrorKind::bad_input);
 }
 
 TEST_CASE("an NVRTC kernel runs: a warp sum by __shfl_xor_sync and a __device__ global") {

@@ -40,7 +40,7 @@ std::size_t occurrences(const std::string& text, const std::string& what) {
 GpuRunRequest request_for(const std::string& source, const std::string& path,
                           const std::string& kernel, bool traced) {
   const auto choice = runner::resolve_kernel(runner::scan_kernels(source), kernel, path);
-  REQUIRE_MESSAGE(choice, choice.error);
+  REQUIRE_MESSAGE(choice, choice.error().message);
   GpuRunRequest request;
   request.source = source;
   request.path = path;
@@ -89,16 +89,21 @@ TEST_CASE("the prelude redefines every traced intrinsic with the simulator's op 
     CHECK(prelude.find("WARPSIM_OP_" + std::string(to_string(op)) + " = " + std::to_string(i) +
                        ",") != std::string::npos);
   }
-  CHECK(prelude.find("#define __syncthreads() warpsim_trace_syncthreads(__LINE__)") !=
+  CHECK(prelude.find("#define __syncthreads(...) warpsim_trace_syncthreads{__LINE__}(__VA_ARGS__)") !=
         std::string::npos);
-  CHECK(prelude.find("#define __activemask() warpsim_trace_activemask(__LINE__)") !=
+  CHECK(prelude.find("#define __syncwarp(...) warpsim_trace_syncwarp{__LINE__}(__VA_ARGS__)") !=
         std::string::npos);
-  CHECK(prelude.find("#define __syncwarp(...) WarpsimSyncwarpAt{__LINE__}(__VA_ARGS__)") !=
+  // CUDA's parameter lists, defaults included, behind the recorded line.
+  CHECK(prelude.find("void operator()(unsigned int mask = 0xffffffffu) const {") !=
+        std::string::npos);
+  CHECK(prelude.find("__nv_bfloat162 operator()(unsigned int mask, __nv_bfloat162 value, unsigned "
+                     "int delta, int width = warpSize) const {") != std::string::npos);
+  CHECK(prelude.find("#if __CUDA_ARCH__ >= 800\nstruct warpsim_trace_reduce_add_sync {") !=
         std::string::npos);
   // fp16/bf16 define intrinsic overloads themselves: included before any macro exists.
   CHECK(prelude.find("#include <cuda_fp16.h>") < prelude.find("#define "));
   CHECK(prelude.find("#include <cooperative_groups.h>") >
-        prelude.find("#define __shfl_sync(...) warpsim_trace_shfl_sync(0u"));
+        prelude.find("#define __shfl_sync(...) warpsim_trace_shfl_sync{0u}(__VA_ARGS__)"));
   CHECK(prelude.find("#include <cooperative_groups.h>") < prelude.find("(__LINE__"));
 
   const std::string plain =
@@ -133,27 +138,26 @@ TEST_CASE("cooperative groups are found in the file or in the headers it include
   fs::remove_all(dir);
 }
 
-TEST_CASE("the recorder types each operand as the simulator does (value_bits.hpp)") {
+TEST_CASE("the table types each operand as the simulator's shim does (value_bits.hpp)") {
   const std::pair<std::string_view, ValueType> simulator[] = {
       {"int", shim::ValueBits<int>::type},
       {"unsigned int", shim::ValueBits<unsigned int>::type},
-      {"long", shim::ValueBits<long>::type},
-      {"unsigned long", shim::ValueBits<unsigned long>::type},
       {"long long", shim::ValueBits<long long>::type},
       {"unsigned long long", shim::ValueBits<unsigned long long>::type},
       {"float", shim::ValueBits<float>::type},
       {"double", shim::ValueBits<double>::type},
+      {"long", shim::ValueBits<long>::type},
+      {"unsigned long", shim::ValueBits<unsigned long>::type},
       {"__half", shim::ValueBits<__half>::type},
       {"__half2", shim::ValueBits<__half2>::type},
       {"__nv_bfloat16", shim::ValueBits<__nv_bfloat16>::type},
       {"__nv_bfloat162", shim::ValueBits<__nv_bfloat162>::type},
   };
-  const auto traced = traced_operand_types();
-  REQUIRE(traced.size() == std::size(simulator));
-  for (std::size_t i = 0; i < traced.size(); ++i) {
-    CAPTURE(traced[i].cuda_name);
-    CHECK(traced[i].cuda_name == simulator[i].first);
-    CHECK(traced[i].type == simulator[i].second);
+  REQUIRE(kShuffleOperandTypes.size() == std::size(simulator));
+  for (std::size_t i = 0; i < kShuffleOperandTypes.size(); ++i) {
+    CAPTURE(kShuffleOperandTypes[i].cuda_name);
+    CHECK(kShuffleOperandTypes[i].cuda_name == simulator[i].first);
+    CHECK(kShuffleOperandTypes[i].type == simulator[i].second);
   }
 }
 
@@ -228,7 +232,7 @@ TEST_CASE("compile errors name the user's file and line, traced or not") {
     CAPTURE(traced);
     auto program = compile_for_device(request_for(source, "/work/user/broken.cu", "k", traced), 90);
     REQUIRE_FALSE(program);
-    CHECK(program.error().kind == GpuErrorKind::compile);
+    CHECK(program.error().kind == ErrorKind::compile);
     CHECK(program.error().details.find(
               "/work/user/broken.cu(3): error: identifier \"not_declared\" is undefined") !=
           std::string::npos);

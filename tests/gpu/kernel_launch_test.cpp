@@ -2,6 +2,8 @@
 // the driver's release string, and the comparison built from a GPU run.
 #include <doctest/doctest.h>
 
+#include "support/expected_text.hpp"
+
 #include <cstring>
 #include <regex>
 #include <span>
@@ -16,7 +18,7 @@ namespace {
 
 runner::ArgSpec arg(const char* spec) {
   auto parsed = runner::parse_arg_spec(spec);
-  REQUIRE_MESSAGE(parsed, parsed.error);
+  REQUIRE_MESSAGE(parsed, parsed.error().message);
   return *parsed;
 }
 
@@ -57,36 +59,36 @@ struct Request {
 
 TEST_CASE("a request is checked as the simulator checks its arguments, and for its initial bytes") {
   Request r;
-  CHECK(check_request(r.request).empty());
+  CHECK(warpsim::test::problem(check_request(r.request)).empty());
 
   Request wrong_type;
   wrong_type.request.args[0] = arg("i32[32]:zeros");
-  CHECK(check_request(wrong_type.request).find("parameter 0 of 'k' (--arg 1)") == 0);
+  CHECK(warpsim::test::problem(check_request(wrong_type.request)).find("parameter 0 of 'k' (--arg 1)") == 0);
 
   Request too_few;
   too_few.request.args.pop_back();
   too_few.request.initial.pop_back();
-  CHECK(check_request(too_few.request).find("takes 2 parameters but 1 --arg was given") !=
+  CHECK(warpsim::test::problem(check_request(too_few.request)).find("takes 2 parameters but 1 --arg was given") !=
         std::string::npos);
 
   Request short_buffer;
   short_buffer.request.initial[0] = short_buffer.request.initial[0].first(64);
-  CHECK(check_request(short_buffer.request) ==
+  CHECK(warpsim::test::problem(check_request(short_buffer.request)) ==
         "--arg 1 (f32[32]) needs 128 initial bytes, 64 given");
 
   Request no_params;  // the caller has no parameter list: nothing to check against
   no_params.request.params.clear();
   no_params.request.args[0] = arg("i32[32]:zeros");
-  CHECK(check_request(no_params.request).empty());
+  CHECK(warpsim::test::problem(check_request(no_params.request)).empty());
 
   Request shape;
   shape.request.block = {2048, 1, 1};
-  CHECK_FALSE(check_request(shape.request).empty());
+  CHECK_FALSE(warpsim::test::problem(check_request(shape.request)).empty());
 
   Request trace;
   trace.request.trace.enabled = true;
   trace.request.trace.capacity = 0;
-  CHECK_FALSE(check_request(trace.request).empty());
+  CHECK_FALSE(warpsim::test::problem(check_request(trace.request)).empty());
 }
 
 TEST_CASE(
@@ -129,7 +131,7 @@ TEST_CASE(
   records[1].op = 200;
   auto corrupt = decode_device_trace(counts, records, 2, Dim3{3, 1, 1}, Dim3{2, 1, 1}, 2);
   REQUIRE_FALSE(corrupt);
-  CHECK(corrupt.error().kind == GpuErrorKind::internal);
+  CHECK(corrupt.error().kind == ErrorKind::internal);
   CHECK_FALSE(decode_device_trace(counts, records, 3, Dim3{3, 1, 1}, Dim3{2, 1, 1}, 2));
 }
 
@@ -150,12 +152,11 @@ TEST_CASE("compare_run: buffers by argument, steps when both traces are there") 
   GpuRun run;
   run.device.name = "NVIDIA H100 80GB HBM3";
   run.device.sm = 90;
-  run.device.driver_version = 13000;
+  run.device.driver = 13000;
   std::vector<float> values = {1.0f, 2.0f, 3.0f};
   GpuBuffer buffer;
   buffer.arg = 0;
-  buffer.type = runner::ElementType::f32;
-  buffer.count = 3;
+  buffer.type = ValueType::f32;
   buffer.bytes.resize(12);
   std::memcpy(buffer.bytes.data(), values.data(), 12);
   run.buffers.push_back(buffer);
@@ -168,7 +169,7 @@ TEST_CASE("compare_run: buffers by argument, steps when both traces are there") 
   CHECK(*c.buffers[0].first_index == 2);
   CHECK_FALSE(c.steps);
   CHECK(c.steps_note == "no device trace was recorded");
-  CHECK(c.device == "NVIDIA H100 80GB HBM3");
+  CHECK(c.device.name == "NVIDIA H100 80GB HBM3");
 
   run.trace_note =
       "the device-side recorder does not compile with this file (a warpsim limitation): ...";

@@ -11,6 +11,7 @@
 #include "nvrtc_compile.hpp"
 #include "vectors_record.hpp"
 
+using namespace warpsim;
 using namespace warpsim::gpu;
 
 namespace {
@@ -18,8 +19,8 @@ namespace {
 // Taken before main(): by then the dynamic loader has loaded every library the binary needs.
 const bool cuda_loaded_at_start = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD) != nullptr;
 
-void check_no_device_error(const GpuError& error) {
-  CHECK(error.kind == GpuErrorKind::no_device);
+void check_no_device_error(const Error& error) {
+  CHECK(error.kind == ErrorKind::no_device);
   CHECK(error.message.rfind("no CUDA device: ", 0) == 0);
   CHECK(error.message.find('\n') == std::string::npos);
   CHECK(error.details.empty());

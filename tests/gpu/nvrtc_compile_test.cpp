@@ -70,8 +70,8 @@ TEST_CASE("a compile error shows the compiler's message with the file name and l
                        "}\n";
   auto program = nvrtc_compile(source, "student_kernel.cu", for_sm(90));
   REQUIRE_FALSE(program);
-  const GpuError& error = program.error();
-  CHECK(error.kind == GpuErrorKind::compile);
+  const Error& error = program.error();
+  CHECK(error.kind == ErrorKind::compile);
   CHECK(error.message.find('\n') == std::string::npos);
   CHECK(error.message.find("student_kernel.cu") != std::string::npos);
   CHECK(error.details.find("student_kernel.cu(3)") != std::string::npos);
@@ -82,7 +82,7 @@ TEST_CASE("a compile error shows the compiler's message with the file name and l
 TEST_CASE("an architecture NVRTC cannot target is refused in one line") {
   auto program = nvrtc_compile("__global__ void k() {}", "k.cu", for_sm(12));
   REQUIRE_FALSE(program);
-  CHECK(program.error().kind == GpuErrorKind::invalid_argument);
+  CHECK(program.error().kind == ErrorKind::bad_input);
   CHECK(program.error().message.find("sm_12") != std::string::npos);
   CHECK(program.error().message.find('\n') == std::string::npos);
 }

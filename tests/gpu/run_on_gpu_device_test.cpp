@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu_report.hpp"
 #include "kernel_launch.hpp"
 #include "kernels/run_on_gpu_kernels.hpp"
 #include "device_or_skip.hpp"
@@ -45,7 +46,7 @@ struct Buffer {
   Buffer(const char* type, const std::vector<T>& values) {
     auto parsed =
         runner::parse_arg_spec(std::string(type) + "[" + std::to_string(values.size()) + "]:zeros");
-    REQUIRE_MESSAGE(parsed, parsed.error);
+    REQUIRE_MESSAGE(parsed, parsed.error().message);
     spec = *parsed;
     initial.resize(values.size() * sizeof(T));
     std::memcpy(initial.data(), values.data(), initial.size());
@@ -75,7 +76,7 @@ Outcome run_both(const std::string& kernel, Dim3 grid, Dim3 block, std::vector<B
 
   const std::string source = kernel_file_text();
   const auto choice = runner::resolve_kernel(runner::scan_kernels(source), kernel, kKernelFile);
-  REQUIRE_MESSAGE(choice, choice.error);
+  REQUIRE_MESSAGE(choice, choice.error().message);
   GpuRunRequest request;
   request.source = source;
   request.path = kKernelFile;
@@ -99,7 +100,7 @@ Outcome run_both(const std::string& kernel, Dim3 grid, Dim3 block, std::vector<B
   }
   out.comparison = compare_run(*run, &out.sim.trace, sim_buffers);
   out.gpu = std::move(*run);
-  MESSAGE(format_gpu_comparison_text(out.comparison));
+  MESSAGE(cli::format_gpu_comparison_text(out.comparison));
   return out;
 }
 
@@ -255,7 +256,7 @@ extern "C" __global__ void scale(const double* in, double* out, float factor, lo
   request.dynamic_shared_bytes = 1024 * 1024;
   auto too_much = run_on_gpu(request);
   REQUIRE_FALSE(too_much);
-  CHECK(too_much.error().kind == GpuErrorKind::invalid_argument);
+  CHECK(too_much.error().kind == ErrorKind::bad_input);
   CHECK(too_much.error().message.find("dynamic shared memory") != std::string::npos);
 }
 
@@ -272,6 +273,6 @@ TEST_CASE("run_on_gpu: a device compile error is the user's file and line") {
   request.grid = request.block = {1, 1, 1};
   auto run = run_on_gpu(request);
   REQUIRE_FALSE(run);
-  CHECK(run.error().kind == GpuErrorKind::compile);
+  CHECK(run.error().kind == ErrorKind::compile);
   CHECK(run.error().details.find("broken.cu(2): error") != std::string::npos);
 }

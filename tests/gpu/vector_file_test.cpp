@@ -30,7 +30,7 @@ using warpsim::read_vector_file;
 using warpsim::ValueType;
 using warpsim::VectorHeader;
 namespace gpu = warpsim::gpu;
-using gpu::GpuErrorKind;
+using warpsim::ErrorKind;
 using gpu::to_vector_case;
 using gpu::VectorCase;
 using gpu::write_recorded_vectors;
@@ -205,13 +205,11 @@ TEST_CASE("vector files: plain and gzip, same input same bytes, nothing left beh
       CHECK(entry.path().filename().string().find("partial") == std::string::npos);
     }
     // The simulator reads back what the recorder wrote.
-    VectorHeader read_header;
-    std::vector<warpsim::VectorCase> read_cases;
-    std::string error;
-    REQUIRE_MESSAGE(read_vector_file(path.string(), read_header, read_cases, error), error);
-    CHECK(read_header == header);
-    REQUIRE(read_cases.size() == 3);
-    CHECK(read_cases[1] == to_vector_case(cases[1]));
+    const auto read = read_vector_file(path.string());
+    REQUIRE_MESSAGE(read, (read ? "" : read.error().message));
+    CHECK(read->header == header);
+    REQUIRE(read->cases.size() == 3);
+    CHECK(read->cases[1] == to_vector_case(cases[1]));
   }
   const std::string gz = read_raw(dir.path / "v.jsonl.gz");
   REQUIRE(gz.size() > 2);
@@ -224,13 +222,13 @@ TEST_CASE("vector files: plain and gzip, same input same bytes, nothing left beh
   wrong.cases = 5;
   auto mismatch = write_recorded_vectors(dir.path / "w.jsonl", wrong, cases);
   REQUIRE_FALSE(mismatch);
-  CHECK(mismatch.error().kind == GpuErrorKind::invalid_argument);
+  CHECK(mismatch.error().kind == ErrorKind::bad_input);
   CHECK_FALSE(std::filesystem::exists(dir.path / "w.jsonl"));
 
   std::ofstream(dir.path / "blocker") << "a file, not a folder";
   auto unwritable = write_recorded_vectors(dir.path / "blocker" / "v.jsonl", header, cases);
   REQUIRE_FALSE(unwritable);
-  CHECK(unwritable.error().kind == GpuErrorKind::file);
+  CHECK(unwritable.error().kind == ErrorKind::file);
   CHECK(unwritable.error().message.find('\n') == std::string::npos);
   CHECK(unwritable.error().message.find("blocker") != std::string::npos);
 

@@ -1,6 +1,8 @@
 // --arg, --grid and --block parsing, and matching arguments to kernel parameters.
 #include <doctest/doctest.h>
 
+#include "support/expected_text.hpp"
+
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -51,7 +53,7 @@ TEST_CASE("scalar specs parse to the value's bits, range-checked per type") {
     const std::string text = row.text;
     CAPTURE(text);
     auto spec = parse_arg_spec(row.text);
-    REQUIRE_MESSAGE(spec, spec.error);
+    REQUIRE_MESSAGE(spec, spec.error().message);
     CHECK_FALSE(spec->is_buffer);
     CHECK(spec->type == row.type);
     CHECK(spec->scalar_bits == row.bits);
@@ -79,7 +81,7 @@ TEST_CASE("buffer specs take zeros, iota, file:PATH or exactly COUNT values") {
   CHECK(file->path == "data/in.bin");
 
   auto list = parse_arg_spec("i32[4]:1, -2,0x10,3");
-  REQUIRE_MESSAGE(list, list.error);
+  REQUIRE_MESSAGE(list, list.error().message);
   CHECK(list->init == BufferInit::list);
   CHECK(list->list == std::vector<std::uint64_t>{1, 0xfffffffeu, 16, 3});
 
@@ -121,7 +123,7 @@ TEST_CASE("every malformed spec is refused with a message saying what is wrong")
       {"f32[x]:zeros", "count 'x' is not a non-negative integer"},
       {"f32[99999999999999]:zeros", "too large"},
       {"f32[4]:", "INIT is empty"},
-      {"f32[4]:ones", "is not zeros, iota, file:PATH or a comma list of 4 values"},
+      {"f32[4]:ones", "is not zeros, iota, random:SEED, file:PATH or a comma list of 4 values"},
       {"f32[4]:1,2", "the list has 2 values; the buffer has 4 elements"},
       {"f32[1]:1,2", "the list has 2 values; the buffer has 1 elements"},
       {"i32[3]:1,,3", "value 1 of the list is empty"},
@@ -134,7 +136,7 @@ TEST_CASE("every malformed spec is refused with a message saying what is wrong")
     CAPTURE(text);
     auto spec = parse_arg_spec(row.text);
     CHECK_FALSE(spec);
-    CHECK_MESSAGE(spec.error.find(row.message_part) != std::string::npos, spec.error);
+    CHECK_MESSAGE(spec.error().message.find(row.message_part) != std::string::npos, spec.error().message);
   }
 }
 
@@ -154,14 +156,14 @@ TEST_CASE("launch shapes are X or X,Y,Z with positive extents") {
     CAPTURE(text);
     auto dim = parse_dim3(bad);
     CHECK_FALSE(dim);
-    CHECK_FALSE(dim.error.empty());
+    CHECK_FALSE(dim.error().message.empty());
   }
 
-  CHECK(check_launch_shape({1}, {1024}).empty());
-  CHECK(check_launch_shape({65535, 65535, 65535}, {32, 32, 1}).empty());
-  CHECK(check_launch_shape({1}, {1025}).find("at most 1024") != std::string::npos);
-  CHECK(check_launch_shape({1}, {1, 1, 65}).find("at most 64") != std::string::npos);
-  CHECK_FALSE(check_launch_shape({1, 65536, 1}, {32}).empty());
+  CHECK(warpsim::test::problem(check_launch_shape({1}, {1024})).empty());
+  CHECK(warpsim::test::problem(check_launch_shape({65535, 65535, 65535}, {32, 32, 1})).empty());
+  CHECK(warpsim::test::problem(check_launch_shape({1}, {1025})).find("at most 1024") != std::string::npos);
+  CHECK(warpsim::test::problem(check_launch_shape({1}, {1, 1, 65})).find("at most 64") != std::string::npos);
+  CHECK_FALSE(warpsim::test::problem(check_launch_shape({1, 65536, 1}, {32})).empty());
 }
 
 TEST_CASE("an argument fits a parameter of the same pointer-ness, kind and size") {
@@ -173,24 +175,75 @@ TEST_CASE("an argument fits a parameter of the same pointer-ness, kind and size"
   const KernelParam struct_scalar{false, ValueKind::other, 12, "Params"};
 
   auto spec = [](const char* text) { return *parse_arg_spec(text); };
-  CHECK(check_arg_against_param(spec("f32[8]:zeros"), float_pointer).empty());
-  CHECK(check_arg_against_param(spec("i32:3"), int_scalar).empty());
-  CHECK(check_arg_against_param(spec("u64:3"), u64_scalar).empty());
-  CHECK(check_arg_against_param(spec("f32[8]:zeros"), float4_pointer).empty());
-  CHECK(check_arg_against_param(spec("u32[3]:zeros"), void_pointer).empty());
+  CHECK(warpsim::test::problem(check_arg_against_param(spec("f32[8]:zeros"), float_pointer)).empty());
+  CHECK(warpsim::test::problem(check_arg_against_param(spec("i32:3"), int_scalar)).empty());
+  CHECK(warpsim::test::problem(check_arg_against_param(spec("u64:3"), u64_scalar)).empty());
+  CHECK(warpsim::test::problem(check_arg_against_param(spec("f32[8]:zeros"), float4_pointer)).empty());
+  CHECK(warpsim::test::problem(check_arg_against_param(spec("u32[3]:zeros"), void_pointer)).empty());
 
-  const std::string scalar_for_pointer = check_arg_against_param(spec("f32:1"), float_pointer);
+  const std::string scalar_for_pointer = warpsim::test::problem(check_arg_against_param(spec("f32:1"), float_pointer));
   CHECK(scalar_for_pointer.find("pointer 'float*'") != std::string::npos);
   CHECK(scalar_for_pointer.find("scalar f32") != std::string::npos);
-  const std::string buffer_for_scalar = check_arg_against_param(spec("i32[2]:zeros"), int_scalar);
+  const std::string buffer_for_scalar = warpsim::test::problem(check_arg_against_param(spec("i32[2]:zeros"), int_scalar));
   CHECK(buffer_for_scalar.find("scalar 'int'") != std::string::npos);
   CHECK(buffer_for_scalar.find("buffer i32[2]") != std::string::npos);
-  const std::string wrong_type = check_arg_against_param(spec("i32[8]:zeros"), float_pointer);
+  const std::string wrong_type = warpsim::test::problem(check_arg_against_param(spec("i32[8]:zeros"), float_pointer));
   CHECK(wrong_type.find("'float*'") != std::string::npos);
   CHECK(wrong_type.find("i32[8]") != std::string::npos);
-  CHECK_FALSE(check_arg_against_param(spec("u32:1"), int_scalar).empty());
-  CHECK_FALSE(check_arg_against_param(spec("i64:1"), int_scalar).empty());
-  CHECK_FALSE(check_arg_against_param(spec("f32[3]:zeros"), float4_pointer).empty());
-  CHECK(check_arg_against_param(spec("i32:1"), struct_scalar).find("no --arg type") !=
+  CHECK_FALSE(warpsim::test::problem(check_arg_against_param(spec("u32:1"), int_scalar)).empty());
+  CHECK_FALSE(warpsim::test::problem(check_arg_against_param(spec("i64:1"), int_scalar)).empty());
+  CHECK_FALSE(warpsim::test::problem(check_arg_against_param(spec("f32[3]:zeros"), float4_pointer)).empty());
+  CHECK(warpsim::test::problem(check_arg_against_param(spec("i32:1"), struct_scalar)).find("no --arg type") !=
         std::string::npos);
+}
+
+TEST_CASE("random:SEED fills a buffer with seeded integers, the same on every run") {
+  const auto spec = parse_arg_spec("f32[64]:random:7");
+  REQUIRE_MESSAGE(spec, (spec ? "" : spec.error().message));
+  CHECK(spec->init == BufferInit::random);
+  CHECK(spec->seed == 7);
+  CHECK(spec->low == -99);
+  CHECK(spec->high == 99);
+  bool negative = false, positive = false;
+  for (std::uint64_t i = 0; i < 64; ++i) {
+    const std::uint64_t bits = random_element(ElementType::f32, 7, -99, 99, i);
+    float value = 0;
+    std::memcpy(&value, &bits, sizeof value);
+    CHECK(value == static_cast<float>(static_cast<int>(value)));  // an integer
+    CHECK(value >= -99.0f);
+    CHECK(value <= 99.0f);
+    negative = negative || value < 0;
+    positive = positive || value > 0;
+  }
+  CHECK(negative);
+  CHECK(positive);
+  // The same seed and index give the same value; another seed another sequence.
+  CHECK(random_element(ElementType::i32, 7, -99, 99, 3) == random_element(ElementType::i32, 7, -99, 99, 3));
+  bool differs = false;
+  for (std::uint64_t i = 0; i < 8; ++i) {
+    differs = differs || random_element(ElementType::i32, 7, -99, 99, i) != random_element(ElementType::i32, 8, -99, 99, i);
+  }
+  CHECK(differs);
+  // Pinned values: a change of generator would change every lesson's inputs and recordings.
+  const std::int32_t pinned[] = {-4, 7, 29, -48};
+  for (std::uint64_t i = 0; i < 4; ++i) {
+    CHECK(static_cast<std::int32_t>(random_element(ElementType::i32, 1, -99, 99, i)) == pinned[i]);
+  }
+  const auto unsigned_spec = parse_arg_spec("u32[4]:random:1");
+  REQUIRE(unsigned_spec);
+  CHECK(unsigned_spec->low == 0);
+  const auto ranged = parse_arg_spec("i32[8]:random:3:-2:2");
+  REQUIRE(ranged);
+  CHECK(ranged->low == -2);
+  CHECK(ranged->high == 2);
+  for (std::uint64_t i = 0; i < 100; ++i) {
+    const auto v = static_cast<std::int32_t>(random_element(ElementType::i32, 3, -2, 2, i));
+    CHECK(v >= -2);
+    CHECK(v <= 2);
+  }
+  CHECK_FALSE(parse_arg_spec("i32[8]:random:"));
+  CHECK_FALSE(parse_arg_spec("i32[8]:random:1:5:2"));
+  CHECK_FALSE(parse_arg_spec("u32[8]:random:1:-5:2"));
+  CHECK_FALSE(parse_arg_spec("i32[8]:random:1:2"));
+  CHECK_FALSE(parse_arg_spec("f32[8]:random:x"));
 }

@@ -1,6 +1,8 @@
 // The kernel descriptor deduced from a kernel's signature, and launching through it.
 #include <doctest/doctest.h>
 
+#include "support/expected_text.hpp"
+
 #include <cstdint>
 #include <string>
 
@@ -130,25 +132,25 @@ TEST_CASE("the --arg list is checked against the descriptor, naming parameter an
     return out;
   };
   CHECK(
-      runner::check_args_against_kernel(specs({"f32[4]:iota", "f32[4]:zeros", "f32:2", "u64:4"}), d)
+      warpsim::test::problem(runner::check_args_against_kernel(specs({"f32[4]:iota", "f32[4]:zeros", "f32:2", "u64:4"}), d))
           .empty());
-  CHECK(runner::check_args_against_kernel(specs({"f32[4]:iota"}), d) ==
+  CHECK(warpsim::test::problem(runner::check_args_against_kernel(specs({"f32[4]:iota"}), d)) ==
         "kernel 'saxpy' takes 4 parameters but 1 --arg was given; parameters: 0: 'const float*' "
         "(--arg f32[N]:zeros), 1: 'float*' (--arg f32[N]:zeros), 2: 'float' (--arg f32:VALUE), "
         "3: 'long long unsigned int' (--arg u64:VALUE)");
-  CHECK(runner::check_args_against_kernel(specs({"f32[4]:iota", "f32[4]:zeros", "f32:2", "i64:4"}),
-                                          d) ==
+  CHECK(warpsim::test::problem(runner::check_args_against_kernel(specs({"f32[4]:iota", "f32[4]:zeros", "f32:2", "i64:4"}),
+                                          d)) ==
         "parameter 3 of 'saxpy' (--arg 4): the parameter has type 'long long unsigned int' but the "
         "argument is i64; write --arg u64:VALUE");
-  CHECK(runner::check_args_against_kernel(specs({"f32:1", "f32[4]:zeros", "f32:2", "u64:4"}), d) ==
+  CHECK(warpsim::test::problem(runner::check_args_against_kernel(specs({"f32:1", "f32[4]:zeros", "f32:2", "u64:4"}), d)) ==
         "parameter 0 of 'saxpy' (--arg 1): the parameter is a pointer 'const float*' but the "
         "argument is a scalar f32; write --arg f32[N]:zeros");
 
   const KernelDescriptor& odd = kernel_descriptor<&odd_types>::value("odd_types");
   const std::string bool_param =
-      runner::check_args_against_kernel(specs({"f32[4]:zeros", "u32[1]:zeros", "u32:0", "i64:0",
+      warpsim::test::problem(runner::check_args_against_kernel(specs({"f32[4]:zeros", "u32[1]:zeros", "u32:0", "i64:0",
                                                "i32:1", "f64:0", "i32[1]:zeros", "i32:0"}),
-                                        odd);
+                                        odd));
   CHECK(bool_param.find("parameter 2 of 'odd_types' (--arg 3): the parameter has type") !=
         std::string::npos);
   CHECK(bool_param.find("Mode' but the argument is u32") != std::string::npos);

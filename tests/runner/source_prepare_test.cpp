@@ -91,7 +91,7 @@ TEST_CASE("resolve_kernel accepts plain, qualified and instantiated names") {
     const std::string requested = row.requested;
     CAPTURE(requested);
     auto choice = resolve_kernel(kernels, row.requested, "k.cu");
-    REQUIRE_MESSAGE(choice, choice.error);
+    REQUIRE_MESSAGE(choice, choice.error().message);
     CHECK(choice->expression == row.expression);
     CHECK(choice->name == row.name);
   }
@@ -116,7 +116,7 @@ TEST_CASE("resolve_kernel accepts plain, qualified and instantiated names") {
     CAPTURE(requested);
     auto choice = resolve_kernel(kernels, row.requested, "k.cu");
     CHECK_FALSE(choice);
-    CHECK_MESSAGE(choice.error.find(row.message_part) != std::string::npos, choice.error);
+    CHECK_MESSAGE(choice.error().message.find(row.message_part) != std::string::npos, choice.error().message);
   }
 }
 

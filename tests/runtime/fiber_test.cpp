@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "runtime/fiber.hpp"
+#include "fiber.hpp"
 
 namespace fiber = warpsim::runtime::fiber;
 

@@ -10,7 +10,13 @@
 using namespace warpsim;
 
 TEST_CASE("every op name round-trips and is spelled as the vector format spells it") {
-  const std::array<std::pair<Op, const char*>, kOpCount> names{{
+  for (int i = 0; i < kOpCount; ++i) {
+    const auto op = static_cast<Op>(i);
+    CAPTURE(intrinsic_for(op).name);
+    CHECK(op_from_string(to_string(op)) == op);
+    CHECK("__" + std::string(to_string(op)) == intrinsic_for(op).name);
+  }
+  const std::pair<Op, const char*> names[] = {
       {Op::shfl_idx, "shfl_sync"},
       {Op::shfl_up, "shfl_up_sync"},
       {Op::shfl_down, "shfl_down_sync"},
@@ -33,7 +39,7 @@ TEST_CASE("every op name round-trips and is spelled as the vector format spells 
       {Op::syncthreads_count, "syncthreads_count"},
       {Op::syncthreads_and, "syncthreads_and"},
       {Op::syncthreads_or, "syncthreads_or"},
-  }};
+  };
   for (const auto& [op, name] : names) {
     CAPTURE(name);
     CHECK(to_string(op) == name);
@@ -43,7 +49,7 @@ TEST_CASE("every op name round-trips and is spelled as the vector format spells 
 
 TEST_CASE("every value type name round-trips") {
   std::set<std::string> seen;
-  for (int i = 0; i <= static_cast<int>(ValueType::bf16x2); ++i) {
+  for (int i = 0; i < kValueTypeCount; ++i) {
     const auto t = static_cast<ValueType>(i);
     CAPTURE(i);
     CHECK(value_type_from_string(to_string(t)) == t);
@@ -65,12 +71,28 @@ TEST_CASE("unknown names are rejected") {
 }
 
 TEST_CASE("op and type properties") {
-  for (int i = 0; i < kOpCount; ++i) {
-    const auto op = static_cast<Op>(i);
+  for (Op op : {Op::shfl_idx, Op::shfl_up, Op::shfl_down, Op::shfl_xor}) {
     CAPTURE(to_string(op));
-    CHECK(is_shuffle(op) == (i <= static_cast<int>(Op::shfl_xor)));
-    CHECK(is_block_barrier(op) == (i >= static_cast<int>(Op::syncthreads)));
+    CHECK(is_shuffle(op));
+    CHECK_FALSE(is_block_barrier(op));
   }
+  for (Op op : {Op::syncthreads, Op::syncthreads_count, Op::syncthreads_and, Op::syncthreads_or}) {
+    CAPTURE(to_string(op));
+    CHECK(is_block_barrier(op));
+    CHECK_FALSE(is_shuffle(op));
+  }
+  for (Op op : {Op::ballot, Op::uni, Op::match_all, Op::reduce_xor, Op::activemask, Op::syncwarp}) {
+    CAPTURE(to_string(op));
+    CHECK_FALSE(is_shuffle(op));
+    CHECK_FALSE(is_block_barrier(op));
+  }
+  CHECK(result_is_mask(Op::ballot));
+  CHECK(result_is_mask(Op::match_any));
+  CHECK(result_is_mask(Op::match_all));
+  CHECK(result_is_mask(Op::activemask));
+  CHECK_FALSE(result_is_mask(Op::any));
+  CHECK_FALSE(result_is_mask(Op::reduce_or));
+  CHECK_FALSE(result_is_mask(Op::shfl_xor));
   CHECK(is_64bit(ValueType::i64));
   CHECK(is_64bit(ValueType::u64));
   CHECK(is_64bit(ValueType::f64));

@@ -55,7 +55,7 @@ TEST_CASE("an intrinsic newer than the chosen architecture fails to compile, nam
                                  {warpsim::iota<int>(32), warpsim::zeros<int>(32)}, 32, "sm_75");
   CHECK(r.status == RunStatus::bad_input);
   CHECK(r.message.find("did not compile") != std::string::npos);
-  CHECK(r.message.find("__reduce_add_sync needs sm_80 or newer (__CUDA_ARCH__ >= 800), but this "
+  CHECK(r.details.find("__reduce_add_sync needs sm_80 or newer (__CUDA_ARCH__ >= 800), but this "
                        "file is compiled with __CUDA_ARCH__ 750") != std::string::npos);
   const auto ok = run_shim_kernel("needs_sm80.cu", "reduce_everywhere",
                                   {warpsim::iota<int>(32), warpsim::zeros<int>(32)}, 32, "sm_80");

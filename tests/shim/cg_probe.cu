@@ -1,7 +1,7 @@
 // Runs the kernels of cg_kernels.cuh with the inputs of cooperative_groups_test.cpp and prints
 // every output array, one line each, so a GPU run and a simulator run can be diffed:
 //   GPU:       nvcc -std=c++20 -arch=sm_90 -o cg_probe_gpu tests/shim/cg_probe.cu
-//   simulator: g++ -std=c++20 -x c++ -include warpsim/cuda_shim.hpp -Isim/include -Isim/shim
+//   simulator: g++ -std=c++20 -x c++ -include warpsim/cuda_shim.hpp -Ibuild/release/include -Isim/shim
 //              tests/shim/cg_probe.cu -Lbuild/sim -lwarpsim -o cg_probe_sim
 // Lines marked UB hold results CUDA leaves undefined (H100 and simulator may differ there).
 // Not part of the test build.

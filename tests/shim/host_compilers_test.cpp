@@ -76,7 +76,7 @@ TEST_CASE("every kernel file of the shim suites compiles with each installed com
       CAPTURE(file);
       const auto run = warpsim::test::run_process(
           {compiler, "-std=c++17", "-fsyntax-only", "-x", "c++",
-           "-I" + (kSource / "sim/shim").string(), "-I" + (kSource / "sim/include").string(),
+           "-I" + (kSource / "sim/shim").string(), "-I" + (fs::path(WARPSIM_BINARY_DIR) / "include").string(),
            "-include", "warpsim/cuda_shim.hpp", file.string()},
           fs::temp_directory_path() / "warpsim-host-compilers-test");
       CHECK_MESSAGE(run.exit_code == 0, run.err.substr(0, 4000));

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "vectors_report.hpp"
 #include "warpsim/vectors.hpp"
 
 namespace warpsim::test {
@@ -42,7 +43,9 @@ struct CheckResult {
 inline CheckResult check(const std::vector<std::string>& paths) {
   std::ostringstream out, err;
   CheckResult r;
-  r.status = check_vector_files(paths, out, err);
+  const VectorCheck result = check_vector_files(paths);
+  cli::write_vector_check(out, err, result);
+  r.status = result.exit_status();
   r.out = out.str();
   r.err = err.str();
   return r;

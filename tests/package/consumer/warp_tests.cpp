@@ -31,7 +31,7 @@ TEST_CASE("a kernel file runs on given inputs and returns its buffers, trace and
        .grid = {2},
        .block = {32},
        .args = {warpsim::iota<int>(64), warpsim::zeros<int>(64), warpsim::scalar(64)}});
-  REQUIRE_MESSAGE(r.status == warpsim::RunStatus::completed, r.message);
+  REQUIRE_MESSAGE(r.status == warpsim::RunStatus::completed, r.message << "\n" << r.details);
   std::vector<int> expected(64);  // the host reference: a running sum that restarts every warp
   for (int i = 0; i < 64; ++i) expected[i] = (i % 32 == 0 ? 0 : expected[i - 1]) + i;
   CHECK(r.buffer<int>(1) == expected);

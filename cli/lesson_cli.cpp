@@ -1,0 +1,419 @@
+// `warpsim lessons`, `warpsim lesson ID` (walkthrough, --predict, --verify, --gpu --record) and
+// `warpsim walkthrough`, the default lesson's walkthrough.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "commands.hpp"
+#include "gpu_hooks.hpp"
+#include "gpu_report.hpp"
+#include "run_report.hpp"
+#include "trace_text.hpp"
+#include "warpsim/course.hpp"
+#include "warpsim/step_view.hpp"
+
+namespace warpsim::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+
+struct LessonFlags {
+  std::string id;
+  std::string preset;  // empty: default (or every preset, with --verify/--record)
+  bool all = false;
+  bool predict = false;
+  bool verify = false;
+  bool gpu = false;
+  bool record = false;
+  bool json = false;
+  std::string format = "natural";
+  std::string policy = "maximal";
+  std::uint64_t seed = 1;
+};
+
+bool color_wanted() { return isatty(STDOUT_FILENO) != 0 && std::getenv("NO_COLOR") == nullptr; }
+
+// The lesson an argument names: an id of the catalogue or a lesson folder's path.
+Expected<course::Lesson> find(const std::string& id) {
+  if (fs::exists(fs::path(id) / "lesson.json")) return course::load_lesson(id);
+  const course::Catalogue catalogue = course::load_catalogue(course::default_lessons_dir());
+  if (const course::Lesson* lesson = course::find_lesson(catalogue, id)) return *lesson;
+  for (const Error& problem : catalogue.problems) {
+    if (problem.message.find(id) != std::string::npos) return problem;
+  }
+  std::string known;
+  for (const course::Lesson& lesson : catalogue.lessons) known += (known.empty() ? "" : ", ") + lesson.short_id;
+  return fail("no lesson '" + id + "'; lessons: " + (known.empty() ? "none found in " +
+                                                                         course::default_lessons_dir().string()
+                                                                   : known));
+}
+
+std::string source_line(const course::Lesson& lesson, std::uint32_t line) {
+  std::istringstream in(lesson.source);
+  std::string text;
+  for (std::uint32_t n = 1; std::getline(in, text); ++n) {
+    if (n == line) return text;
+  }
+  return {};
+}
+
+void print_paragraphs(const std::vector<std::string>& paragraphs) {
+  for (const std::string& p : paragraphs) std::cout << p << "\n\n";
+}
+
+// One step as the walkthrough shows it: the note, the source line, the lane table, its
+// diagnostics. With `hide_outputs` (predict mode, before the answer) the output rows are blank.
+void show_step(const course::LessonRun& run, const course::NarratedStep& s, ValueFormat format,
+               const TextStyle& style, bool hide_outputs, bool with_note = true) {
+  if (with_note && s.note != nullptr) std::cout << s.note->text << "\n";
+  const StepInfo& info = run.index.info(s.step);
+  const std::string line = source_line(*run.lesson, info.where.line);
+  if (!line.empty()) std::cout << "  " << info.where.line << " |" << line << "\n";
+  StepView view = describe_step(run.result.trace, run.index, s.step, {.format = format});
+  if (hide_outputs) {
+    for (StepRow& row : view.rows) {
+      if (row.kind == RowKind::output || row.kind == RowKind::source || row.kind == RowKind::predicate) {
+        for (LaneCell& cell : row.cells) {
+          if (!cell.text.empty()) cell.text = "?";
+          cell.undefined = false;
+        }
+      }
+    }
+  }
+  print_step(std::cout, view, style);
+  for (const std::size_t d : view.diagnostics) {
+    std::cout << "  ";
+    print_diagnostic(std::cout, run.result.trace, run.result.trace.diagnostics[d], style);
+  }
+}
+
+// Asks the step's questions; returns (right, asked).
+std::pair<int, int> ask(const course::LessonRun& run, const course::NarratedStep& s) {
+  int right = 0, asked = 0;
+  for (const course::Question* q : s.questions) {
+    auto expected = course::answers(run, *q);
+    if (!expected) {
+      std::cout << "(" << expected.error().message << ")\n";
+      continue;
+    }
+    std::cout << "\nPredict: " << q->prompt << "\n";
+    for (const course::Answer& a : *expected) {
+      std::cout << "  lane " << a.lane << " (" << course::to_string(q->value) << ")? " << std::flush;
+      std::string typed;
+      if (!std::getline(std::cin, typed)) typed.clear();
+      ++asked;
+      if (course::is_correct(a, typed)) {
+        ++right;
+        std::cout << "  right: " << a.text << "\n";
+      } else {
+        std::cout << "  not quite: lane " << a.lane << " has " << a.text << "\n";
+      }
+    }
+  }
+  return {right, asked};
+}
+
+int walk(const course::Lesson& lesson, const course::Preset& preset, const LessonFlags& flags) {
+  course::RunSettings settings;
+  settings.policy = flags.policy == "interleaved" ? ConvergencePolicy::interleaved : ConvergencePolicy::maximal;
+  settings.seed = flags.seed;
+  const course::LessonRun run = course::run_lesson(lesson, preset, settings);
+  if (run.result.status == runner::RunStatus::bad_input) {
+    std::cerr << run.result.details;
+    return usage_error("lesson", run.result.message);
+  }
+  const ValueFormat format = value_format_from_string(flags.format).value_or(ValueFormat::natural);
+  const bool interactive = !flags.all && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+  const TextStyle style{color_wanted()};
+  std::cout << lesson.title << "\n\n";
+  print_paragraphs(lesson.intro);
+  std::cout << "(" << lesson.kernel_file().string() << ", kernel " << preset.launch.kernel
+            << ", preset " << preset.name << "; " << run.narrative.size()
+            << " warp-level steps of block " << lesson.focus.block << " warp " << lesson.focus.warp
+            << ", " << run.result.steps << " in all, traced by the simulator)\n";
+  print_legend(std::cout);
+  std::cout << "\n";
+
+  int right = 0, asked = 0;
+  std::size_t i = 0;
+  while (i < run.narrative.size()) {
+    const course::NarratedStep& s = run.narrative[i];
+    const bool questions = flags.predict && !s.questions.empty();
+    show_step(run, s, format, style, questions);
+    if (questions) {
+      const auto [r, a] = ask(run, s);
+      right += r;
+      asked += a;
+      std::cout << "\n";
+      show_step(run, s, format, style, false, /*with_note=*/false);
+    }
+    std::cout << "\n";
+    if (!interactive) {
+      ++i;
+      continue;
+    }
+    std::cout << "[Enter] next  [b] back  [q] quit > " << std::flush;
+    std::string answer;
+    if (!std::getline(std::cin, answer) || answer == "q") return 0;
+    i = answer == "b" ? (i > 0 ? i - 1 : 0) : i + 1;
+  }
+  if (run.result.status != runner::RunStatus::completed) {
+    std::cout << "The run stopped: " << runner::to_string(run.result.status) << ". "
+              << run.result.message << "\n\n";
+  }
+  print_paragraphs(lesson.outro);
+  for (const std::size_t arg : lesson.check) {
+    for (const runner::OutputBuffer& b : run.result.buffers) {
+      if (b.arg != arg) continue;
+      std::cout << "arg " << arg << " after the kernel: " << buffer_text(b) << "\n";
+    }
+  }
+  if (!run.result.trace.diagnostics.empty()) {
+    std::cout << "\ndiagnostics:\n";
+    print_diagnostics(std::cout, run.result.trace, style);
+  }
+  if (flags.predict) {
+    std::cout << "\npredictions: " << right << " of " << asked << " right\n";
+  }
+  return 0;
+}
+
+// The presets a --verify or --record run covers.
+std::vector<const course::Preset*> presets_of(const course::Lesson& lesson, const LessonFlags& flags) {
+  std::vector<const course::Preset*> out;
+  for (const course::Preset& p : lesson.presets) {
+    if (flags.preset.empty() || p.name == flags.preset) out.push_back(&p);
+  }
+  return out;
+}
+
+// The preset on the live GPU (with --gpu): sim first (for the initial buffers), then the device.
+Expected<GpuRun> live_gpu_run(const course::Lesson& lesson, const course::Preset& preset) {
+  course::RunSettings settings;
+  settings.keep_initial_buffers = true;
+  const runner::KernelFileRequest request = course::request_for(lesson.kernel_file(), preset.launch, settings);
+  const runner::KernelFileResult sim = runner::run_kernel_file(request);
+  if (sim.status != runner::RunStatus::completed) {
+    return fail("the simulation did not complete (" + std::string(runner::to_string(sim.status)) + ")");
+  }
+  GpuRunFlags gpu_flags;
+  gpu_flags.trace_calls = 4096;
+  return run_on_gpu(request, sim, gpu_flags);
+}
+
+void print_check(const course::Lesson& lesson, const course::LessonCheck& c, json& report) {
+  json entry = {{"lesson", lesson.id}, {"preset", c.preset}, {"passed", c.passed()},
+                {"status", runner::to_string(c.status)}};
+  std::cout << (c.passed() ? "ok    " : "FAIL  ") << lesson.id << " (" << c.preset << ")";
+  std::cout << ": " << runner::to_string(c.status);
+  if (!c.reference.empty() && c.reference_problem.empty()) {
+    const bool matches = std::all_of(c.reference.begin(), c.reference.end(),
+                                     [](const BufferComparison& b) { return b.matches(); });
+    std::cout << (matches ? ", reference matches" : ", differs from the reference as the lesson intends");
+  }
+  if (c.gpu) {
+    std::cout << ", GPU " << (c.gpu->identical() ? "identical" : c.gpu->matches() ? "matches within tolerance" : "DIFFERS");
+    if (c.gpu->steps) std::cout << " (" << c.gpu->steps->calls << " calls of " << c.gpu->steps->lanes << " lanes)";
+    entry["gpu"] = gpu_comparison_json(*c.gpu);
+  } else {
+    std::cout << "; " << c.gpu_note;
+    entry["gpu_note"] = c.gpu_note;
+  }
+  std::cout << "\n";
+  json problems = json::array();
+  const auto problem = [&](const std::string& text) {
+    std::cout << "        " << text << "\n";
+    problems.push_back(text);
+  };
+  if (!c.message.empty()) problem(c.message);
+  if (!c.reference_problem.empty()) problem(c.reference_problem);
+  for (const std::string& p : c.diagnostic_problems) problem(p);
+  for (const std::string& p : c.text_problems) problem(p);
+  if (c.gpu && !c.gpu->matches()) {
+    std::istringstream lines(format_gpu_comparison_text(*c.gpu));
+    for (std::string line; std::getline(lines, line);) {
+      if (line.find("identical") == std::string::npos) problem(line.substr(line.find_first_not_of(' ')));
+    }
+  }
+  entry["problems"] = std::move(problems);
+  report.push_back(std::move(entry));
+}
+
+int verify(const course::Lesson& lesson, const LessonFlags& flags, json& report) {
+  bool all_passed = true;
+  for (const course::Preset* preset : presets_of(lesson, flags)) {
+    std::optional<GpuRun> gpu;
+    std::string gpu_error;
+    if (!preset->gpu_skip) {
+      auto got = flags.gpu ? live_gpu_run(lesson, *preset) : course::load_gpu_record(lesson, *preset);
+      if (got) {
+        gpu = std::move(*got);
+      } else {
+        gpu_error = got.error().message;
+        if (flags.gpu) all_passed = false;  // asked for a live comparison and got none
+      }
+    }
+    course::LessonCheck check = course::verify_lesson(lesson, *preset, gpu ? &*gpu : nullptr);
+    if (!gpu_error.empty() && !check.gpu) check.gpu_note = gpu_error;
+    print_check(lesson, check, report);
+    all_passed = all_passed && check.passed();
+  }
+  return all_passed ? 0 : 1;
+}
+
+int record(const course::Lesson& lesson, const LessonFlags& flags) {
+  int status = 0;
+  for (const course::Preset* preset : presets_of(lesson, flags)) {
+    if (preset->gpu_skip) {
+      std::cout << lesson.id << " (" << preset->name << "): not recorded: " << *preset->gpu_skip << "\n";
+      continue;
+    }
+    auto run = live_gpu_run(lesson, *preset);
+    if (!run) {
+      std::cerr << "warpsim lesson: " << lesson.id << " (" << preset->name << "): " << to_string(run.error()) << "\n";
+      status = run.error().kind == ErrorKind::no_device ? kExitNoGpu : 1;
+      continue;
+    }
+    if (auto saved = course::save_gpu_record(lesson, *preset, *run); !saved) {
+      std::cerr << "warpsim lesson: " << saved.error().message << "\n";
+      status = 1;
+      continue;
+    }
+    std::cout << "recorded " << course::gpu_record_path(lesson, *preset).string() << " on "
+              << device_text(run->device) << "\n";
+  }
+  return status;
+}
+
+int lesson_command(const LessonFlags& flags) {
+  if (flags.record && !flags.gpu) return usage_error("lesson", "--record needs --gpu (it records the GPU's run)");
+  if (flags.gpu && !flags.verify && !flags.record) return usage_error("lesson", "--gpu goes with --verify or --record");
+  if (!value_format_from_string(flags.format)) {
+    return usage_error("lesson", "--format is natural, decimal, hex or binary");
+  }
+  auto lesson = find(flags.id);
+  if (!lesson) return usage_error("lesson", lesson.error().message);
+  if (!flags.preset.empty() && lesson->preset(flags.preset) == nullptr) {
+    std::string names;
+    for (const course::Preset& p : lesson->presets) names += (names.empty() ? "" : ", ") + p.name;
+    return usage_error("lesson", "no preset '" + flags.preset + "' in " + lesson->id + "; presets: " + names);
+  }
+  if (flags.gpu) {
+    if (Expected<void> device = probe_gpu(); !device) {
+      std::fprintf(stderr, "warpsim lesson: --gpu: %s\n", device.error().message.c_str());
+      return kExitNoGpu;
+    }
+  }
+  if (flags.record) return record(*lesson, flags);
+  if (flags.verify) {
+    json report = json::array();
+    const int status = verify(*lesson, flags, report);
+    if (flags.json) std::cout << report.dump() << "\n";
+    return status;
+  }
+  const course::Preset& preset = *lesson->preset(flags.preset.empty() ? "default" : flags.preset);
+  return walk(*lesson, preset, flags);
+}
+
+int lessons_command(bool as_json, bool verify_all, bool gpu) {
+  const course::Catalogue catalogue = course::load_catalogue(course::default_lessons_dir());
+  for (const Error& problem : catalogue.problems) std::cerr << "warpsim lessons: " << problem.message << "\n";
+  if (verify_all) {
+    json report = json::array();
+    int status = catalogue.problems.empty() ? 0 : 1;
+    LessonFlags flags;
+    flags.gpu = gpu;
+    for (const course::Lesson& lesson : catalogue.lessons) {
+      status = std::max(status, verify(lesson, flags, report));
+    }
+    if (as_json) std::cout << report.dump() << "\n";
+    return status;
+  }
+  json list = json::array();
+  for (const course::Lesson& lesson : catalogue.lessons) {
+    const bool recorded = fs::exists(course::gpu_record_path(lesson, lesson.presets.front()));
+    json presets = json::array();
+    for (const course::Preset& p : lesson.presets) presets.push_back(p.name);
+    list.push_back({{"id", lesson.id},
+                    {"title", lesson.title},
+                    {"summary", lesson.summary},
+                    {"ops", lesson.ops},
+                    {"presets", presets},
+                    {"gpu_recorded", recorded},
+                    {"gpu_skip", lesson.presets.front().gpu_skip ? json(*lesson.presets.front().gpu_skip) : json()}});
+    if (!as_json) {
+      std::cout << lesson.id << "  " << lesson.title << (recorded ? "  [H100 run]" : lesson.presets.front().gpu_skip ? "  [not for a GPU]" : "")
+                << "\n    " << lesson.summary << "\n    uses:";
+      for (const std::string& op : lesson.ops) std::cout << " " << op;
+      std::cout << "\n";
+    }
+  }
+  if (as_json) std::cout << list.dump() << "\n";
+  return catalogue.problems.empty() ? 0 : 1;
+}
+
+void add_walk_flags(CLI::App* sub, LessonFlags& f) {
+  sub->add_option("--preset", f.preset, "other inputs the lesson offers (warpsim lessons lists them)");
+  sub->add_flag("--all", f.all, "print every step at once instead of stepping");
+  sub->add_flag("--predict", f.predict, "hide each asked value and ask for it first; score the answers");
+  sub->add_option("--format", f.format, "values as natural (default), decimal, hex or binary");
+  sub->add_option("--policy", f.policy, "convergence: maximal (default) or interleaved")
+      ->check(CLI::IsMember({"maximal", "interleaved"}));
+  sub->add_option("--seed", f.seed, "order of the interleaved policy");
+}
+
+}  // namespace
+
+CommandRun add_lesson_commands(CLI::App& app) {
+  auto f = std::make_shared<LessonFlags>();
+  CLI::App* sub = app.add_subcommand("lesson", "step through a lesson in the terminal, or verify it");
+  sub->add_option("id", f->id, "the lesson: 04-butterfly-reduction, butterfly-reduction or 4")->required();
+  add_walk_flags(sub, *f);
+  sub->add_flag("--verify", f->verify,
+                "check the simulator against the reference and the recorded H100 run (every preset, "
+                "or --preset); exit 1 on any difference");
+  sub->add_flag("--gpu", f->gpu, "with --verify: compare with this machine's GPU instead of the recording");
+  sub->add_flag("--record", f->record, "with --gpu: record the GPU's run into the lesson's gpu/ folder");
+  sub->add_flag("--json", f->json, "with --verify: the checks as JSON");
+  return [f] { return lesson_command(*f); };
+}
+
+CommandRun add_lessons_command(CLI::App& app) {
+  auto as_json = std::make_shared<bool>(false);
+  auto verify_all = std::make_shared<bool>(false);
+  auto gpu = std::make_shared<bool>(false);
+  CLI::App* sub = app.add_subcommand("lessons", "list the lessons (id, title, what they use, GPU recording)");
+  sub->add_flag("--json", *as_json, "as JSON");
+  sub->add_flag("--verify", *verify_all, "verify every lesson and preset (as warpsim lesson ID --verify)");
+  sub->add_flag("--gpu", *gpu, "with --verify: against this machine's GPU");
+  return [as_json, verify_all, gpu] { return lessons_command(*as_json, *verify_all, *gpu); };
+}
+
+CommandRun add_walkthrough_command(CLI::App& app) {
+  auto f = std::make_shared<LessonFlags>();
+  CLI::App* sub = app.add_subcommand(
+      "walkthrough", "step through a lesson in the terminal (default: the butterfly reduction)");
+  sub->add_option("lesson", f->id, "a lesson id or folder");
+  add_walk_flags(sub, *f);
+  return [f] {
+    LessonFlags flags = *f;
+    if (flags.id.empty()) flags.id = std::string(course::kDefaultLesson);
+    return lesson_command(flags);
+  };
+}
+
+int open_default() {
+  LessonFlags flags;
+  flags.id = std::string(course::kDefaultLesson);
+  return lesson_command(flags);
+}
+
+}  // namespace warpsim::cli

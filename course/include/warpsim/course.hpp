@@ -1,0 +1,185 @@
+// Lessons as typed data (lessons/README.md is the format), run through the same path as
+// `warpsim run`, narrated, asked about and checked. The terminal walkthrough, the GUI and the
+// grader all load lessons here and nowhere else.
+//
+//   const Catalogue catalogue = load_catalogue(default_lessons_dir());
+//   const Lesson* lesson = find_lesson(catalogue, "butterfly-reduction");
+//   LessonRun run = run_lesson(*lesson, lesson->presets[0]);
+//   for (const NarratedStep& s : run.narrative) {
+//     StepView view = describe_step(run.result.trace, run.index, s.step);
+//     if (s.note) show(s.note->text);
+//   }
+//   LessonCheck check = verify_lesson(*lesson, lesson->presets[0], recorded_gpu_run);
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "warpsim/device_trace.hpp"
+#include "warpsim/expected.hpp"
+#include "warpsim/runner.hpp"
+#include "warpsim/trace_index.hpp"
+
+namespace warpsim::course {
+
+// ---------------------------------------------------------------------------------------------
+// The lesson, as lesson.json says it
+
+// One launch of a kernel: the lesson's own, a preset's, or the reference's.
+struct Launch {
+  std::string kernel;
+  Dim3 grid{}, block{};
+  std::size_t shared_bytes = 0;
+  std::vector<runner::ArgSpec> args;
+  std::vector<std::string> arg_texts;  // as written, for display
+};
+
+struct Preset {
+  std::string name;  // "default" for the lesson's own launch
+  std::string summary;
+  Launch launch;
+  std::string reference_kernel;                   // in reference.cu
+  std::vector<DiagnosticKind> diagnostics;        // the kinds this preset must report (none: none)
+  bool differs_from_reference = false;            // a find-the-bug preset: it must differ
+  std::optional<std::string> gpu_skip;            // why this preset must not run on a GPU
+};
+
+enum class AskedValue : std::uint8_t { output, input, source };
+std::string_view to_string(AskedValue value);
+
+struct Note {
+  std::string site;  // text occurring on exactly one line of kernel.cu
+  std::uint32_t line = 0;            // that line (1-based)
+  std::optional<std::uint32_t> pass;  // the n-th pass of the focus warp over it; none: every pass
+  std::string text;
+};
+
+struct Question {
+  std::string site;
+  std::uint32_t line = 0;
+  std::uint32_t pass = 1;
+  std::vector<int> lanes;
+  AskedValue value = AskedValue::output;
+  std::string prompt;
+};
+
+struct Lesson {
+  std::string id;        // the folder's name: "04-butterfly-reduction"
+  std::string short_id;  // without the number: "butterfly-reduction"
+  std::filesystem::path dir;
+  std::string title, summary;
+  std::vector<std::string> intro, outro;  // paragraphs
+  std::vector<Preset> presets;            // presets[0] is "default", the lesson's own launch
+  std::vector<std::size_t> check;         // buffer arguments compared with the reference and GPU
+  std::uint64_t tolerance_ulps = 0;
+  Dim3 reference_grid{1, 1, 1}, reference_block{1, 1, 1};
+  WarpKey focus{};                        // the warp whose steps are narrated
+  std::vector<Note> notes;
+  std::vector<Question> questions;
+  std::string source;                     // kernel.cu's text
+  std::vector<std::string> ops;           // the CUDA intrinsics kernel.cu calls, in table order
+
+  std::filesystem::path kernel_file() const { return dir / "kernel.cu"; }
+  std::filesystem::path reference_file() const { return dir / "reference.cu"; }
+  const Preset* preset(std::string_view name) const;  // nullptr when there is none
+};
+
+// Reads and checks one lesson folder: the JSON's fields and types, every note's and question's
+// site (exactly one line of kernel.cu), the presets' --arg specs. The error names the file and
+// the field.
+Expected<Lesson> load_lesson(const std::filesystem::path& dir);
+
+struct Catalogue {
+  std::vector<Lesson> lessons;  // in folder order
+  std::vector<Error> problems;  // folders that did not load, each naming its folder
+};
+Catalogue load_catalogue(const std::filesystem::path& lessons_dir);
+// By folder name ("04-butterfly-reduction"), short id ("butterfly-reduction") or number ("4").
+const Lesson* find_lesson(const Catalogue& catalogue, std::string_view id);
+// $WARPSIM_LESSONS_DIR, else the installed lessons beside the executable
+// (<prefix>/share/warpsim/lessons), else the source tree's.
+std::filesystem::path default_lessons_dir();
+// The lesson the walkthrough opens by default (the butterfly reduction).
+inline constexpr std::string_view kDefaultLesson = "butterfly-reduction";
+
+// ---------------------------------------------------------------------------------------------
+// Running and narrating
+
+struct RunSettings {
+  ConvergencePolicy policy = ConvergencePolicy::maximal;
+  std::uint64_t seed = 1;
+  bool keep_initial_buffers = false;  // for a GPU run of the same launch
+  double timeout_seconds = 60;
+};
+
+// The request that runs `launch` of `file`.
+runner::KernelFileRequest request_for(const std::filesystem::path& file, const Launch& launch,
+                                      const RunSettings& settings = {});
+
+// One focus-warp step and what the lesson says there.
+struct NarratedStep {
+  std::size_t step = 0;        // index into the trace
+  const Note* note = nullptr;  // the note for this pass, or the line's note without a pass
+  std::vector<const Question*> questions;
+};
+
+struct LessonRun {
+  const Lesson* lesson = nullptr;
+  const Preset* preset = nullptr;
+  runner::KernelFileResult result;
+  TraceIndex index;
+  std::vector<NarratedStep> narrative;  // every step of the focus warp, in order
+};
+
+LessonRun run_lesson(const Lesson& lesson, const Preset& preset, const RunSettings& settings = {});
+
+// The narrative for any step (of any warp): the note the lesson anchors to its line and pass
+// when the step belongs to the focus warp; nullptr otherwise.
+const Note* note_at(const LessonRun& run, std::size_t step);
+
+// A predict question's answer for each lane, read from the trace.
+struct Answer {
+  int lane = 0;
+  std::uint64_t bits = 0;
+  ValueType type = ValueType::none;  // how the value reads (none: a lane mask)
+  std::string text;                  // as the step view shows it
+};
+Expected<std::vector<Answer>> answers(const LessonRun& run, const Question& question);
+// Whether what a learner typed is the answer: numerically equal for numbers (so "16", "16.0"
+// and "0x10" all match 16), hex or decimal for masks.
+bool is_correct(const Answer& answer, std::string_view typed);
+
+// ---------------------------------------------------------------------------------------------
+// Recorded GPU runs (lessons/<id>/gpu/<preset>.json.gz)
+
+std::filesystem::path gpu_record_path(const Lesson& lesson, const Preset& preset);
+// The recorded run; an error of kind `file` when none was recorded.
+Expected<GpuRun> load_gpu_record(const Lesson& lesson, const Preset& preset);
+Expected<void> save_gpu_record(const Lesson& lesson, const Preset& preset, const GpuRun& run);
+
+// ---------------------------------------------------------------------------------------------
+// Checking a lesson (warpsim lesson ID --verify)
+
+struct LessonCheck {
+  std::string preset;
+  runner::RunStatus status = runner::RunStatus::bad_input;
+  std::string message;                        // the run's own message when it did not complete
+  std::vector<BufferComparison> reference;    // each checked buffer against the reference
+  std::string reference_problem;              // the reference did not run, or differs wrongly
+  std::vector<std::string> diagnostic_problems;  // expected kinds missing, unexpected kinds present
+  std::vector<std::string> text_problems;        // notes or questions that anchor to no step
+  std::optional<GpuComparison> gpu;              // against the recorded (or live) GPU run
+  std::string gpu_note;                          // why there is no GPU comparison
+  bool passed() const;
+};
+
+// Runs the preset and its reference, checks the outputs, the diagnostics, the narrative's anchors
+// (default preset) and, when `gpu` is given, every checked buffer and traced step against it.
+LessonCheck verify_lesson(const Lesson& lesson, const Preset& preset, const GpuRun* gpu);
+
+}  // namespace warpsim::course

@@ -1,0 +1,263 @@
+// `warpsim run`: any kernel file, compiled with the host compiler against the CUDA shim, loaded and
+// launched in the simulator in a child process (see ../shared/spec/run.md for the contract).
+//
+//   auto spec = warpsim::runner::parse_arg_spec("f32[32]:iota");   // one --arg
+//   auto kernels = warpsim::runner::scan_kernels(source_text);      // the __global__ functions
+//   KernelFileResult result = warpsim::runner::run_kernel_file(request);   // status, buffers, trace
+//
+// Everything here but run_kernel_file and list_kernels is a pure function over text and values
+// (warpsim/kernel_file.hpp has the short spelling of arguments for tests). Nothing here prints:
+// the CLI and the GUI render the values.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "warpsim/expected.hpp"
+#include "warpsim/kernel_registry.hpp"
+#include "warpsim/launch.hpp"
+#include "warpsim/trace.hpp"
+
+namespace warpsim::runner {
+
+// ---------------------------------------------------------------------------------------------
+// --arg SPEC, --grid, --block
+
+enum class ElementType : std::uint8_t { i32, u32, f32, i64, u64, f64 };
+std::string_view to_string(ElementType type);
+std::optional<ElementType> element_type_from_string(std::string_view name);
+std::size_t element_size(ElementType type);
+ValueKind element_kind(ElementType type);
+
+enum class BufferInit : std::uint8_t { zeros, iota, file, list, random };
+
+struct ArgSpec {
+  ElementType type = ElementType::i32;
+  bool is_buffer = false;
+  std::uint64_t scalar_bits = 0;  // scalar: the value's bits, zero-extended (f32 as its 32 bits)
+  std::uint64_t count = 0;        // buffer: number of elements
+  BufferInit init = BufferInit::zeros;
+  std::string path;                 // init == file: raw little-endian, exactly `count` elements
+  std::vector<std::uint64_t> list;  // init == list: each element's bits
+  std::uint64_t seed = 0;           // init == random: seeded integers in [low, high]
+  std::int64_t low = 0, high = 0;
+
+  std::string type_text() const;  // "i32" or "f32[1024]"
+};
+
+// `TYPE:VALUE` (i32:-3, u32:0xffffffff, f32:0.5, f64:-1e300) or `TYPE[COUNT]:INIT` with INIT one
+// of zeros, iota, random:SEED (integers in [-99, 99]; [0, 99] unsigned), random:SEED:LO:HI,
+// file:PATH, or exactly COUNT comma-separated values. Integers take decimal or
+// 0x hex; hex fills the type's width as a bit pattern (i32:0xffffffff is -1). The error says what
+// is wrong with the spec, without naming which --arg it was.
+Expected<ArgSpec> parse_arg_spec(std::string_view text);
+
+// Element `index` of a `random:SEED:LO:HI` buffer: an integer in [low, high] (as a float for
+// f32/f64), the same on every machine (a counter-based generator, no std:: distributions).
+std::uint64_t random_element(ElementType type, std::uint64_t seed, std::int64_t low,
+                             std::int64_t high, std::uint64_t index);
+
+// One element of `type` from text, as its bits zero-extended to 64.
+Expected<std::uint64_t> parse_element(ElementType type, std::string_view text);
+
+// `X` or `X,Y,Z` (also `X,Y`), every extent at least 1.
+Expected<Dim3> parse_dim3(std::string_view text);
+
+// Whether `spec` can be passed as `param`; if not, why not (naming both types, not the
+// parameter's index).
+Expected<void> check_arg_against_param(const ArgSpec& spec, const KernelParam& param);
+
+// Whether the --arg list fits the kernel; if not, one message naming the parameter index, both
+// types and the --arg that would fit ("parameter 1 of 'k' (--arg 2): the parameter has type
+// 'float*' but the argument is i32[32]; write --arg f32[N]:zeros").
+Expected<void> check_args_against_kernel(const std::vector<ArgSpec>& args,
+                                         const KernelDescriptor& kernel);
+
+// ---------------------------------------------------------------------------------------------
+// The kernel file
+
+struct KernelInfo {
+  std::string name;  // qualified, without a leading "::", e.g. "ns::reduce"
+  bool is_template = false;
+  std::uint32_t line = 0;  // 1-based line of `__global__`
+};
+
+// The __global__ functions of a CUDA source, in order of first appearance (each name once).
+// Comments, strings and preprocessor lines are skipped; namespaces qualify names.
+std::vector<KernelInfo> scan_kernels(std::string_view source);
+
+struct KernelChoice {
+  std::string expression;  // C++ id-expression naming it from file scope: "::ns::reduce<256>"
+  std::string name;        // for messages and output: "ns::reduce<256>"
+};
+
+// Resolves --kernel NAME (plain or qualified, templates as an explicit instantiation `k<256>`)
+// against the scanned kernels. A plain name finds a namespaced kernel when only one matches.
+// The error lists the kernels of `file_for_messages`.
+Expected<KernelChoice> resolve_kernel(const std::vector<KernelInfo>& kernels,
+                                    std::string_view requested, std::string_view file_for_messages);
+
+// Rewrites every `extern __shared__ T name[];` (any spacing, __align__/alignas/attributes) into
+// a reference to the block's dynamic shared memory, whose address the runtime keeps in the
+// pointer kDynamicSharedBaseSymbol (declared by prepare_source as `warpsim_runner_dynamic_shared_`):
+//   T (&name)[] = *reinterpret_cast<T (*)[]>(warpsim_runner_dynamic_shared_);
+// Line numbers of all other text are unchanged. kDynamicSharedSymbol is the runtime's own buffer.
+inline constexpr const char* kDynamicSharedSymbol = "warpsim_dynamic_shared";
+inline constexpr const char* kDynamicSharedBaseSymbol = "warpsim_dynamic_shared_base";
+std::string rewrite_extern_shared(std::string_view source);
+
+// The translation unit handed to the compiler: `#line 1 "<absolute_path>"`, the rewritten user
+// source, then a block (under `#line 1 "<warpsim-generated>"`) that exports the chosen kernel's
+// descriptor as `extern "C" warpsim_kernel_entry()`.
+inline constexpr const char* kKernelEntrySymbol = "warpsim_kernel_entry";
+std::string prepare_source(std::string_view user_source, std::string_view absolute_path,
+                           const KernelChoice& kernel);
+
+// ---------------------------------------------------------------------------------------------
+// The compiled-kernel cache (<cache>/kernels: <hash>.so, .deps, .cu per compiled source)
+
+struct CacheLimits {
+  std::uint64_t max_bytes = std::uint64_t{512} << 20;  // $WARPSIM_CACHE_MAX_MB overrides
+  std::int64_t keep_recent_seconds = 3600;  // never drop an entry used this recently
+};
+struct CachePruning {
+  std::size_t removed = 0;      // compiled kernels dropped
+  std::uint64_t freed = 0;      // bytes
+  std::uint64_t remaining = 0;  // bytes left in the cache
+};
+// Drops compiled kernels, least recently used first (a cache hit counts as a use), until the
+// folder holds at most limits.max_bytes. An entry used within keep_recent_seconds stays even over
+// the limit: another warpsim may be about to load it. Leftovers of interrupted compiles
+// (*.tmp.PID) older than that go too. warpsim run prunes after every compile it adds.
+CachePruning prune_kernel_cache(const std::string& kernels_dir, const CacheLimits& limits);
+
+// ---------------------------------------------------------------------------------------------
+// Running
+
+// One run of a kernel file: what `warpsim run` takes, less how to show the outcome.
+struct KernelFileRequest {
+  std::string file;    // the kernel file (relative to the working directory, or absolute)
+  std::string kernel;  // as --kernel takes it: "reduce", "ns::reduce", "reduce<256>"
+  Dim3 grid{}, block{};
+  std::vector<ArgSpec> args;  // one per kernel parameter, in order
+  ConvergencePolicy policy = ConvergencePolicy::maximal;
+  std::uint64_t seed = 1;
+  std::uint64_t max_steps = LaunchOptions{}.max_steps;
+  double timeout_seconds = 60;
+  std::size_t shared_bytes = 48 * 1024;
+  // The architecture the file is compiled for, as nvcc's -arch names it: sm_70, sm_75, sm_80,
+  // sm_86, sm_87, sm_89 or sm_90. It sets __CUDA_ARCH__ (900 for sm_90) and which intrinsics
+  // exist (__reduce_*_sync needs sm_80); an unknown name is bad input.
+  std::string arch = "sm_90";
+  bool record_steps = true;           // false: steps are counted; the trace keeps the rest
+  bool keep_initial_buffers = false;  // fill KernelFileResult::initial_buffers (for a GPU run)
+  bool color_compiler_output = false; // a failed compile's output with the compiler's colours
+};
+
+// A buffer argument's bytes at one moment (before or after the launch).
+struct OutputBuffer {
+  std::size_t arg = 0;  // zero-based parameter index
+  ElementType type = ElementType::i32;
+  std::vector<std::byte> bytes;  // the elements, little-endian
+  std::uint64_t count() const { return bytes.size() / element_size(type); }
+  std::uint64_t element(std::uint64_t index) const;  // bits of one element, zero-extended
+};
+
+// Exit statuses of `warpsim run` (run.md).
+inline constexpr int kExitRan = 0;
+inline constexpr int kExitKernelFailed = 1;
+inline constexpr int kExitBadInput = 2;
+inline constexpr int kExitNoGpu = 3;  // --gpu without a usable CUDA device
+
+// How a run of a kernel file ended: as the launch ended (the first four, as in LaunchStatus), or
+// stopped from outside the launch.
+enum class RunStatus : std::uint8_t {
+  completed,  // every lane returned (diagnostics may be present)
+  deadlock,
+  step_budget_exceeded,
+  kernel_exception,
+  crashed,    // a signal stopped the kernel's process (bad pointer, out of bounds, ...)
+  timeout,    // the wall-clock limit passed
+  bad_input,  // it never ran: unreadable file, unknown kernel, wrong arguments, compile error
+};
+std::string_view to_string(RunStatus status);
+// kExitRan for completed, kExitBadInput for bad_input, kExitKernelFailed for the rest.
+int exit_status(RunStatus status);
+
+// The ElementType that holds a T: f32 for float, i32 for int, u64 for std::uint64_t, ...
+template <class T>
+constexpr ElementType element_type_of() {
+  static_assert(
+      std::is_same_v<T, float> || std::is_same_v<T, double> ||
+          (std::is_integral_v<T> && !std::is_same_v<T, bool> && (sizeof(T) == 4 || sizeof(T) == 8)),
+      "kernel file arguments are 32- or 64-bit integers, float or double");
+  if constexpr (std::is_floating_point_v<T>) {
+    return sizeof(T) == 4 ? ElementType::f32 : ElementType::f64;
+  } else if constexpr (std::is_signed_v<T>) {
+    return sizeof(T) == 4 ? ElementType::i32 : ElementType::i64;
+  } else {
+    return sizeof(T) == 4 ? ElementType::u32 : ElementType::u64;
+  }
+}
+
+// The one result of running a kernel file: what `warpsim run` prints, what the GUI, the lessons
+// and the grader read. Every way a run can end is here as a status, with the diagnostic that
+// explains it in the trace (crashes, deadlocks, timeouts included).
+struct KernelFileResult {
+  RunStatus status = RunStatus::bad_input;
+  std::string file;               // as the request named it
+  std::string kernel;             // as resolved: "ns::reduce<256>"
+  std::string kernel_expression;  // naming it from file scope: "::ns::reduce<256>"
+  Dim3 grid{}, block{};
+  std::string message;  // empty when completed; else why the run stopped or never started (one line)
+  std::string details;  // bad_input from a compile: the compiler's output, whole lines
+  std::uint64_t steps = 0;  // warp-level operations simulated
+  // One line each about the file as compiled, e.g. a kernel whose whole body the preprocessor
+  // removed for the chosen architecture (it completes with 0 steps and does nothing).
+  std::vector<std::string> warnings;
+  std::vector<OutputBuffer> buffers;          // every buffer argument, in parameter order
+  std::vector<OutputBuffer> initial_buffers;  // the same before the launch (keep_initial_buffers)
+  // The launch's trace: steps (when recorded), diagnostics and printf. A launch that never
+  // returned (crashed, timeout) has no steps; its diagnostic is there all the same.
+  Trace trace;
+
+  // As `warpsim run` would exit: kExitRan, kExitKernelFailed or kExitBadInput.
+  int exit_status() const { return runner::exit_status(status); }
+
+  // Parameter `arg`'s buffer as T's (float for f32, int for i32, ...). Throws
+  // std::invalid_argument when that parameter is no buffer or holds another element type.
+  template <class T>
+  std::vector<T> buffer(std::size_t arg) const {
+    const OutputBuffer& found = buffer_of(arg, element_type_of<T>());
+    std::vector<T> values(found.bytes.size() / sizeof(T));
+    if (!values.empty()) std::memcpy(values.data(), found.bytes.data(), values.size() * sizeof(T));
+    return values;
+  }
+  // Parameter `arg`'s buffer, which must hold `type`; throws as buffer<T> does.
+  const OutputBuffer& buffer_of(std::size_t arg, ElementType type) const;
+};
+
+// A whole text file (a kernel file, a lesson's text); the error names the file and why.
+Expected<std::string> read_text_file(const std::string& path);
+
+// A kernel of a file, as `--list-kernels` shows it.
+struct KernelListing {
+  KernelInfo kernel;
+  bool from_macro = false;  // declared by a macro: found in the preprocessed file (line 0)
+};
+// The kernels of `file`: those written in it, then those that macros declare.
+Expected<std::vector<KernelListing>> list_kernels(const std::string& file);
+
+// Compiles (or finds in the cache) the kernel file and runs it in a child process, as
+// `warpsim run` does; prints nothing. Outside failures (files, compiler) come back as bad_input
+// with their message, misbehaving kernels as their status and diagnostics: it does not throw.
+KernelFileResult run_kernel_file(const KernelFileRequest& request);
+
+}  // namespace warpsim::runner

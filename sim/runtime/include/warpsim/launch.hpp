@@ -1,0 +1,74 @@
+// Launching a kernel in the simulator: every CUDA thread of the grid runs as a fiber.
+//
+//   std::vector<float> out(32);
+//   auto result = warpsim::launch({.grid = {1}, .block = {32}}, [&] { warp_sum(in, out.data()); });
+//   // result.status, result.trace.steps, result.trace.diagnostics
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "warpsim/trace.hpp"
+
+namespace warpsim {
+
+enum class ConvergencePolicy : std::uint8_t {
+  maximal,      // lanes regroup at every collective, run in lane order (as compiled code usually does)
+  interleaved,  // diverged lanes run in a seeded random order; __activemask() names only the caller
+};
+
+struct LaunchOptions {
+  Dim3 grid{};
+  Dim3 block{};
+  std::size_t dynamic_shared_bytes = 0;  // `extern __shared__` bytes, at most kDynamicSharedCapacity
+  ConvergencePolicy policy = ConvergencePolicy::maximal;
+  std::uint64_t seed = 1;                // order of the interleaved policy
+  std::uint64_t max_steps = 100'000'000; // warp-level steps before the run counts as runaway
+  bool record_steps = true;              // false: count steps, keep only diagnostics
+  std::size_t stack_bytes = 256 * 1024;  // per-lane fiber stack
+  SemanticsOptions semantics{};
+};
+
+enum class LaunchStatus : std::uint8_t {
+  completed,             // every lane returned (diagnostics may be present)
+  deadlock,              // lanes wait on each other forever; message names lanes and lines
+  step_budget_exceeded,  // runaway kernel
+  kernel_exception,      // kernel code threw a C++ exception (host-only failure, e.g. bad_alloc)
+};
+std::string_view to_string(LaunchStatus status);
+
+struct LaunchResult {
+  LaunchStatus status = LaunchStatus::completed;
+  std::string message;     // empty when completed
+  std::uint64_t steps = 0; // warp-level operations simulated (block barriers not counted)
+  Trace trace;
+};
+
+// Where the simulator is right now; for crash reports from a signal handler (async-signal-safe).
+struct LanePosition {
+  bool running = false;       // false outside launch()
+  std::uint64_t block = 0;    // linear block index
+  Dim3 block_idx{};
+  std::uint32_t thread = 0;   // linear thread index within the block
+  std::uint32_t warp = 0;
+  std::uint32_t lane = 0;
+  const char* last_file = ""; // the lane's last warp-level call or barrier (may be empty)
+  std::uint32_t last_line = 0;
+};
+LanePosition current_lane_position() noexcept;
+
+// Whether CUDA can launch this shape: 1 to 1024 threads per block (z at most 64), every extent
+// at least 1, grid x below 2^31, grid y and z at most 65535. The error says which limit.
+Expected<void> check_launch_shape(Dim3 grid, Dim3 block);
+
+// Runs `thread_body` once per CUDA thread, each on its own fiber, blocks one at a time.
+// The shape must pass check_launch_shape (std::invalid_argument otherwise).
+// `thread_body` is typically a lambda that calls the __global__ function with its arguments.
+// Launches on different OS threads run independently, with one exception: a kernel's
+// `__shared__` variables are function-local statics (one per process), so a kernel that has
+// them must not run on two threads at once.
+LaunchResult launch(const LaunchOptions& options, const std::function<void()>& thread_body);
+
+}  // namespace warpsim

@@ -1,0 +1,97 @@
+#include "warpsim/trace.hpp"
+
+#include <bit>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+
+namespace warpsim {
+
+std::string_view to_string(DiagnosticKind kind) {
+  switch (kind) {
+    case DiagnosticKind::caller_not_in_mask: return "caller_not_in_mask";
+    case DiagnosticKind::mask_mismatch: return "mask_mismatch";
+    case DiagnosticKind::missing_lane: return "missing_lane";
+    case DiagnosticKind::undefined_source: return "undefined_source";
+    case DiagnosticKind::split_call_sites: return "split_call_sites";
+    case DiagnosticKind::divergent_syncthreads: return "divergent_syncthreads";
+    case DiagnosticKind::deadlock: return "deadlock";
+    case DiagnosticKind::step_budget_exceeded: return "step_budget_exceeded";
+    case DiagnosticKind::out_of_bounds: return "out_of_bounds";
+    case DiagnosticKind::kernel_fault: return "kernel_fault";
+    case DiagnosticKind::timeout: return "timeout";
+  }
+  return "?";
+}
+
+std::optional<DiagnosticKind> diagnostic_kind_from_string(std::string_view name) {
+  for (int k = 0; k < kDiagnosticKindCount; ++k) {
+    const auto kind = static_cast<DiagnosticKind>(k);
+    if (to_string(kind) == name) return kind;
+  }
+  return std::nullopt;
+}
+
+std::uint32_t Trace::file_index(const std::string& path) {
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (files[i] == path) return static_cast<std::uint32_t>(i);
+  }
+  files.push_back(path);
+  return static_cast<std::uint32_t>(files.size() - 1);
+}
+
+std::string format_lanes(LaneMask lanes) {
+  if (lanes == 0) return "none";
+  std::string text;
+  int lane = 0;
+  while (lane < kWarpSize) {
+    if (!has_lane(lanes, lane)) {
+      ++lane;
+      continue;
+    }
+    int last = lane;
+    while (last + 1 < kWarpSize && has_lane(lanes, last + 1)) ++last;
+    if (!text.empty()) text += ',';
+    text += std::to_string(lane);
+    if (last > lane) text += '-' + std::to_string(last);
+    lane = last + 1;
+  }
+  return text;
+}
+
+std::string format_mask(LaneMask mask) {
+  char buffer[16];
+  std::snprintf(buffer, sizeof buffer, "0x%08x", mask);
+  return buffer;
+}
+
+std::string format_value(std::uint64_t bits, ValueType type) {
+  char buffer[40];
+  const auto shortest = [&](auto value) {
+    const auto r = std::to_chars(buffer, buffer + sizeof buffer, value);
+    return std::string(buffer, r.ptr);
+  };
+  switch (type) {
+    case ValueType::i32: return std::to_string(static_cast<std::int32_t>(bits));
+    case ValueType::u32: return std::to_string(static_cast<std::uint32_t>(bits));
+    case ValueType::i64: return std::to_string(static_cast<std::int64_t>(bits));
+    case ValueType::u64: return std::to_string(bits);
+    case ValueType::f32: {
+      float f;
+      const auto b = static_cast<std::uint32_t>(bits);
+      std::memcpy(&f, &b, sizeof f);
+      return shortest(f);
+    }
+    case ValueType::f64: {
+      double d;
+      std::memcpy(&d, &bits, sizeof d);
+      return shortest(d);
+    }
+    default: {
+      std::snprintf(buffer, sizeof buffer, "0x%llx", static_cast<unsigned long long>(bits));
+      return buffer;
+    }
+  }
+}
+
+}  // namespace warpsim

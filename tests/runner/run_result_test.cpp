@@ -1,0 +1,126 @@
+// The one result of a run (KernelFileResult): what a GPU run of the same launch needs (initial
+// buffers, the resolved kernel, steps), how every ending is a status with its diagnostic, and
+// how a compile error carries the compiler's output.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+
+#include "warpsim/runner.hpp"
+
+namespace fs = std::filesystem;
+using namespace warpsim;
+using namespace warpsim::runner;
+
+namespace {
+
+const std::string kKernels = std::string(WARPSIM_SOURCE_DIR) + "/tests/runner/kernels/";
+
+// Compiled kernels go to a cache of this test's own (unless the caller chose one).
+void use_scratch_cache() {
+  if (std::getenv("WARPSIM_CACHE_DIR") != nullptr) return;
+  const fs::path dir = fs::path(WARPSIM_BINARY_DIR) / "tests" / "runner" / "kernel-cache";
+  fs::create_directories(dir);
+  setenv("WARPSIM_CACHE_DIR", dir.c_str(), 1);
+}
+
+KernelFileRequest butterfly() {
+  use_scratch_cache();
+  KernelFileRequest r;
+  r.file = kKernels + "butterfly_reduce.cu";
+  r.kernel = "butterfly_reduce";
+  r.grid = {1, 1, 1};
+  r.block = {32, 1, 1};
+  for (const char* spec : {"f32[32]:iota", "f32[32]:zeros", "i32:32"}) {
+    r.args.push_back(*parse_arg_spec(spec));
+  }
+  return r;
+}
+
+float element(const OutputBuffer& buffer, std::size_t i) {
+  float value = 0;
+  std::memcpy(&value, buffer.bytes.data() + i * sizeof value, sizeof value);
+  return value;
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("a completed run: the kernel as resolved, buffers before and after, every step") {
+  KernelFileRequest request = butterfly();
+  request.keep_initial_buffers = true;
+  const KernelFileResult r = run_kernel_file(request);
+  REQUIRE_MESSAGE(r.status == RunStatus::completed, r.message);
+  CHECK(r.kernel == "butterfly_reduce");
+  CHECK(r.kernel_expression == "::butterfly_reduce");
+  CHECK(r.grid.x == 1);
+  CHECK(r.block.x == 32);
+  CHECK(r.steps == 5);
+  CHECK(r.trace.steps.size() == 5);
+  REQUIRE(r.initial_buffers.size() == 2);
+  REQUIRE(r.buffers.size() == 2);
+  CHECK(r.initial_buffers[1].arg == 1);
+  CHECK(element(r.initial_buffers[0], 31) == 31.0f);
+  CHECK(element(r.initial_buffers[1], 0) == 0.0f);  // before the launch: zeros
+  CHECK(element(r.buffers[1], 0) == 496.0f);
+  CHECK(r.buffers[1].count() == 32);
+  CHECK(r.exit_status() == kExitRan);
+}
+
+TEST_CASE("without recorded steps the trace still holds the diagnostics and the step count") {
+  KernelFileRequest request = butterfly();
+  request.record_steps = false;
+  const KernelFileResult r = run_kernel_file(request);
+  REQUIRE(r.status == RunStatus::completed);
+  CHECK(r.steps == 5);
+  CHECK(r.trace.steps.empty());
+  CHECK(r.initial_buffers.empty());  // not asked for
+}
+
+TEST_CASE("a deadlock is a status with its diagnostic in the trace") {
+  use_scratch_cache();
+  KernelFileRequest request;
+  request.file = kKernels + "deadlock.cu";
+  request.kernel = "stuck";
+  request.grid = {1};
+  request.block = {32};
+  request.args.push_back(*parse_arg_spec("i32[32]:zeros"));
+  const KernelFileResult r = run_kernel_file(request);
+  CHECK(r.status == RunStatus::deadlock);
+  CHECK(r.exit_status() == kExitKernelFailed);
+  bool named = false;
+  for (const Diagnostic& d : r.trace.diagnostics) named = named || d.kind == DiagnosticKind::deadlock;
+  CHECK(named);
+  CHECK_FALSE(r.message.empty());
+}
+
+TEST_CASE("a compile error is bad input whose details hold the compiler's output") {
+  use_scratch_cache();
+  KernelFileRequest request;
+  request.file = kKernels + "compile_error.cu";
+  request.kernel = "broken";
+  request.grid = {1};
+  request.block = {32};
+  request.args.push_back(*parse_arg_spec("f32[32]:zeros"));
+  const KernelFileResult r = run_kernel_file(request);
+  CHECK(r.status == RunStatus::bad_input);
+  CHECK(contains(r.message, "did not compile"));
+  CHECK(r.message.find('\n') == std::string::npos);  // one line
+  CHECK(contains(r.details, "compile_error.cu:5:"));
+  CHECK(r.exit_status() == kExitBadInput);
+}
+
+TEST_CASE("a kernel file's listing names written and macro-declared kernels") {
+  const auto listing = list_kernels(kKernels + "macro_kernels.cu");
+  REQUIRE(listing);
+  bool from_macro = false;
+  for (const KernelListing& k : *listing) from_macro = from_macro || k.from_macro;
+  CHECK(from_macro);
+  CHECK_FALSE(list_kernels("/nonexistent/k.cu"));
+  CHECK(list_kernels("/nonexistent/k.cu").error().kind == ErrorKind::file);
+}

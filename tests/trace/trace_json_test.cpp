@@ -1,0 +1,57 @@
+#include <doctest/doctest.h>
+
+#include <numeric>
+#include <sstream>
+#include <vector>
+
+#include "warpsim/cuda_shim.hpp"
+#include "warpsim/launch.hpp"
+#include "../runtime/kernels.cuh"
+
+TEST_CASE("a trace written as JSON reads back step for step") {
+  std::vector<int> out(32, -1);
+  warpsim::LaunchOptions options;
+  options.grid = {1};
+  options.block = {32};
+  const auto r = warpsim::launch(options, [&] { shuffle_from_exited(out.data()); });
+  std::stringstream json;
+  warpsim::write_trace_json(json, r.trace);
+
+  const auto read = warpsim::read_trace_json(json);
+  REQUIRE(read);
+  const warpsim::Trace& back = *read;
+  REQUIRE(back.steps.size() == r.trace.steps.size());
+  const auto& a = r.trace.steps[0];
+  const auto& b = back.steps[0];
+  CHECK(b.op == a.op);
+  CHECK(b.type == a.type);
+  CHECK(b.participants == a.participants);
+  CHECK(b.undefined == a.undefined);
+  for (int lane = 0; lane < 20; ++lane) {
+    CAPTURE(lane);
+    CHECK(b.input[lane] == a.input[lane]);
+    CHECK(b.output[lane] == a.output[lane]);
+    CHECK(b.src_lane[lane] == a.src_lane[lane]);
+    CHECK(b.where[lane] == a.where[lane]);
+  }
+  CHECK(back.files == r.trace.files);
+  REQUIRE(back.diagnostics.size() == r.trace.diagnostics.size());
+  CHECK(back.diagnostics[0].kind == warpsim::DiagnosticKind::undefined_source);
+
+  std::stringstream again;
+  warpsim::write_trace_json(again, back);
+  std::stringstream first;
+  warpsim::write_trace_json(first, r.trace);
+  CHECK(again.str() == first.str());
+}
+
+TEST_CASE("a truncated or foreign trace file is refused with a reason") {
+  std::stringstream truncated("{\"format\":\"warpsim-trace\",\"version\":1,\"grid\":[1,1");
+  const auto cut = warpsim::read_trace_json(truncated);
+  REQUIRE_FALSE(cut);
+  CHECK(cut.error().message.find("malformed trace") != std::string::npos);
+  std::stringstream foreign("{\"hello\":1}");
+  const auto other = warpsim::read_trace_json(foreign);
+  REQUIRE_FALSE(other);
+  CHECK(other.error().message.find("not a warpsim trace") != std::string::npos);
+}
