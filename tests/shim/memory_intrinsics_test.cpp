@@ -32,6 +32,7 @@ TEST_CASE("an address-space question warpsim cannot answer fails to compile, say
   request.args = {warpsim::zeros<int>(1)};
   const auto r = warpsim::run_kernel_file(request);
   CHECK(r.status == warpsim::RunStatus::bad_input);
-  CHECK(r.message.find("__isLocal is not simulated: local, constant and grid-constant memory are "
-                       "ordinary host memory in warpsim") != std::string::npos);
+  CHECK((r.message + "\n" + r.details)
+            .find("__isLocal is not simulated: local, constant and grid-constant memory are "
+                  "ordinary host memory in warpsim") != std::string::npos);
 }
