@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -20,10 +21,18 @@ CommandRun add_vectors_command(CLI::App& app);
 CommandRun add_walkthrough_command(CLI::App& app);
 CommandRun add_lesson_commands(CLI::App& app);
 CommandRun add_lessons_command(CLI::App& app);
+CommandRun add_gui_command(CLI::App& app);
 CommandRun add_grade_command(CLI::App& app);
 CommandRun add_exercises_command(CLI::App& app);
 
-// `warpsim` with no command: the main job (the terminal walkthrough of the default lesson).
+// The GUI (gui_cli.cpp): whether a display exists, and handing arguments to warpsim-gui (returns
+// only when it cannot be started).
+bool display_available();
+std::string gui_executable();  // empty when the GUI is not built
+int exec_gui(const std::vector<std::string>& args);
+
+// `warpsim` with no command: the main job (the GUI where a display exists, else the terminal
+// walkthrough of the default lesson).
 int open_default();
 
 // "warpsim run: MESSAGE" on stderr; returns kExitUsage.

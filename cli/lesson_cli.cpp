@@ -411,6 +411,7 @@ CommandRun add_walkthrough_command(CLI::App& app) {
 }
 
 int open_default() {
+  if (display_available() && !gui_executable().empty()) return exec_gui({});
   LessonFlags flags;
   flags.id = std::string(course::kDefaultLesson);
   return lesson_command(flags);

@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   add(add_lessons_command);
   add(add_lesson_commands);
   add(add_walkthrough_command);
+  add(add_gui_command);
   add(add_vectors_command);
   add(add_grade_command);
   add(add_exercises_command);

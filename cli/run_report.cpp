@@ -109,6 +109,7 @@ json run_json(const runner::KernelFileResult& r, const GpuOutcome* gpu) {
   }
   out["steps"] = r.steps;
   if (!r.message.empty()) out["message"] = r.message;
+  if (!r.warnings.empty()) out["warnings"] = r.warnings;
   out["printf"] = json::array();
   for (const PrintfRecord& p : r.trace.printf_records) {
     out["printf"].push_back({{"block", dims_json(coordinates(p.block, r.grid))},

@@ -11,6 +11,9 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # clang: the corpus also runs with WARPSIM_CXX=clang++ (ctest corpus_tests_clang).
 packages=(g++ clang cmake ninja-build pkg-config binutils valgrind doctest-dev
           nlohmann-json3-dev zlib1g-dev libcli11-dev)
+# The GUI (warpsim-gui): Dear ImGui, GLFW, stb and fonts from the distribution; Xvfb and Mesa's
+# software OpenGL for its headless tests (screenshots checked without a person).
+packages+=(libimgui-dev libglfw3-dev libstb-dev fonts-dejavu-core xvfb xauth libgl1-mesa-dri)
 
 install_missing() {
   local missing=()
@@ -36,7 +39,8 @@ case "$mode" in
   start)
     install_missing
     configure_and_build "$root/build/release" -DCMAKE_BUILD_TYPE=Release
-    exec "$root/build/release/cli/warpsim" walkthrough
+    # warpsim with no command: the GUI where a display exists, the terminal walkthrough otherwise.
+    exec "$root/build/release/cli/warpsim"
     ;;
   test)
     install_missing

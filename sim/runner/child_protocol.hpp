@@ -15,7 +15,7 @@ namespace warpsim::runner {
 
 enum class FrameTag : std::uint32_t {
   summary = 1,     // an encoded RunSummary: the launch finished (completed, deadlock, budget)
-  trace_json = 2,  // write_trace_json's text, when --trace asked for it
+  steps = 2,       // StepLog::serialize of the trace's steps, when they were recorded
   bad_input = 3,   // one line: the kernel's parameters do not take the --arg list, ...
   stopped = 4,     // a StopReport: a signal stopped the kernel (crash, or the time limit)
 };

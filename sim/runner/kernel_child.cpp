@@ -225,14 +225,12 @@ const KernelDescriptor& load_kernel(const ChildJob& job) {
   return *descriptor;
 }
 
-// The trace JSON first (when asked for), then the summary: the parent takes a summary as the
-// sign that everything before it arrived.
+// The steps first (when asked for), then the summary: the parent takes a summary as the sign
+// that everything before it arrived.
 void send_results(const ChildJob& job, LaunchResult& result) {
   if (job.want_trace) {
-    std::ostringstream json;
-    write_trace_json(json, result.trace);
-    const std::string text = json.str();
-    write_frame(job.result_fd, FrameTag::trace_json, text.data(), text.size());
+    const std::string bytes = result.trace.steps.serialize();
+    write_frame(job.result_fd, FrameTag::steps, bytes.data(), bytes.size());
   }
   RunSummary summary;
   summary.status = result.status;

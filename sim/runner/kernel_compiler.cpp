@@ -284,6 +284,24 @@ std::vector<std::string> read_lines(const std::string& path) {
   return lines;
 }
 
+// The first of $CUDA_HOME, $CUDA_PATH and /usr/local/cuda that has include/cccl/cuda/std.
+std::string find_libcudacxx() {
+  for (const std::string& root :
+       {env_or_empty("CUDA_HOME"), env_or_empty("CUDA_PATH"), std::string("/usr/local/cuda")}) {
+    if (root.empty()) continue;
+    const std::string dir = root + "/include/cccl";
+    if (is_file(dir + "/cuda/std/version")) return dir;
+  }
+  return {};
+}
+
+// -idirafter the toolkit's libcu++ folder, when there is one.
+void add_libcudacxx(const Toolchain& toolchain, std::vector<std::string>& argv) {
+  if (toolchain.libcudacxx_dir.empty()) return;
+  argv.push_back("-idirafter");
+  argv.push_back(toolchain.libcudacxx_dir);
+}
+
 }  // namespace
 
 Expected<int> cuda_arch_number(std::string_view arch) {
@@ -301,6 +319,7 @@ std::vector<std::string> arch_definitions(int arch) {
 
 Expected<Toolchain> find_toolchain() {
   Toolchain toolchain;
+  toolchain.libcudacxx_dir = find_libcudacxx();
   toolchain.compiler = split_words(env_or_empty("WARPSIM_CXX"));
   if (toolchain.compiler.empty()) toolchain.compiler = {"c++"};
   toolchain.compiler_path = find_program(toolchain.compiler[0]);
@@ -332,6 +351,7 @@ Expected<std::string> preprocess_for_kernel_scan(const Toolchain& toolchain, con
   const fs::path absolute = fs::absolute(file).lexically_normal();
   std::vector<std::string> argv = toolchain.compiler;
   for (const std::string& definition : arch_definitions(arch)) argv.push_back(definition);
+  add_libcudacxx(toolchain, argv);
   for (const std::string& arg :
        {std::string("-std=c++17"), std::string("-E"), std::string("-x"), std::string("c++"),
         std::string("-DWARPSIM_SCAN_KERNELS"), "-I" + toolchain.shim_dir,
@@ -381,6 +401,7 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
   for (const std::string& flag : codegen_flags()) key.add(flag);
   for (const std::string& flag : arch_flags) key.add(flag);
   key.add(toolchain.library).add(options.user_dir).add(header_digest(toolchain));
+  key.add(toolchain.libcudacxx_dir);
   key.add(options.kernel_name);  // the warnings (.notes) are about this kernel
   const std::string stem = toolchain.cache_dir + "/kernels/" + key.hex();
   const std::string object = stem + ".so";
@@ -402,6 +423,7 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
   std::vector<std::string> argv = toolchain.compiler;
   argv.insert(argv.end(), codegen_flags().begin(), codegen_flags().end());
   argv.insert(argv.end(), arch_flags.begin(), arch_flags.end());
+  add_libcudacxx(toolchain, argv);
   const std::string library_dir = fs::path(toolchain.library).parent_path().string();
   for (const std::string& arg :
        {"-I" + toolchain.shim_dir, "-I" + toolchain.include_dir, "-I" + options.user_dir,

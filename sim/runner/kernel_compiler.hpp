@@ -16,6 +16,9 @@ struct Toolchain {
   std::string shim_dir;               // holds warpsim/cuda_shim.hpp, cuda_runtime.h, ...
   std::string include_dir;            // holds warpsim/*.hpp
   std::string library;                // libwarpsim's shared object, to link the kernel with
+  // A CUDA toolkit's include/cccl folder ($CUDA_HOME, $CUDA_PATH, /usr/local/cuda), searched after
+  // the system headers so that the shim's cuda/ wrappers read libcu++ from it; empty when none.
+  std::string libcudacxx_dir;
   std::string cache_dir;  // $WARPSIM_CACHE_DIR, $XDG_CACHE_HOME/warpsim, ~/.cache/warpsim
   CacheLimits cache_limits;  // pruned to these after each compile that adds to the cache
 };

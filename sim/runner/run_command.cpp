@@ -60,10 +60,10 @@ RunStatus add_outcome(KernelFileResult& result, const ChildOutcome& outcome,
                       const StopContext& context) {
   const Frame* summary_frame = nullptr;
   const Frame* stop_frame = nullptr;  // the last (most complete) one
-  const Frame* trace_frame = nullptr;
+  const Frame* steps_frame = nullptr;
   for (const Frame& frame : outcome.frames) {
     if (frame.tag == FrameTag::summary) summary_frame = &frame;
-    if (frame.tag == FrameTag::trace_json) trace_frame = &frame;
+    if (frame.tag == FrameTag::steps) steps_frame = &frame;
     if (frame.tag == FrameTag::stopped && frame.payload.size() == sizeof(StopReport)) {
       stop_frame = &frame;
     }
@@ -72,13 +72,11 @@ RunStatus add_outcome(KernelFileResult& result, const ChildOutcome& outcome,
     if (const std::optional<RunSummary> summary = decode_summary(summary_frame->payload)) {
       result.message = summary->message;
       result.steps = summary->steps;
-      Expected<Trace> trace = fail("no trace");
-      if (trace_frame != nullptr) trace = read_trace_json(trace_frame->payload);
-      assert((trace_frame == nullptr || trace) && "the child's trace JSON reads back");
-      if (trace) {
-        result.trace = std::move(*trace);
-      } else {
-        add_summary(result.trace, *summary);
+      add_summary(result.trace, *summary);
+      if (steps_frame != nullptr) {
+        std::optional<StepLog> steps = StepLog::deserialize(steps_frame->payload);
+        assert(steps && "the child's steps read back");
+        if (steps) result.trace.steps = std::move(*steps);
       }
       add_stop_diagnostic(result.trace, summary->status, summary->message);
       return run_status(summary->status);

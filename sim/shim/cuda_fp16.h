@@ -1,3 +1,4 @@
 // Stand-in for CUDA's <cuda_fp16.h> when a kernel file is compiled for the simulator.
 #pragma once
 #include "warpsim/cuda_shim.hpp"
+#include "warpsim/fp16.hpp"

@@ -183,6 +183,57 @@ std::byte* StepLog::reserve_record(std::size_t bytes) {
   return at;
 }
 
+namespace {
+
+// The bytes of a record with this header (before padding), from its layout alone.
+std::size_t record_size(std::uint8_t layout) {
+  const bool wide = layout & kWide;
+  const bool shuffle = layout & kShuffle;
+  const std::size_t value_bytes = (wide ? 8 : 4) * std::size_t{kWarpSize};
+  auto section = [](bool per_lane, std::size_t entry) { return per_lane ? entry * kWarpSize : entry; };
+  std::size_t bytes = sizeof(Header) + ((layout & kOutputIsSourceInput) ? 1 : 2) * value_bytes;
+  if (shuffle) {
+    bytes += section(layout & kArgPerLane, 4) + section(layout & kWidthPerLane, 4) + kWarpSize;
+  }
+  return bytes + section(layout & kMaskPerLane, 4) + section(layout & kSitePerLane, sizeof(SourceLine));
+}
+
+}  // namespace
+
+std::string StepLog::serialize() const {
+  std::string out;
+  out.reserve(record_bytes_ + 16);
+  const std::uint64_t count = index_.size();
+  out.append(reinterpret_cast<const char*>(&count), sizeof count);
+  for (const std::uint64_t at : index_) {
+    const std::byte* record = blocks_[at >> 32].data + (at & 0xffffffffu);
+    Header h;
+    std::memcpy(&h, record, sizeof h);
+    out.append(reinterpret_cast<const char*>(record), padded(record_size(h.layout)));
+  }
+  return out;
+}
+
+std::optional<StepLog> StepLog::deserialize(std::string_view bytes) {
+  StepLog log;
+  std::uint64_t count = 0;
+  if (bytes.size() < sizeof count) return std::nullopt;
+  std::memcpy(&count, bytes.data(), sizeof count);
+  std::size_t at = sizeof count;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    Header h;
+    if (bytes.size() - at < sizeof h) return std::nullopt;
+    std::memcpy(&h, bytes.data() + at, sizeof h);
+    if (static_cast<int>(h.op) >= kOpCount) return std::nullopt;
+    const std::size_t size = padded(record_size(h.layout));
+    if (bytes.size() - at < size) return std::nullopt;
+    std::memcpy(log.reserve_record(size), bytes.data() + at, size);
+    at += size;
+  }
+  if (at != bytes.size()) return std::nullopt;
+  return log;
+}
+
 void StepLog::append(const Source& s) {
   const bool wide = is_64bit(s.type);
   const bool shuffle = is_shuffle(s.op);
@@ -196,14 +247,7 @@ void StepLog::append(const Source& s) {
     layout |= kOutputIsSourceInput;
   }
 
-  const std::size_t value_bytes = (wide ? 8 : 4) * std::size_t{kWarpSize};
-  auto section = [](bool per_lane, std::size_t entry) { return per_lane ? entry * kWarpSize : entry; };
-  std::size_t bytes = sizeof(Header) + ((layout & kOutputIsSourceInput) ? 1 : 2) * value_bytes;
-  if (shuffle) {
-    bytes += section(layout & kArgPerLane, 4) + section(layout & kWidthPerLane, 4) + kWarpSize;
-  }
-  bytes += section(layout & kMaskPerLane, 4) + section(layout & kSitePerLane, sizeof(SourceLine));
-  std::byte* at = reserve_record(padded(bytes));
+  std::byte* at = reserve_record(padded(record_size(layout)));
 
   const Header h{s.block, s.warp,   s.sequence, s.mask,     s.participants, s.exited,
                  s.undefined, s.pred, s.op,   s.type, layout, 0};

@@ -156,3 +156,35 @@ TEST_CASE("a shuffle whose lanes all got their source's input is stored without 
   CHECK(many_stored.record_bytes() == 1000 * 352);    // ... + 128 bytes of outputs
   CHECK(many_gathered[999] == gathered);
 }
+
+TEST_CASE("a step log survives serialize/deserialize in every layout; cut bytes are refused") {
+  StepLog log;
+  std::vector<TraceStep> steps;
+  steps.push_back(make_step(Op::shfl_xor, ValueType::i32, 0xffffffffu, 1));
+  steps.push_back(make_step(Op::shfl_down, ValueType::f64, 0xffffffffu, 2));
+  steps.push_back(make_step(Op::ballot, ValueType::none, 0x00ff00ffu, 3));
+  steps.push_back(make_step(Op::match_any, ValueType::u64, 0x80000001u, 4));
+  TraceStep per_lane = make_step(Op::shfl_idx, ValueType::f32, 0xfffffffeu, 5);
+  for (int lane = 1; lane < 32; ++lane) {
+    per_lane.arg[lane] = 31 - lane;
+    per_lane.width[lane] = lane % 2 == 0 ? 16 : 8;
+    per_lane.lane_mask[lane] = lane % 3 == 0 ? 0xffffffffu : 0xfffffffeu;
+    per_lane.where[lane] = {static_cast<std::uint32_t>(lane % 2), static_cast<std::uint32_t>(lane)};
+  }
+  steps.push_back(per_lane);
+  for (int i = 0; i < 3000; ++i) steps.push_back(make_step(Op::shfl_xor, ValueType::i32, 0xffffffffu, 7 + i));
+  for (const TraceStep& s : steps) log.push_back(s);
+
+  const std::string bytes = log.serialize();
+  const std::optional<StepLog> back = StepLog::deserialize(bytes);
+  REQUIRE(back.has_value());
+  REQUIRE(back->size() == steps.size());
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    CAPTURE(i);
+    CHECK((*back)[i] == steps[i]);
+  }
+  CHECK(back->serialize() == bytes);
+  CHECK_FALSE(StepLog::deserialize(std::string_view(bytes).substr(0, bytes.size() - 8)).has_value());
+  CHECK_FALSE(StepLog::deserialize("").has_value());
+  CHECK(StepLog::deserialize(StepLog().serialize())->empty());
+}

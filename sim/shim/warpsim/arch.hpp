@@ -36,6 +36,8 @@
 // The shim's own mark, for code that must tell the simulator from a GPU build.
 #define __CUDACC_WARPSIM__ 1
 
+#include "warpsim/unsupported.hpp"  // after the macros: nvcc defines them before any header
+
 #define WARPSIM_STRINGIZE_(x) #x
 #define WARPSIM_STRINGIZE(x) WARPSIM_STRINGIZE_(x)
 
@@ -57,5 +59,5 @@ inline constexpr bool needs_arch = false;
                   #NAME " needs sm_" WARPSIM_STRINGIZE(ARCH) " or newer (__CUDA_ARCH__ >= " #ARCH \
                   "0), but this file is compiled with __CUDA_ARCH__ " WARPSIM_STRINGIZE(        \
                       __CUDA_ARCH__) " (warpsim run --arch)");                                   \
-    return RESULT();                                                                             \
+    return ::warpsim::shim::default_value<RESULT>();                                           \
   }

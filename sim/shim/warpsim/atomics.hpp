@@ -4,6 +4,9 @@
 
 #include <cstring>
 
+#include "warpsim/arch.hpp"
+#include "warpsim/vector_types.hpp"
+
 namespace warpsim::shim {
 
 template <class T, class F>
@@ -43,13 +46,20 @@ WARPSIM_ATOMIC(atomicMax, long long, val > old ? val : old)
 WARPSIM_ATOMIC(atomicMax, unsigned long long, val > old ? val : old)
 WARPSIM_ATOMIC(atomicAnd, int, old & val)
 WARPSIM_ATOMIC(atomicAnd, unsigned int, old & val)
+WARPSIM_ATOMIC(atomicAnd, long long, old & val)
 WARPSIM_ATOMIC(atomicAnd, unsigned long long, old & val)
 WARPSIM_ATOMIC(atomicOr, int, old | val)
 WARPSIM_ATOMIC(atomicOr, unsigned int, old | val)
+WARPSIM_ATOMIC(atomicOr, long long, old | val)
 WARPSIM_ATOMIC(atomicOr, unsigned long long, old | val)
 WARPSIM_ATOMIC(atomicXor, int, old ^ val)
 WARPSIM_ATOMIC(atomicXor, unsigned int, old ^ val)
+WARPSIM_ATOMIC(atomicXor, long long, old ^ val)
 WARPSIM_ATOMIC(atomicXor, unsigned long long, old ^ val)
+#if __CUDA_ARCH__ >= 900  // sm_90_rt.h: vector float adds, elementwise
+WARPSIM_ATOMIC(atomicAdd, float2, (float2{old.x + val.x, old.y + val.y}))
+WARPSIM_ATOMIC(atomicAdd, float4, (float4{old.x + val.x, old.y + val.y, old.z + val.z, old.w + val.w}))
+#endif
 // ((old >= val) ? 0 : (old + 1)) and (((old == 0) || (old > val)) ? val : (old - 1)), as CUDA defines.
 WARPSIM_ATOMIC(atomicInc, unsigned int, old >= val ? 0u : old + 1u)
 WARPSIM_ATOMIC(atomicDec, unsigned int, (old == 0u || old > val) ? val : old - 1u)

@@ -229,6 +229,20 @@ class thread_block : public thread_group {
 
 inline thread_block this_thread_block() { return thread_block(); }
 
+// Scratch memory that CUDA's multi-warp tiles (tiled_partition<64> ...) communicate through, kept
+// in __shared__ memory by the kernel. Warpsim does not simulate multi-warp tiles (their
+// tiled_partition fails to compile), so the scratch is never read; this_thread_block(scratch) is
+// this_thread_block().
+template <unsigned int MaxBlockSize = 1024>
+struct alignas(16) block_tile_memory {
+ private:
+  [[maybe_unused]] char scratch_[16];
+};
+template <unsigned int MaxBlockSize>
+inline thread_block this_thread_block(block_tile_memory<MaxBlockSize>&) {
+  return this_thread_block();
+}
+
 // The whole grid. Ranks and sizes are exact; sync() is simulated only for a single-block grid
 // (where it is a __syncthreads), and is_valid() says whether it can be.
 class grid_group : public thread_group {

@@ -19,9 +19,14 @@
 #include <cfloat>
 
 #include "warpsim/keywords.hpp"
+#include "warpsim/runtime_types.hpp"
 #include "warpsim/vector_types.hpp"
 #include "warpsim/half_types.hpp"
 #include "warpsim/warp_intrinsics.hpp"
 #include "warpsim/atomics.hpp"
 #include "warpsim/device_math.hpp"
+#include "warpsim/float_intrinsics.hpp"
+#include "warpsim/integer_intrinsics.hpp"
+#include "warpsim/simd_intrinsics.hpp"
+#include "warpsim/memory_intrinsics.hpp"
 #include "warpsim/device_printf.hpp"

@@ -1,131 +1,180 @@
-// __half, __half2, __nv_bfloat16, __nv_bfloat162: storage and round-to-nearest-even conversions
-// as CUDA's cuda_fp16.h / cuda_bf16.h define them; arithmetic goes through float (exact for one
-// operation, as a float result rounds once to the 16-bit type).
+// The 16-bit float types of cuda_fp16.h and cuda_bf16.h: __half, __half2, __nv_bfloat16,
+// __nv_bfloat162 and their _raw forms, with the members CUDA 13 gives them (constructors from
+// float, double and the integer types, conversions back, assignment from all of those). The free
+// functions (__hadd, __float2half_rz, ...) and operators are in fp16.hpp and bf16.hpp, which
+// <cuda_fp16.h> and <cuda_bf16.h> include; the types themselves are always there, since the warp
+// intrinsics take them.
+//
+// Like CUDA's, the types are trivially default-constructible (usable in unions and __shared__
+// arrays) and keep their bits in a protected member; conversions from float and double round to
+// nearest even, conversions to integers round toward zero and saturate (NaN gives 0).
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 
+#include "warpsim/float16_ops.hpp"
 #include "warpsim/vector_types.hpp"
 
-namespace warpsim::shim {
+struct __half_raw {
+  unsigned short x;
+};
+struct alignas(4) __half2_raw {
+  unsigned short x, y;
+};
+struct __nv_bfloat16_raw {
+  unsigned short x;
+};
+struct alignas(4) __nv_bfloat162_raw {
+  unsigned short x, y;
+};
 
-inline std::uint32_t float_bits(float f) {
-  std::uint32_t x;
-  std::memcpy(&x, &f, sizeof x);
-  return x;
-}
-inline float bits_float(std::uint32_t x) {
-  float f;
-  std::memcpy(&f, &x, sizeof f);
-  return f;
-}
+struct __nv_bfloat16;
 
-inline unsigned short float_to_half_bits(float f) {
-  const std::uint32_t x = float_bits(f);
-  const std::uint32_t sign = (x >> 16) & 0x8000u;
-  const std::uint32_t exponent = (x >> 23) & 0xffu;
-  std::uint32_t mantissa = x & 0x7fffffu;
-  if (exponent == 0xffu) return static_cast<unsigned short>(mantissa != 0 ? 0x7fffu : sign | 0x7c00u);
-  const int e = static_cast<int>(exponent) - 127 + 15;
-  if (e >= 31) return static_cast<unsigned short>(sign | 0x7c00u);
-  if (e <= 0) {
-    if (e < -10) return static_cast<unsigned short>(sign);
-    mantissa |= 0x800000u;
-    const int shift = 14 - e;
-    std::uint32_t h = mantissa >> shift;
-    const std::uint32_t rest = mantissa & ((1u << shift) - 1);
-    const std::uint32_t half_way = 1u << (shift - 1);
-    if (rest > half_way || (rest == half_way && (h & 1u))) ++h;
-    return static_cast<unsigned short>(sign | h);
-  }
-  std::uint32_t h = sign | (static_cast<std::uint32_t>(e) << 10) | (mantissa >> 13);
-  const std::uint32_t rest = mantissa & 0x1fffu;
-  if (rest > 0x1000u || (rest == 0x1000u && (h & 1u))) ++h;  // a carry rounds up to inf
-  return static_cast<unsigned short>(h);
-}
+namespace warpsim::shim::f16 {
 
-inline float half_bits_to_float(unsigned short h) {
-  const std::uint32_t sign = (std::uint32_t{h} & 0x8000u) << 16;
-  const std::uint32_t exponent = (h >> 10) & 0x1fu;
-  std::uint32_t mantissa = h & 0x3ffu;
-  if (exponent == 0) {
-    if (mantissa == 0) return bits_float(sign);
-    int e = -14;
-    while ((mantissa & 0x400u) == 0) {
-      mantissa <<= 1;
-      --e;
-    }
-    mantissa &= 0x3ffu;
-    return bits_float(sign | (static_cast<std::uint32_t>(e + 127) << 23) | (mantissa << 13));
-  }
-  if (exponent == 31) return bits_float(sign | 0x7f800000u | (mantissa << 13));
-  return bits_float(sign | ((exponent - 15 + 127) << 23) | (mantissa << 13));
-}
-
-inline unsigned short float_to_bf16_bits(float f) {
-  const std::uint32_t x = float_bits(f);
-  if ((x & 0x7fffffffu) > 0x7f800000u) return 0x7fffu;
-  return static_cast<unsigned short>((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
-}
-
-inline float bf16_bits_to_float(unsigned short b) { return bits_float(std::uint32_t{b} << 16); }
-
-}  // namespace warpsim::shim
-
-struct __half {
+// Members shared by __half and __nv_bfloat16: Self is the type, F its Format, Raw its _raw type.
+template <class Self, class F, class Raw>
+struct Scalar {
+ protected:
   unsigned short __x;
+
+  static Self of_bits(unsigned short bits) {
+    Self s;
+    s.__x = bits;
+    return s;
+  }
+
+ public:
+  using Format = F;
+
+  Scalar() = default;
+  constexpr Scalar(const Raw& raw) : __x(raw.x) {}
+  Scalar(float f) : __x(from_float<F>(f, Round::nearest_even)) {}
+  Scalar(double d) : __x(from_double_keeping_nan<F>(d, Round::nearest_even)) {}
+  Scalar(short v) : __x(from_integer<F>(v, Round::nearest_even)) {}
+  Scalar(unsigned short v) : __x(from_integer<F>(v, Round::nearest_even)) {}
+  Scalar(int v) : __x(from_integer<F>(v, Round::nearest_even)) {}
+  Scalar(unsigned int v) : __x(from_integer<F>(v, Round::nearest_even)) {}
+  Scalar(long v) : __x(from_integer<F>(v, Round::nearest_even)) {}
+  Scalar(unsigned long v) : __x(from_integer<F>(v, Round::nearest_even)) {}
+  Scalar(long long v) : __x(from_integer<F>(v, Round::nearest_even)) {}
+  Scalar(unsigned long long v) : __x(from_integer<F>(v, Round::nearest_even)) {}
+
+  operator Raw() const { return Raw{__x}; }
+  operator Raw() const volatile { return Raw{__x}; }
+  operator float() const { return to_float<F>(__x); }
+  operator signed char() const { return to_integer<F, signed char>(__x, Round::toward_zero); }
+  operator unsigned char() const { return to_integer<F, unsigned char>(__x, Round::toward_zero); }
+  operator char() const { return to_integer<F, char>(__x, Round::toward_zero); }
+  operator short() const { return to_integer<F, short>(__x, Round::toward_zero); }
+  operator unsigned short() const { return to_integer<F, unsigned short>(__x, Round::toward_zero); }
+  operator int() const { return to_integer<F, int>(__x, Round::toward_zero); }
+  operator unsigned int() const { return to_integer<F, unsigned int>(__x, Round::toward_zero); }
+  operator long() const { return to_integer<F, long>(__x, Round::toward_zero); }
+  operator unsigned long() const { return to_integer<F, unsigned long>(__x, Round::toward_zero); }
+  operator long long() const { return to_integer<F, long long>(__x, Round::toward_zero); }
+  operator unsigned long long() const {
+    return to_integer<F, unsigned long long>(__x, Round::toward_zero);
+  }
+  // true for anything but +0 and -0 (NaN included).
+  operator bool() const { return (__x & 0x7fffu) != 0; }
+
+  // The bits, for the shim's own functions (user code reads them through Raw, as in CUDA).
+  unsigned short warpsim_bits() const { return __x; }
+  static Self warpsim_from_bits(unsigned short bits) { return of_bits(bits); }
+};
+
+}  // namespace warpsim::shim::f16
+
+struct __half : warpsim::shim::f16::Scalar<__half, warpsim::shim::f16::Binary16, __half_raw> {
+  using Scalar::Scalar;
   __half() = default;
-  __half(float f) : __x(warpsim::shim::float_to_half_bits(f)) {}
-  __half(double d) : __half(static_cast<float>(d)) {}
-  __half(int i) : __half(static_cast<float>(i)) {}
-  operator float() const { return warpsim::shim::half_bits_to_float(__x); }
+  explicit __half(const __nv_bfloat16 b);  // bf16.hpp: through float, rounded to nearest even
+
+  __half& operator=(const __half_raw& raw) {
+    __x = raw.x;
+    return *this;
+  }
+  volatile __half& operator=(const __half_raw& raw) volatile {
+    __x = raw.x;
+    return *this;
+  }
+  volatile __half& operator=(const volatile __half_raw& raw) volatile {
+    __x = raw.x;
+    return *this;
+  }
+  template <class T, class = decltype(__half(T{}))>
+  __half& operator=(T value) {
+    __x = __half(value).__x;
+    return *this;
+  }
 };
 
-struct __half2 {
-  __half x, y;
-};
-
-struct __nv_bfloat16 {
-  unsigned short __x;
+struct __nv_bfloat16
+    : warpsim::shim::f16::Scalar<__nv_bfloat16, warpsim::shim::f16::Bfloat16, __nv_bfloat16_raw> {
+  using Scalar::Scalar;
   __nv_bfloat16() = default;
-  __nv_bfloat16(float f) : __x(warpsim::shim::float_to_bf16_bits(f)) {}
-  __nv_bfloat16(double d) : __nv_bfloat16(static_cast<float>(d)) {}
-  __nv_bfloat16(int i) : __nv_bfloat16(static_cast<float>(i)) {}
-  operator float() const { return warpsim::shim::bf16_bits_to_float(__x); }
+  explicit __nv_bfloat16(const __half h)
+      : Scalar(static_cast<float>(h)) {}  // exact in float, rounded to nearest even
+
+  __nv_bfloat16& operator=(const __nv_bfloat16_raw& raw) {
+    __x = raw.x;
+    return *this;
+  }
+  volatile __nv_bfloat16& operator=(const __nv_bfloat16_raw& raw) volatile {
+    __x = raw.x;
+    return *this;
+  }
+  volatile __nv_bfloat16& operator=(const volatile __nv_bfloat16_raw& raw) volatile {
+    __x = raw.x;
+    return *this;
+  }
+  template <class T, class = decltype(__nv_bfloat16(T{}))>
+  __nv_bfloat16& operator=(T value) {
+    __x = __nv_bfloat16(value).__x;
+    return *this;
+  }
 };
 
-struct __nv_bfloat162 {
-  __nv_bfloat16 x, y;
+inline __half::__half(const __nv_bfloat16 b) : Scalar(static_cast<float>(b)) {}
+
+struct alignas(4) __half2 {
+  __half x, y;
+  __half2() = default;
+  constexpr __half2(const __half& a, const __half& b) : x(a), y(b) {}
+  __half2(const __half2_raw& raw) : x(__half_raw{raw.x}), y(__half_raw{raw.y}) {}
+  __half2& operator=(const __half2_raw& raw) {
+    x = __half_raw{raw.x};
+    y = __half_raw{raw.y};
+    return *this;
+  }
+  operator __half2_raw() const { return {x.warpsim_bits(), y.warpsim_bits()}; }
 };
+
+struct alignas(4) __nv_bfloat162 {
+  __nv_bfloat16 x, y;
+  __nv_bfloat162() = default;
+  constexpr __nv_bfloat162(const __nv_bfloat16& a, const __nv_bfloat16& b) : x(a), y(b) {}
+  __nv_bfloat162(const __nv_bfloat162_raw& raw)
+      : x(__nv_bfloat16_raw{raw.x}), y(__nv_bfloat16_raw{raw.y}) {}
+  __nv_bfloat162& operator=(const __nv_bfloat162_raw& raw) {
+    x = __nv_bfloat16_raw{raw.x};
+    y = __nv_bfloat16_raw{raw.y};
+    return *this;
+  }
+  operator __nv_bfloat162_raw() const { return {x.warpsim_bits(), y.warpsim_bits()}; }
+};
+
+static_assert(sizeof(__half) == 2 && sizeof(__half2) == 4 && sizeof(__nv_bfloat16) == 2 &&
+              sizeof(__nv_bfloat162) == 4);
 
 using half = __half;
 using half2 = __half2;
+using __nv_half = __half;
+using __nv_half2 = __half2;
+using __nv_half_raw = __half_raw;
+using __nv_half2_raw = __half2_raw;
+using nv_half = __half;
+using nv_half2 = __half2;
 using nv_bfloat16 = __nv_bfloat16;
 using nv_bfloat162 = __nv_bfloat162;
-
-inline __half __float2half(float f) { return __half(f); }
-inline __half __float2half_rn(float f) { return __half(f); }
-inline float __half2float(__half h) { return static_cast<float>(h); }
-inline __half2 __floats2half2_rn(float a, float b) { return {__half(a), __half(b)}; }
-inline __half2 __float2half2_rn(float a) { return {__half(a), __half(a)}; }
-inline __half2 __halves2half2(__half a, __half b) { return {a, b}; }
-inline float2 __half22float2(__half2 h) { return {static_cast<float>(h.x), static_cast<float>(h.y)}; }
-inline float __low2float(__half2 h) { return static_cast<float>(h.x); }
-inline float __high2float(__half2 h) { return static_cast<float>(h.y); }
-inline __half __low2half(__half2 h) { return h.x; }
-inline __half __high2half(__half2 h) { return h.y; }
-inline __half __ushort_as_half(unsigned short u) { __half h; h.__x = u; return h; }
-inline unsigned short __half_as_ushort(__half h) { return h.__x; }
-inline __half __hadd(__half a, __half b) { return __half(float(a) + float(b)); }
-inline __half __hsub(__half a, __half b) { return __half(float(a) - float(b)); }
-inline __half __hmul(__half a, __half b) { return __half(float(a) * float(b)); }
-inline __half __hdiv(__half a, __half b) { return __half(float(a) / float(b)); }
-inline __half __hmax(__half a, __half b) { return float(a) >= float(b) ? a : b; }
-inline __half __hmin(__half a, __half b) { return float(a) <= float(b) ? a : b; }
-inline __half2 __hadd2(__half2 a, __half2 b) { return {__hadd(a.x, b.x), __hadd(a.y, b.y)}; }
-inline __half2 __hmul2(__half2 a, __half2 b) { return {__hmul(a.x, b.x), __hmul(a.y, b.y)}; }
-inline __nv_bfloat16 __float2bfloat16(float f) { return __nv_bfloat16(f); }
-inline __nv_bfloat16 __float2bfloat16_rn(float f) { return __nv_bfloat16(f); }
-inline float __bfloat162float(__nv_bfloat16 b) { return static_cast<float>(b); }
-inline __nv_bfloat162 __floats2bfloat162_rn(float a, float b) { return {__nv_bfloat16(a), __nv_bfloat16(b)}; }

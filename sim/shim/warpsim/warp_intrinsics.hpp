@@ -3,8 +3,12 @@
 // arrives through a defaulted CallSite parameter, so traces carry the kernel's file:line.
 #pragma once
 
+#include <cstdio>
+#include <exception>
+
 #include "warpsim/arch.hpp"
 #include "warpsim/device_abi.hpp"
+#include "warpsim/unsupported.hpp"
 #include "warpsim/value_bits.hpp"
 
 namespace warpsim::shim {
@@ -173,4 +177,56 @@ inline int __syncthreads_or(int predicate, WARPSIM_SITE) {
   return ::warpsim::device::block_barrier(::warpsim::Op::syncthreads_or, predicate, site);
 }
 
+// sm_20_intrinsics.h's bool forms.
+inline int syncthreads_count(bool predicate, WARPSIM_SITE) { return __syncthreads_count(predicate, site); }
+inline bool syncthreads_and(bool predicate, WARPSIM_SITE) { return __syncthreads_and(predicate, site) != 0; }
+inline bool syncthreads_or(bool predicate, WARPSIM_SITE) { return __syncthreads_or(predicate, site) != 0; }
+
+// Named barriers: barrier 0 with the whole block is __syncthreads; any other barrier or count
+// stops the launch, naming the line (not simulated: warps wait only at barrier 0 here).
+namespace warpsim::shim {
+// What stops the launch with a message (block_runner reports what()); <exception> only, so that
+// every kernel file does not read <string>.
+struct Stop : std::exception {
+  char message[256];
+  const char* what() const noexcept override { return message; }
+};
+[[noreturn]] inline void named_barrier_not_simulated(unsigned id, CallSite site) {
+  Stop stop;
+  std::snprintf(stop.message, sizeof stop.message,
+                "%s:%u: named barrier %u (bar.sync with an id or a thread count) is not "
+                "simulated: only __barrier_sync(0) over the whole block is",
+                site.file, site.line, id);
+  throw stop;
+}
+}  // namespace warpsim::shim
+inline void __barrier_sync(unsigned id, WARPSIM_SITE) {
+  if (id != 0) ::warpsim::shim::named_barrier_not_simulated(id, site);
+  __syncthreads(site);
+}
+inline void __barrier_sync_count(unsigned id, unsigned count, WARPSIM_SITE) {
+  const auto& e = *::warpsim::device::current_env;
+  if (id != 0 || count != e.block_dim.x * e.block_dim.y * e.block_dim.z) {
+    ::warpsim::shim::named_barrier_not_simulated(id, site);
+  }
+  __syncthreads(site);
+}
+
 #undef WARPSIM_SITE
+
+// The warp votes without a mask are not valid on compute_70 and above (sm_30_intrinsics.h), the
+// only architectures warpsim compiles for.
+#define WARPSIM_PRE_VOLTA(RESULT, NAME, REPLACEMENT)                                            \
+  template <class... Args>                                                                     \
+  RESULT NAME(Args...) {                                                                       \
+    static_assert(::warpsim::shim::not_simulated<Args...>,                                     \
+                  #NAME "() is not valid on compute_70 and above: use " #REPLACEMENT "()");    \
+    return ::warpsim::shim::default_value<RESULT>();                                           \
+  }
+WARPSIM_PRE_VOLTA(unsigned int, __ballot, __ballot_sync)
+WARPSIM_PRE_VOLTA(int, __any, __any_sync)
+WARPSIM_PRE_VOLTA(int, __all, __all_sync)
+WARPSIM_PRE_VOLTA(unsigned int, ballot, __ballot_sync)
+WARPSIM_PRE_VOLTA(bool, any, __any_sync)
+WARPSIM_PRE_VOLTA(bool, all, __all_sync)
+#undef WARPSIM_PRE_VOLTA

@@ -9,6 +9,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
+#include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "warpsim/trace_step.hpp"
@@ -58,6 +61,12 @@ class StepLog {
   void clear() noexcept;
   std::size_t bytes() const noexcept;  // memory held for the records and their index
   std::size_t record_bytes() const noexcept { return record_bytes_; }  // the records alone
+
+  // The records as one byte string and back: how a child process hands a trace to its parent
+  // (a trace's JSON is ten times larger and slower to read). Same machine, same build only;
+  // nullopt when the bytes are not a whole log.
+  std::string serialize() const;
+  static std::optional<StepLog> deserialize(std::string_view bytes);
 
   // Yields TraceStep values: `for (const TraceStep& s : trace.steps)` works as with a vector,
   // but a pointer or reference kept past the loop body dangles.

@@ -1,0 +1,34 @@
+// The worker thread that runs kernel files: a run compiles (or finds the cached kernel) and forks a
+// child, so it never happens on the thread that draws. One run at a time; the app asks for the
+// next when the last has come back (Model::wanted holds only the newest request meanwhile).
+#pragma once
+
+#include <memory>
+#include <optional>
+
+#include "model/app_model.hpp"
+
+namespace warpsim::gui {
+
+class RunWorker {
+ public:
+  // `live`: how a request's launch runs on a GPU (--gpu); may be empty.
+  explicit RunWorker(LiveGpu live = {});
+  RunWorker(const RunWorker&) = delete;
+  RunWorker& operator=(const RunWorker&) = delete;
+  // Waits for a run in progress only if it is the last thing to do: at exit a run still going
+  // (a slow compile, a hung kernel before its timeout) is left to end with the process.
+  ~RunWorker();
+
+  bool busy() const;
+  // Precondition: !busy().
+  void start(std::uint64_t generation, RunRequest request);
+  // The finished run, once.
+  std::optional<LoadedRun> take();
+
+ private:
+  struct State;
+  std::shared_ptr<State> state_;
+};
+
+}  // namespace warpsim::gui

@@ -1,0 +1,107 @@
+// The kernel's source: the current step's line highlighted (and scrolled to when the cursor
+// moves), a mark on every line that made warp-level calls and on lines with diagnostics; a click
+// on a marked line goes to the warp's next pass over it. A failed compile lists the compiler's
+// messages first and marks their lines.
+#include <imgui.h>
+
+#include <filesystem>
+
+#include "model/palette.hpp"
+#include "views/views.hpp"
+
+namespace warpsim::gui {
+namespace {
+
+ImU32 colour(Rgba c) { return IM_COL32(c.r, c.g, c.b, c.a); }
+ImVec4 colour4(Rgba c) { return ImVec4(c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, c.a / 255.0f); }
+
+}  // namespace
+
+void draw_source_view(const Model& m, const ViewState& v, const Ui& ui, Commands& out) {
+  begin_panel("##source", ui.layout.source, ImGuiWindowFlags_HorizontalScrollbar);
+  if (!m.run) {
+    panel_heading(ui, "Source");
+    ImGui::End();
+    return;
+  }
+  const LoadedRun& run = *m.run;
+  const std::string heading =
+      "Source · " + std::filesystem::path(run.request.file.file).filename().string();
+  panel_heading(ui, heading.c_str());
+  if (run.source_lines.empty()) {
+    ImGui::TextColored(colour4(okabe_ito::vermillion), "cannot read %s", run.request.file.file.c_str());
+    ImGui::End();
+    return;
+  }
+  // The compiler's complaints, each with its line.
+  for (const CompilerMessage& c : run.compiler_messages) {
+    const Rgba tone = c.severity == "error" ? okabe_ito::vermillion
+                      : c.severity == "warning" ? okabe_ito::orange : kPalette.faint_ink;
+    ImGui::PushStyleColor(ImGuiCol_Text, colour4(tone));
+    ImGui::TextWrapped("line %u: %s: %s", c.line, c.severity.c_str(), c.text.c_str());
+    ImGui::PopStyleColor();
+  }
+  if (!run.compiler_messages.empty()) ImGui::Separator();
+
+  std::uint32_t current = 0;
+  if (m.cache.view && run.kernel_file && m.cache.view->where.file == *run.kernel_file) {
+    current = m.cache.view->where.line;
+  }
+  ImGui::BeginChild("##lines");
+  const float line_h = ImGui::GetTextLineHeightWithSpacing();
+  if (current != 0 && v.source_scrolled_for != v.step) {
+    ImGui::SetScrollY(std::max(0.0f, line_h * static_cast<float>(current - 1) -
+                                         ImGui::GetWindowHeight() * 0.4f));
+    out.push_back(SourceScrolled{v.step});
+  }
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  ImGui::PushFont(ui.fonts.value);
+  ImGuiListClipper clipper;
+  clipper.Begin(static_cast<int>(run.source_lines.size()), line_h);
+  while (clipper.Step()) {
+    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+      const auto line = static_cast<std::uint32_t>(i + 1);
+      const std::uint8_t marks = i < static_cast<int>(run.line_marks.size()) ? run.line_marks[static_cast<std::size_t>(i)] : 0;
+      bool error_line = false;
+      for (const CompilerMessage& c : run.compiler_messages) error_line |= c.line == line && c.severity == "error";
+      const ImVec2 p = ImGui::GetCursorScreenPos();
+      const float w = std::max(ImGui::GetWindowWidth(), 2000.0f);
+      if (line == current) {
+        dl->AddRectFilled(p, ImVec2(p.x + w, p.y + line_h), colour(kPalette.current_line));
+      } else if (error_line) {
+        dl->AddRectFilled(p, ImVec2(p.x + w, p.y + line_h), colour(kPalette.diagnostic_fill));
+      }
+      // Gutter: a dot for a line with steps, ! for diagnostics, > for the current line.
+      const char* mark = line == current                  ? ">"
+                         : (marks & kLineHasDiagnostic) || error_line ? "!"
+                         : (marks & kLineHasSteps)        ? "*"
+                                                          : " ";
+      const Rgba mark_colour =
+          (marks & kLineHasDiagnostic) || error_line ? okabe_ito::vermillion : okabe_ito::blue;
+      ImGui::PushID(i);
+      ImGui::PushStyleColor(ImGuiCol_Text, colour4(kPalette.ink));
+      if (ImGui::Selectable("##line", false, ImGuiSelectableFlags_AllowItemOverlap,
+                            ImVec2(0, line_h - ImGui::GetStyle().ItemSpacing.y)) &&
+          (marks & kLineHasSteps)) {
+        out.push_back(GoToLine{line});
+      }
+      if (ImGui::IsItemHovered() && (marks & kLineHasSteps)) {
+        ImGui::SetTooltip("click: the warp's next step at line %u", line);
+      }
+      ImGui::SameLine(0, 0);
+      ImGui::SetCursorScreenPos(p);
+      ImGui::TextColored(colour4(mark_colour), "%s", mark);
+      ImGui::SameLine();
+      ImGui::TextDisabled("%3u", line);
+      ImGui::SameLine();
+      ImGui::TextUnformatted(run.source_lines[static_cast<std::size_t>(i)].c_str());
+      ImGui::PopStyleColor();
+      ImGui::PopID();
+    }
+  }
+  ImGui::PopFont();
+  ImGui::EndChild();
+  ImGui::End();
+}
+
+}  // namespace warpsim::gui

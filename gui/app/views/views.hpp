@@ -1,0 +1,46 @@
+// The views: one file each, each a function of the model and the view state that draws with
+// ImGui and pushes Commands; none changes the model or the view state, none runs anything.
+// Adding a view is one file plus one call in main.cpp (or one tab in side_panel.cpp).
+#pragma once
+
+#include "model/app_model.hpp"
+#include "model/screen_layout.hpp"
+#include "window.hpp"
+
+namespace warpsim::gui {
+
+// What the app computed for this frame, read-only for the views.
+struct Ui {
+  const Fonts& fonts;
+  double now = 0;
+  ScreenLayout layout;
+  const Figure& lane_figure;  // the current step's figure, built once per frame
+};
+
+void draw_toolbar(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
+void draw_timeline(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
+void draw_lane_view(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
+void draw_source_view(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
+void draw_narrative_view(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
+void draw_side_panel(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
+// The side panel's tabs:
+void draw_lesson_browser(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
+void draw_warp_list(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
+void draw_diagnostics_view(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
+void draw_inputs_view(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
+void draw_predict_view(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
+void draw_gpu_view(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
+// Over everything, when asked for (F1 or ?).
+void draw_help_overlay(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
+// Keys to commands (the same table the help overlay lists).
+void handle_shortcuts(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
+
+// ---- helpers shared by the views
+// A fixed, undecorated window over `area`; always pair with ImGui::End().
+void begin_panel(const char* id, Box area, int extra_flags = 0);
+// A panel's heading: small, faint, then a separator.
+void panel_heading(const Ui& ui, const char* text);
+// Whether a keyboard shortcut may fire (no text field has the keyboard).
+bool keys_free();
+
+}  // namespace warpsim::gui

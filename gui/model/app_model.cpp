@@ -1,0 +1,864 @@
+#include "model/app_model.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <zlib.h>
+
+#include "model/narrate.hpp"
+#include "model/svg.hpp"
+
+namespace warpsim::gui {
+namespace {
+
+namespace fs = std::filesystem;
+
+template <class... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
+
+std::vector<std::string> read_lines(const std::string& path) {
+  std::vector<std::string> lines;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) lines.push_back(line);
+  return lines;
+}
+
+void say(Model& m, std::string text, bool error = false) {
+  m.notice = std::move(text);
+  m.notice_is_error = error;
+}
+
+void move_to(Model& m, ViewState& v, std::size_t step, double now) {
+  if (!has_steps(m)) return;
+  step = std::min(step, m.run->index.step_count() - 1);
+  if (step != v.step) {
+    v.step = step;
+    v.moved_at = now;
+    v.guesses = {};
+    v.predict_feedback.clear();
+  }
+  v.warp = m.run->index.info(step).warp;
+}
+
+Scope scope_of(const Model& m, const ViewState& v) {
+  return Scope(m.run->index, v.warp, v.all_warps);
+}
+
+// The launch the inputs panel describes, or why it is not one. A lesson keeps its kernel file
+// and kernel; its preset's inputs are replaced by the edited ones.
+Expected<RunRequest> edited_request(const Model& m, const ViewState& v) {
+  if (!m.run) return fail("nothing has run yet");
+  RunRequest r = m.run->request;
+  const LaunchTexts& t = v.launch;
+  if (!r.lesson) {
+    if (t.file.empty()) return fail("give a kernel file");
+    if (t.kernel.empty()) return fail("give the kernel's name");
+    r.file.file = t.file;
+    r.file.kernel = t.kernel;
+  }
+  const auto grid = runner::parse_dim3(t.grid);
+  if (!grid) return fail("grid: " + grid.error().message);
+  const auto block = runner::parse_dim3(t.block);
+  if (!block) return fail("block: " + block.error().message);
+  r.file.grid = *grid;
+  r.file.block = *block;
+  r.file.args.clear();
+  for (std::size_t i = 0; i < t.args.size(); ++i) {
+    const auto spec = runner::parse_arg_spec(t.args[i]);
+    if (!spec) return fail("argument " + std::to_string(i) + ": " + spec.error().message);
+    r.file.args.push_back(*spec);
+  }
+  if (const auto shape = check_launch_shape(r.file.grid, r.file.block); !shape) return shape.error();
+  if (r.lesson) {
+    course::Preset edited = *r.preset;
+    edited.launch.grid = r.file.grid;
+    edited.launch.block = r.file.block;
+    edited.launch.args = r.file.args;
+    edited.launch.arg_texts = t.args;
+    const course::Preset* own = r.lesson->preset(edited.name);
+    r.edited = own == nullptr || own->launch.arg_texts != t.args || !(own->launch.grid == r.file.grid) ||
+               !(own->launch.block == r.file.block);
+    r.preset = std::make_shared<const course::Preset>(std::move(edited));
+  }
+  return r;
+}
+
+// The request that runs `preset` of `lesson`.
+RunRequest lesson_request(std::shared_ptr<const course::Lesson> lesson, const course::Preset& preset,
+                          const runner::KernelFileRequest& settings) {
+  RunRequest r;
+  course::RunSettings run_settings;
+  run_settings.policy = settings.policy;
+  run_settings.seed = settings.seed;
+  run_settings.timeout_seconds = settings.timeout_seconds;
+  run_settings.keep_initial_buffers = settings.keep_initial_buffers;
+  r.file = course::request_for(lesson->kernel_file(), preset.launch, run_settings);
+  r.preset = std::make_shared<const course::Preset>(preset);
+  r.lesson = std::move(lesson);
+  return r;
+}
+
+LaunchTexts texts_of(const RunRequest& r) {
+  const auto dim = [](Dim3 d) {
+    std::string s = std::to_string(d.x);
+    if (d.y != 1 || d.z != 1) s += "," + std::to_string(d.y) + "," + std::to_string(d.z);
+    return s;
+  };
+  LaunchTexts t{r.file.file, r.file.kernel, dim(r.file.grid), dim(r.file.block), {}};
+  if (r.preset) t.args = r.preset->launch.arg_texts;
+  return t;
+}
+
+// A lesson by id in the catalogue, or a lesson folder.
+Expected<std::shared_ptr<const course::Lesson>> find(const Model& m, const std::string& id) {
+  if (m.catalogue) {
+    if (const course::Lesson* l = course::find_lesson(*m.catalogue, id)) {
+      return std::shared_ptr<const course::Lesson>(m.catalogue, l);
+    }
+  }
+  std::error_code error;
+  if (fs::is_directory(id, error)) {
+    auto lesson = course::load_lesson(id);
+    if (!lesson) return lesson.error();
+    return std::make_shared<const course::Lesson>(std::move(*lesson));
+  }
+  return fail("no lesson '" + id + "' (warpsim lessons lists them)");
+}
+
+void want_run(Model& m, RunRequest request) { m.wanted = std::move(request); }
+
+bool revealed(const ViewState& v, std::size_t step) {
+  return std::binary_search(v.revealed.begin(), v.revealed.end(), step);
+}
+
+void check_guesses(Model& m, ViewState& v) {
+  if (!m.cache.view) return;
+  const StepView& s = *m.cache.view;
+  int right = 0, asked = 0;
+  std::string wrong;
+  const auto judge = [&](int lane, bool correct, const std::string& answer) {
+    const std::string& guess = v.guesses[static_cast<std::size_t>(lane)];
+    ++asked;
+    if (correct) {
+      ++right;
+    } else {
+      wrong += (wrong.empty() ? "" : "; ") + std::string("lane ") + std::to_string(lane) + " " +
+               answer + ", not " + (guess.empty() ? "(nothing)" : guess);
+    }
+  };
+  const std::vector<const course::Question*> questions = current_questions(m, v);
+  if (!questions.empty()) {
+    // The lesson's own questions: every lane they ask about counts, answered or not.
+    for (const course::Question* q : questions) {
+      const auto answers = course::answers(*m.run, *q);
+      if (!answers) {
+        v.predict_feedback = answers.error().message;
+        return;
+      }
+      const std::string verb = q->value == course::AskedValue::input    ? "passed in "
+                               : q->value == course::AskedValue::source ? "read lane "
+                                                                        : "received ";
+      for (const course::Answer& a : *answers) {
+        judge(a.lane, course::is_correct(a, v.guesses[static_cast<std::size_t>(a.lane)]),
+              verb + a.text);
+      }
+    }
+  } else {
+    const StepRow* out = nullptr;
+    for (const StepRow& r : s.rows) {
+      if (r.kind == RowKind::output) out = &r;
+    }
+    if (out == nullptr) {
+      v.predict_feedback = "This step has no result to predict.";
+      return;
+    }
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      const std::string& guess = v.guesses[static_cast<std::size_t>(lane)];
+      if (guess.empty() || !has_lane(s.participants, lane)) continue;
+      const std::string& answer = out->cells[static_cast<std::size_t>(lane)].text;
+      judge(lane, guess_matches(guess, answer), "received " + answer);
+    }
+    if (asked == 0) {
+      v.predict_feedback = "Type a guess for at least one lane first.";
+      return;
+    }
+  }
+  v.score.right += right;
+  v.score.asked += asked;
+  v.predict_feedback = std::to_string(right) + " of " + std::to_string(asked) + " right" +
+                       (wrong.empty() ? "." : ": " + wrong + ".");
+  v.revealed.insert(std::upper_bound(v.revealed.begin(), v.revealed.end(), v.step), v.step);
+}
+
+std::string export_path(const ViewState& v, const std::string& name) {
+  return (fs::path(v.export_dir.empty() ? "." : v.export_dir) / name).string();
+}
+
+void write_file(Model& m, const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out) {
+    say(m, "could not write " + path, true);
+  } else {
+    say(m, "wrote " + path);
+  }
+}
+
+}  // namespace
+
+std::string readable(const Trace& trace, std::string message) {
+  for (const std::string& file : trace.files) {
+    const std::string name = fs::path(file).filename().string();
+    if (file.empty() || name == file) continue;
+    for (std::size_t at = message.find(file); at != std::string::npos; at = message.find(file, at)) {
+      message.replace(at, file.size(), name);
+      at += name.size();
+    }
+  }
+  return message;
+}
+
+std::vector<std::string> diagnostic_lines(const Trace& trace, const StepView& step) {
+  std::vector<std::string> lines;
+  for (const std::size_t d : step.diagnostics) {
+    const Diagnostic& diag = trace.diagnostics[d];
+    lines.push_back(std::string(to_string(diag.kind)) + " (lanes " + format_lanes(diag.lanes) +
+                    "): " + readable(trace, diag.message));
+  }
+  return lines;
+}
+
+FileStamp stamp_of(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return {};
+  return {true, static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec,
+          static_cast<std::uintmax_t>(st.st_size)};
+}
+
+std::string provenance(const GpuDevice& d) {
+  std::string s = d.name.empty() ? "a GPU" : d.name;
+  if (!d.driver_release.empty()) {
+    s += " · driver " + d.driver_release;
+  } else if (d.driver != 0) {
+    s += " · driver " + std::to_string(d.driver / 1000) + "." + std::to_string(d.driver % 1000 / 10);
+  }
+  if (d.cuda != 0) s += " · CUDA " + std::to_string(d.cuda / 1000) + "." + std::to_string(d.cuda % 1000 / 10);
+  if (!d.date.empty()) s += " · " + d.date.substr(0, 10);
+  return s;
+}
+
+std::string short_device_name(const GpuDevice& d) {
+  // "NVIDIA H100 80GB HBM3" -> "H100": the model, where there is one to be found.
+  std::string name = d.name;
+  if (name.starts_with("NVIDIA ")) name.erase(0, 7);
+  name = name.substr(0, name.find(' '));
+  return name.empty() || name.size() > 8 ? "gpu" : name;
+}
+
+namespace {
+
+Expected<GpuRun> read_gpu_run_file(const std::string& path) {
+  gzFile file = gzopen(path.c_str(), "rb");  // reads plain files as they are, too
+  if (file == nullptr) return fail(ErrorKind::file, "cannot read " + path);
+  std::string text;
+  char chunk[1 << 16];
+  int n = 0;
+  while ((n = gzread(file, chunk, sizeof chunk)) > 0) text.append(chunk, static_cast<std::size_t>(n));
+  gzclose(file);
+  if (n < 0) return fail(ErrorKind::file, "cannot read " + path);
+  auto run = read_gpu_run_json(text);
+  if (!run) return fail(path + ": " + run.error().message);
+  return run;
+}
+
+// The GPU's run of the same launch, compared with the simulator's.
+void load_gpu_side(LoadedRun& r, const LiveGpu& live) {
+  if (r.result.status != runner::RunStatus::completed) {
+    // A kernel that deadlocks or crashes is not run on a GPU: it would hang or fault it.
+    if (r.request.live_gpu) r.gpu_note = "Not run on the GPU: the simulator's run did not complete.";
+    return;
+  }
+  Expected<GpuRun> gpu = fail("");
+  std::string source;
+  if (!r.request.gpu_record.empty()) {
+    gpu = read_gpu_run_file(r.request.gpu_record);
+    source = r.request.gpu_record;
+  } else if (r.request.live_gpu) {
+    if (!live) {
+      r.gpu_note = "This warpsim-gui has no GPU support.";
+      return;
+    }
+    gpu = live(r.request, r.result);
+    source = "live run on this machine's GPU";
+  } else if (r.request.lesson && r.request.preset) {
+    if (r.request.edited) {
+      r.gpu_note = "The inputs were edited: the lesson's recorded GPU run is of the preset's own.";
+      return;
+    }
+    gpu = course::load_gpu_record(*r.request.lesson, *r.request.preset);
+    source = "recorded run gpu/" + r.request.preset->name + ".json.gz";
+  } else {
+    r.gpu_note = "No GPU run to compare with: on a machine with an NVIDIA GPU, `warpsim run FILE.cu "
+                 "... --gpu` compares this launch there.";
+    return;
+  }
+  if (!gpu) {
+    r.gpu_note = gpu.error().message;
+    return;
+  }
+  GpuSide side;
+  side.device = gpu->device;
+  side.source = source;
+  std::vector<BufferData> sim;
+  for (const runner::OutputBuffer& b : r.result.buffers) {
+    sim.push_back({b.arg, value_type_from_string(runner::to_string(b.type)).value_or(ValueType::none),
+                   b.bytes});
+  }
+  const std::uint64_t ulps = r.request.lesson ? r.request.lesson->tolerance_ulps : 0;
+  side.comparison = compare_run(*gpu, &r.result.trace, sim, ulps);
+  if (gpu->trace) {
+    side.steps = GpuStepOutputs(r.result.trace, *gpu->trace);
+    TraceStep step;
+    for (std::size_t s = 0; s < r.result.trace.steps.size(); ++s) {
+      const GpuStepOutputs::Lanes* lanes = side.steps.at(s);
+      if (lanes == nullptr) continue;
+      r.result.trace.steps.read(s, step);
+      for (int lane = 0; lane < kWarpSize; ++lane) {
+        const auto& theirs = (*lanes)[static_cast<std::size_t>(lane)];
+        if (theirs && has_lane(step.participants, lane) && !has_lane(step.undefined, lane) &&
+            *theirs != step.output[static_cast<std::size_t>(lane)]) {
+          side.differing_steps.push_back(s);
+          break;
+        }
+      }
+    }
+  }
+  r.gpu = std::move(side);
+}
+
+}  // namespace
+
+LoadedRun make_loaded_run(std::uint64_t generation, RunRequest request, course::LessonRun run,
+                          double seconds, const LiveGpu& live) {
+  LoadedRun r;
+  static_cast<course::LessonRun&>(r) = std::move(run);
+  r.generation = generation;
+  r.request = std::move(request);
+  // LessonRun points at the lesson and preset: the request's copies, which r keeps alive.
+  r.lesson = r.request.lesson.get();
+  r.preset = r.request.preset.get();
+  const std::string& file = r.request.file.file;
+  r.stamp = stamp_of(file);
+  r.source_lines = read_lines(file);
+  std::string text;
+  for (const std::string& line : r.source_lines) text += line + "\n";
+  r.kernels = runner::scan_kernels(text);
+  if (r.result.status == runner::RunStatus::bad_input) {
+    r.compiler_messages = parse_compiler_messages(r.result.details, file);
+  }
+  r.seconds = seconds;
+  // Which of the trace's files is the kernel file (the runner names it by absolute path).
+  std::error_code error;
+  const fs::path wanted = fs::weakly_canonical(file, error);
+  for (std::uint32_t f = 0; f < r.result.trace.files.size(); ++f) {
+    std::error_code e;
+    if (fs::weakly_canonical(r.result.trace.files[f], e) == wanted) r.kernel_file = f;
+  }
+  r.line_marks.assign(r.source_lines.size(), 0);
+  const auto mark = [&](SourceLine where, std::uint8_t bit) {
+    if (r.kernel_file && where.file == *r.kernel_file && where.line >= 1 &&
+        where.line <= r.line_marks.size()) {
+      r.line_marks[where.line - 1] |= bit;
+    }
+  };
+  for (const SourceLine line : r.index.lines()) mark(line, kLineHasSteps);
+  for (const Diagnostic& d : r.result.trace.diagnostics) mark(d.where, kLineHasDiagnostic);
+  load_gpu_side(r, live);
+  return r;
+}
+
+LoadedRun run_and_load(std::uint64_t generation, const RunRequest& request, const LiveGpu& live) {
+  const auto start = std::chrono::steady_clock::now();
+  course::LessonRun run;
+  if (request.lesson && request.preset) {
+    course::RunSettings settings;
+    settings.policy = request.file.policy;
+    settings.seed = request.file.seed;
+    settings.timeout_seconds = request.file.timeout_seconds;
+    settings.keep_initial_buffers = request.file.keep_initial_buffers;
+    run = course::run_lesson(*request.lesson, *request.preset, settings);
+  } else {
+    run.result = runner::run_kernel_file(request.file);
+    run.index = TraceIndex(run.result.trace);
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return make_loaded_run(generation, request, std::move(run), seconds, live);
+}
+
+Expected<void> init(Model& model, ViewState& view, const GuiOptions& options,
+                    std::shared_ptr<const course::Catalogue> catalogue) {
+  model.catalogue = std::move(catalogue);
+  view.all_warps = options.all_warps;
+  view.format = options.format;
+  view.watched_lane = options.watch;
+  view.predict = options.predict;
+  view.history = options.history;
+  if (options.font_size > 0) view.font_size = options.font_size;
+  if (options.warp) view.warp = *options.warp;
+  if (options.step) view.start_position = *options.step - 1;
+  view.show_help = options.show_help;
+  const std::pair<const char*, Tab> tabs[] = {{"lessons", Tab::lessons}, {"warps", Tab::warps},
+                                              {"diagnostics", Tab::diagnostics},
+                                              {"inputs", Tab::inputs}, {"predict", Tab::predict},
+                                              {"gpu", Tab::gpu}};
+  for (const auto& [name, tab] : tabs) {
+    if (options.tab == name) view.tab = tab;
+  }
+  if (options.predict && options.tab.empty()) view.tab = Tab::predict;
+  RunRequest request;
+  if (!options.lesson.empty()) {
+    auto lesson = find(model, options.lesson);
+    if (!lesson) return lesson.error();
+    const std::string preset_name = options.preset.empty() ? "default" : options.preset;
+    const course::Preset* preset = (*lesson)->preset(preset_name);
+    if (preset == nullptr) {
+      std::string names;
+      for (const course::Preset& p : (*lesson)->presets) names += (names.empty() ? "" : ", ") + p.name;
+      return fail("lesson " + (*lesson)->id + " has no preset '" + preset_name + "' (it has " + names + ")");
+    }
+    request = lesson_request(*lesson, *preset, options.request);
+    view.preset = preset->name;
+    if (!options.warp) view.warp = (*lesson)->focus;
+  } else {
+    request.file = options.request;
+  }
+  request.gpu_record = options.gpu_record;
+  request.live_gpu = options.live_gpu;
+  // A GPU run starts from the bytes the simulator's buffers started with.
+  request.file.keep_initial_buffers = options.live_gpu;
+  view.launch = texts_of(request);
+  if (!request.lesson) view.launch.args = options.arg_texts;
+  view.launch_ran = view.launch;
+  want_run(model, std::move(request));
+  return {};
+}
+
+void finish_run(Model& m, ViewState& v, LoadedRun run, double now) {
+  const bool same_launch = m.run && m.run->request.file.file == run.request.file.file &&
+                           m.run->request.file.kernel == run.request.file.kernel &&
+                           m.run->request.lesson == run.request.lesson;
+  if (m.running && m.running->generation == run.generation) m.running.reset();
+  m.run = std::move(run);
+  const TraceIndex& index = m.run->index;
+  if (m.run->result.status == runner::RunStatus::bad_input) {
+    say(m, "could not run: see the source panel", true);
+  } else if (!m.notice_is_error || same_launch) {
+    say(m, "ran in " + std::to_string(static_cast<int>(std::lround(m.run->seconds * 1000))) + " ms");
+  }
+  v.revealed.clear();
+  if (index.step_count() == 0) {
+    v.step = kNoStep;
+    return;
+  }
+  if (v.start_position) {
+    // --step N of --warp B:W (or of the first warp).
+    const auto warps = index.warps();
+    const bool known = std::any_of(warps.begin(), warps.end(), [&](const WarpSummary& w) {
+      return w.warp == v.warp && w.steps > 0;
+    });
+    if (!known) v.warp = first_warp(index).value_or(WarpKey{});
+    const Scope scope(index, v.warp, v.all_warps);
+    move_to(m, v, scope.step_at(*v.start_position), now);
+    v.start_position.reset();
+    return;
+  }
+  if (same_launch && v.step != kNoStep && v.step < index.step_count()) {
+    move_to(m, v, v.step, now);
+    return;
+  }
+  // A lesson starts at its focus warp; a kernel file at its first warp with steps.
+  WarpKey start = first_warp(index).value_or(WarpKey{});
+  if (m.run->request.lesson && !index.steps_of(m.run->request.lesson->focus).empty()) {
+    start = m.run->request.lesson->focus;
+  }
+  const Scope scope(index, start, v.all_warps);
+  v.step = kNoStep;
+  move_to(m, v, scope.step_at(0), now);
+}
+
+void apply(Model& m, ViewState& v, const Commands& commands, double now) {
+  for (const Command& command : commands) {
+    std::visit(
+        Overloaded{
+            [&](const OpenLesson& c) {
+              auto lesson = find(m, c.id);
+              if (!lesson) return say(m, lesson.error().message, true);
+              const course::Preset* preset =
+                  (*lesson)->preset(c.preset.empty() ? "default" : c.preset);
+              if (preset == nullptr) return say(m, "no preset '" + c.preset + "'", true);
+              RunRequest r = lesson_request(*lesson, *preset,
+                                            m.run ? m.run->request.file : runner::KernelFileRequest{});
+              if (m.run) {
+                r.live_gpu = m.run->request.live_gpu;
+                r.file.keep_initial_buffers = r.live_gpu;
+              }
+              v.preset = preset->name;
+              v.launch = v.launch_ran = texts_of(r);
+              v.inputs_error.clear();
+              v.revealed.clear();
+              want_run(m, std::move(r));
+            },
+            [&](const GoTo& c) { move_to(m, v, c.step, now); },
+            [&](const StepBy& c) {
+              if (has_steps(m)) move_to(m, v, step_by(scope_of(m, v), v.step, c.delta), now);
+            },
+            [&](const ToEnd& c) {
+              if (!has_steps(m)) return;
+              const Scope s = scope_of(m, v);
+              move_to(m, v, s.step_at(c.last ? s.size() - 1 : 0), now);
+            },
+            [&](const NextDiagnostic& c) {
+              if (!has_steps(m)) return;
+              std::span<const std::size_t> gpu;
+              if (m.run->gpu) gpu = m.run->gpu->differing_steps;
+              if (const auto step = next_diagnostic(m.run->index, scope_of(m, v), v.step, c.backward, gpu)) {
+                move_to(m, v, *step, now);
+              } else {
+                say(m, c.backward ? "no diagnostic before this step" : "no diagnostic after this step");
+              }
+            },
+            [&](const RunUntilChange&) {
+              if (!has_steps(m)) return;
+              if (v.watched_lane < 0) {
+                say(m, "watch a lane first: click a lane (or press w)");
+                return;
+              }
+              const auto step = m.run->index.next_change(m.run->result.trace, v.warp,
+                                                         v.watched_lane, v.step);
+              if (step) {
+                move_to(m, v, *step, now);
+                say(m, "lane " + std::to_string(v.watched_lane) + " changed here");
+              } else {
+                say(m, "lane " + std::to_string(v.watched_lane) +
+                           "'s value does not change after this step");
+              }
+            },
+            [&](const SetPlaying& c) {
+              v.playing = c.on && has_steps(m);
+              v.play_clock = 0;
+            },
+            [&](const SetSpeed& c) { v.speed = std::clamp(c.steps_per_second, 0.1f, 60.0f); },
+            [&](const SelectWarp& c) {
+              if (!has_steps(m)) return;
+              const auto steps = m.run->index.steps_of(c.warp);
+              if (steps.empty()) return;
+              // The same position in the other warp, so warps can be compared step by step.
+              const std::size_t position =
+                  v.step == kNoStep ? 0 : m.run->index.info(v.step).position;
+              move_to(m, v, steps[std::min(position, steps.size() - 1)], now);
+            },
+            [&](const SetAllWarps& c) { v.all_warps = c.on; },
+            [&](const WatchLane& c) {
+              v.watched_lane = c.lane >= 0 && c.lane < kWarpSize ? c.lane : -1;
+            },
+            [&](const SetFormat& c) { v.format = c.format; },
+            [&](const SetOrientation& c) { v.orientation = c.orientation; },
+            [&](const SetHistory& c) { v.history = std::clamp(c.steps, 0, 16); },
+            [&](const SetFontSize& c) { v.font_size = std::clamp(c.size, 8.0f, 48.0f); },
+            [&](const ShowHelp& c) { v.show_help = c.on; },
+            [&](const SetTab& c) { v.tab = c.tab; },
+            [&](const Reload&) {
+              if (m.run) want_run(m, m.run->request);
+            },
+            [&](const SetLaunchText& c) {
+              LaunchTexts& t = v.launch;
+              switch (c.field) {
+                case SetLaunchText::file:
+                  t.file = c.text;
+                  break;
+                case SetLaunchText::kernel:
+                  t.kernel = c.text;
+                  break;
+                case SetLaunchText::grid:
+                  t.grid = c.text;
+                  break;
+                case SetLaunchText::block:
+                  t.block = c.text;
+                  break;
+                case SetLaunchText::arg:
+                  if (c.index >= t.args.size()) t.args.resize(c.index + 1);
+                  t.args[c.index] = c.text;
+                  break;
+              }
+            },
+            [&](const Rerun&) {
+              auto request = edited_request(m, v);
+              if (!request) {
+                v.inputs_error = request.error().message;
+                return;
+              }
+              v.inputs_error.clear();
+              v.launch_ran = v.launch;
+              want_run(m, std::move(*request));
+            },
+            [&](const ResetInputs&) {
+              v.launch = v.launch_ran;
+              v.inputs_error.clear();
+            },
+            [&](const ExportSvg& c) {
+              if (!has_steps(m)) return say(m, "nothing to export: no step", true);
+              const std::string path =
+                  c.path.empty() ? export_path(v, "warpsim-step-" + std::to_string(v.step + 1) + ".svg")
+                                 : c.path;
+              StepFigureOptions o = figure_options(m, v, 1200, FontMetrics{}, 1e9);
+              o.contract = true;
+              o.reveal = 1;
+              if (const course::Note* note = current_note(m, v)) o.caption = {note->text};
+              write_file(m, path, to_svg(build_step_figure(*m.cache.view, m.cache.history_views, o)));
+            },
+            [&](const ExportSvgSequence& c) {
+              const auto written = export_svg_sequence(m, v, c.dir.empty() ? v.export_dir : c.dir);
+              if (!written) return say(m, written.error().message, true);
+              say(m, "wrote " + std::to_string(*written) + " SVG files to " +
+                         (c.dir.empty() ? v.export_dir : c.dir));
+            },
+            [&](const ExportPng& c) {
+              if (!has_steps(m)) return say(m, "nothing to export: no step", true);
+              m.png_requests.push_back(
+                  c.path.empty() ? export_path(v, "warpsim-step-" + std::to_string(v.step + 1) + ".png")
+                                 : c.path);
+            },
+            [&](const SetExportDir& c) { v.export_dir = c.dir; },
+            [&](const SetPredict& c) {
+              v.predict = c.on;
+              v.guesses = {};
+              v.predict_feedback.clear();
+              if (c.on) v.tab = Tab::predict;
+            },
+            [&](const SetGuess& c) {
+              if (c.lane >= 0 && c.lane < kWarpSize) v.guesses[static_cast<std::size_t>(c.lane)] = c.text;
+            },
+            [&](const CheckGuesses&) { check_guesses(m, v); },
+            [&](const SourceScrolled& c) { v.source_scrolled_for = c.step; },
+            [&](const GoToLine& c) {
+              if (!has_steps(m) || !m.run->kernel_file) return;
+              // The first step of the warp at that line after the cursor, else the first at all.
+              const SourceLine line{*m.run->kernel_file, c.line};
+              const auto steps = m.run->index.steps_of(v.warp);
+              std::optional<std::size_t> first, next;
+              for (const std::size_t s : steps) {
+                if (!(m.run->index.info(s).where == line)) continue;
+                if (!first) first = s;
+                if (s > v.step) {
+                  next = s;
+                  break;
+                }
+              }
+              if (next || first) {
+                move_to(m, v, next ? *next : *first, now);
+              } else {
+                say(m, "warp " + std::to_string(v.warp.warp) + " of block " +
+                           std::to_string(v.warp.block) + " has no step at line " +
+                           std::to_string(c.line));
+              }
+            },
+            [&](const FigurePlaced& c) {
+              m.figure_origin = c.origin;
+              m.figure_visible = c.visible;
+            },
+            [&](const Quit&) { m.quit = true; },
+        },
+        command);
+  }
+}
+
+void tick(Model& m, ViewState& v, double now, double dt) {
+  if (v.playing && has_steps(m)) {
+    v.play_clock += dt;
+    const double period = 1.0 / std::max(0.1f, v.speed);
+    if (v.play_clock >= period) {
+      v.play_clock = std::fmod(v.play_clock, period);
+      const Scope s = scope_of(m, v);
+      const std::size_t next = step_by(s, v.step, 1);
+      if (next == v.step) {
+        v.playing = false;  // the end
+      } else {
+        move_to(m, v, next, now);
+      }
+    }
+  }
+  if (m.watch_file && m.run && !m.running && !m.wanted && now - m.last_poll >= 0.5) {
+    m.last_poll = now;
+    if (stamp_of(m.run->request.file.file) != m.run->stamp) {
+      say(m, "the file changed: running it again");
+      want_run(m, m.run->request);
+    }
+  }
+}
+
+bool has_steps(const Model& m) { return m.run && m.run->index.step_count() > 0; }
+
+bool outputs_hidden(const Model& m, const ViewState& v) {
+  return v.predict && has_steps(m) && !revealed(v, v.step);
+}
+
+void refresh(Model& m, const ViewState& v) {
+  if (!has_steps(m) || v.step == kNoStep) {
+    m.cache = {};
+    m.scope = {};
+    m.timeline = {};
+    return;
+  }
+  const LoadedRun& run = *m.run;
+  const std::uint64_t gen = run.generation;
+  if (m.scope_generation != gen || m.scope.warp() != v.warp || m.scope.all_warps() != v.all_warps) {
+    m.scope = Scope(run.index, v.warp, v.all_warps);
+    m.timeline = make_timeline(run.index, m.scope,
+                               run.gpu ? std::span<const std::size_t>(run.gpu->differing_steps)
+                                       : std::span<const std::size_t>());
+    m.scope_generation = gen;
+  }
+  StepCache& c = m.cache;
+  if (c.generation == gen && c.step == v.step && c.format == v.format && c.history == v.history) {
+    if (c.watched_lane != v.watched_lane) {
+      c.watched_lane = v.watched_lane;
+      c.narrative = narrate_step(*c.view, v.watched_lane);
+    }
+    return;
+  }
+  c = {};
+  c.generation = gen;
+  c.step = v.step;
+  c.format = v.format;
+  c.history = v.history;
+  StepViewOptions options{.format = v.format};
+  if (run.gpu) {
+    options.other = run.gpu->steps.at(v.step);
+    options.other_label = short_device_name(run.gpu->device);
+  }
+  c.view = describe_step(run.result.trace, run.index, v.step, options);
+  options.other = nullptr;
+  for (const std::size_t h : history_of(run.index, v.step, static_cast<std::size_t>(v.history))) {
+    c.history_views.push_back(describe_step(run.result.trace, run.index, h, options));
+  }
+  c.diagnostic_lines = diagnostic_lines(run.result.trace, *c.view);
+  // At its warp's last step, what stopped the warp for good (a deadlock, a crash) is part of
+  // what the learner must see: those diagnostics belong to no step.
+  if (c.view->position + 1 == c.view->warp_steps) {
+    for (const std::size_t d : run.index.unplaced_diagnostics()) {
+      const Diagnostic& diag = run.result.trace.diagnostics[d];
+      if (diag.block != c.view->warp.block || diag.warp != c.view->warp.warp) continue;
+      c.diagnostic_lines.push_back(std::string(to_string(diag.kind)) + " after this step (lanes " +
+                                   format_lanes(diag.lanes) + "): " +
+                                   readable(run.result.trace, diag.message));
+    }
+  }
+  c.watched_lane = v.watched_lane;
+  c.narrative = narrate_step(*c.view, v.watched_lane);
+}
+
+StepFigureOptions figure_options(const Model& m, const ViewState& v, float width,
+                                 const FontMetrics& metrics, double now) {
+  StepFigureOptions o;
+  o.width = width;
+  o.metrics = metrics;
+  o.orientation = v.orientation;
+  o.watched_lane = v.watched_lane;
+  o.hide_outputs = outputs_hidden(m, v);
+  o.guesses = v.guesses;
+  // Arrows grow over a quarter of a second after each move (or over most of a played step).
+  const double grow = std::min(0.25, 0.6 / std::max(0.1f, v.speed));
+  o.reveal = v.animate ? static_cast<float>(std::clamp((now - v.moved_at) / grow, 0.0, 1.0)) : 1.0f;
+  o.diagnostics = m.cache.diagnostic_lines;
+  if (m.run && m.run->gpu) o.other_note = provenance(m.run->gpu->device);
+  o.contract = false;  // on screen the narrative panel says it; exports set it back
+  return o;
+}
+
+std::string launch_title(const RunRequest& request) {
+  if (request.lesson) {
+    std::string s = request.lesson->title;
+    if (request.preset && request.preset->name != "default") s += " · " + request.preset->name;
+    if (request.edited) s += " (inputs edited)";
+    return s;
+  }
+  const runner::KernelFileRequest& r = request.file;
+  const std::string file = fs::path(r.file).filename().string();
+  const auto dim = [](Dim3 d) {
+    std::string s = std::to_string(d.x);
+    if (d.y != 1 || d.z != 1) s += "," + std::to_string(d.y) + "," + std::to_string(d.z);
+    return s;
+  };
+  return file + " · " + r.kernel + " · grid " + dim(r.grid) + " · block " + dim(r.block);
+}
+
+namespace {
+
+const course::NarratedStep* narrated(const Model& m, std::size_t step) {
+  if (!m.run || m.run->lesson == nullptr) return nullptr;
+  const auto& n = m.run->narrative;
+  const auto it = std::lower_bound(n.begin(), n.end(), step, [](const course::NarratedStep& s,
+                                                                 std::size_t at) { return s.step < at; });
+  return it != n.end() && it->step == step ? &*it : nullptr;
+}
+
+}  // namespace
+
+const course::Note* current_note(const Model& m, const ViewState& v) {
+  const course::NarratedStep* s = narrated(m, v.step);
+  return s == nullptr ? nullptr : s->note;
+}
+
+std::vector<const course::Question*> current_questions(const Model& m, const ViewState& v) {
+  const course::NarratedStep* s = narrated(m, v.step);
+  return s == nullptr ? std::vector<const course::Question*>{} : s->questions;
+}
+
+Expected<std::size_t> export_svg_sequence(const Model& m, const ViewState& v,
+                                          const std::string& dir) {
+  if (!has_steps(m)) return fail("nothing to export: the run has no steps");
+  std::error_code error;
+  fs::create_directories(dir, error);
+  if (error) return fail(ErrorKind::file, "could not create " + dir + ": " + error.message());
+  const LoadedRun& run = *m.run;
+  const Scope scope(run.index, v.warp, v.all_warps);
+  const StepViewOptions options{.format = v.format};
+  std::vector<StepView> history;
+  for (std::size_t p = 0; p < scope.size(); ++p) {
+    const std::size_t step = scope.step_at(p);
+    const StepView view = describe_step(run.result.trace, run.index, step, options);
+    // Earlier steps of the same warp, as on screen.
+    history.clear();
+    for (const std::size_t h : history_of(run.index, step, static_cast<std::size_t>(v.history))) {
+      history.push_back(describe_step(run.result.trace, run.index, h, options));
+    }
+    StepFigureOptions o;
+    o.orientation = v.orientation;
+    o.watched_lane = v.watched_lane;
+    o.diagnostics = diagnostic_lines(run.result.trace, view);
+    if (const course::NarratedStep* n = narrated(m, step); n != nullptr && n->note != nullptr) {
+      o.caption = {n->note->text};
+    }
+    char name[32];
+    std::snprintf(name, sizeof name, "step-%03zu.svg", p + 1);
+    std::ofstream out(fs::path(dir) / name, std::ios::binary);
+    out << to_svg(build_step_figure(view, history, o));
+    if (!out) return fail(ErrorKind::file, "could not write " + (fs::path(dir) / name).string());
+  }
+  return scope.size();
+}
+
+}  // namespace warpsim::gui

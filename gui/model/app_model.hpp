@@ -1,0 +1,284 @@
+// The app's state and the one place that changes it (Dear ImGui's own pattern, as design.md's "GUI
+// shape" puts it). `main` owns a Model (what is loaded: the run, its index, derived caches) and a
+// ViewState (what the learner chose: cursor, warp, format, panels, predictions). Views are
+// functions `draw_x(const Model&, const ViewState&, Commands&)`: they draw and push commands,
+// never change either. After the frame, apply() executes the commands; runs are asked for here
+// (Model::wanted) and started by the app on its worker thread, so nothing here blocks.
+//
+//   Commands commands;
+//   draw_toolbar(model, view, commands);        // pushes StepBy{+1} when "next" is pressed
+//   apply(model, view, commands, now);          // moves the cursor
+//   refresh(model, view);                       // decodes the new step, once
+//
+// Plain C++: no ImGui, no GL. Tested without a window (tests/gui/app_model_test.cpp).
+#pragma once
+
+#include <array>
+#include <functional>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <memory>
+
+#include "model/compiler_messages.hpp"
+#include "model/gui_options.hpp"
+#include "model/navigation.hpp"
+#include "model/predict.hpp"
+#include "model/step_figure.hpp"
+#include "model/timeline.hpp"
+#include "warpsim/course.hpp"
+#include "warpsim/device_trace.hpp"
+#include "warpsim/expected.hpp"
+#include "warpsim/runner.hpp"
+#include "warpsim/step_view.hpp"
+#include "warpsim/trace_index.hpp"
+
+namespace warpsim::gui {
+
+inline constexpr std::size_t kNoStep = static_cast<std::size_t>(-1);
+
+// A file as it was on disk, to notice when it changes.
+struct FileStamp {
+  bool exists = false;
+  std::int64_t mtime_ns = 0;
+  std::uintmax_t size = 0;
+  friend bool operator==(const FileStamp&, const FileStamp&) = default;
+};
+FileStamp stamp_of(const std::string& path);
+
+// What to run: a kernel file of the learner's, or a lesson's preset (its inputs perhaps edited).
+struct RunRequest {
+  runner::KernelFileRequest file;                 // what runs, either way
+  std::shared_ptr<const course::Lesson> lesson;   // null: a kernel file
+  std::shared_ptr<const course::Preset> preset;   // the lesson's preset as it runs
+  bool edited = false;                            // the inputs differ from the preset's own
+  std::string gpu_record;  // a recorded GPU run (GpuRun JSON, .gz too) to compare with; empty:
+                           // the lesson's own record of the preset, if any
+  bool live_gpu = false;   // run the same launch on this machine's GPU and compare with that
+};
+
+// Runs a request's launch on a GPU (gui/model/live_gpu.hpp supplies one in builds with CUDA);
+// `sim` is the simulator's run of it, with its initial buffers kept.
+using LiveGpu = std::function<Expected<GpuRun>(const RunRequest&, const runner::KernelFileResult& sim)>;
+
+// The GPU's side of the same launch: what it received at each step, its buffers compared with the
+// simulator's, and where it comes from.
+struct GpuSide {
+  GpuDevice device;
+  std::string source;                 // "recorded run gpu/default.json.gz", or the file given
+  GpuComparison comparison;           // buffers, and steps where the run has a device trace
+  GpuStepOutputs steps;               // per step and lane: what the GPU's lane received
+  std::vector<std::size_t> differing_steps;  // steps where a lane's GPU value differs (sorted)
+};
+// "NVIDIA H100 80GB HBM3 · driver 580.65.06 · CUDA 13.0 · recorded 2026-11-23"
+std::string provenance(const GpuDevice& device);
+// "H100": the row label of the GPU's values ("gpu" when the name says nothing short).
+std::string short_device_name(const GpuDevice& device);
+
+// A finished run and what is derived from it alone: a course::LessonRun (result, index and, for a
+// lesson, its narrative) and more. Built on the worker thread, so that indexing a 50,000-step
+// trace never stalls a frame.
+struct LoadedRun : course::LessonRun {
+  std::uint64_t generation = 0;
+  RunRequest request;  // keeps the lesson and preset that LessonRun points into alive
+  std::vector<std::string> source_lines;  // the kernel file as it was when it ran
+  FileStamp stamp;                        // ... and its stamp then
+  std::vector<CompilerMessage> compiler_messages;
+  std::vector<runner::KernelInfo> kernels;  // the file's __global__ functions
+  double seconds = 0;                       // how long the run took
+  std::optional<std::uint32_t> kernel_file;  // the kernel file's index in trace.files
+  // Per line of the kernel file (index line - 1): kLineHasSteps | kLineHasDiagnostic.
+  std::vector<std::uint8_t> line_marks;
+  std::optional<GpuSide> gpu;
+  std::string gpu_note;  // why there is no GPU side
+};
+inline constexpr std::uint8_t kLineHasSteps = 1, kLineHasDiagnostic = 2;
+
+// Everything after the run itself: reads the file, indexes the trace, parses compiler output,
+// loads (or, with request.live_gpu, makes through `live`) and compares the GPU's run.
+LoadedRun make_loaded_run(std::uint64_t generation, RunRequest request, course::LessonRun run,
+                          double seconds, const LiveGpu& live = {});
+// Runs the request (compile or cache, child process) and makes a LoadedRun: blocks.
+LoadedRun run_and_load(std::uint64_t generation, const RunRequest& request,
+                       const LiveGpu& live = {});
+
+// A launch as the learner writes it: `warpsim run`'s flags as text.
+struct LaunchTexts {
+  std::string file, kernel, grid, block;
+  std::vector<std::string> args;
+  friend bool operator==(const LaunchTexts&, const LaunchTexts&) = default;
+};
+
+// A message with the trace's files named as the learner knows them ("kernel.cu:28", not the
+// absolute path the compiler saw).
+std::string readable(const Trace& trace, std::string message);
+// "missing_lane (lanes 3-5): lane 3 never arrived ..." for each diagnostic of a step.
+std::vector<std::string> diagnostic_lines(const Trace& trace, const StepView& step);
+
+enum class Tab : std::uint8_t { lessons, warps, diagnostics, inputs, predict, gpu };
+
+struct ViewState {
+  std::size_t step = kNoStep;  // the cursor: an index into Trace::steps
+  WarpKey warp;                // the warp shown (the cursor's)
+  bool all_warps = false;      // step through every warp in trace order
+  ValueFormat format = ValueFormat::natural;
+  Orientation orientation = Orientation::automatic;
+  int watched_lane = -1;
+  int history = 4;
+
+  bool playing = false;
+  float speed = 1.5f;       // steps per second while playing
+  double play_clock = 0;    // seconds since the last played step
+  double moved_at = -1e9;   // when the cursor last moved (arrows grow from there)
+  bool animate = true;      // off for screenshots: arrows are drawn whole at once
+
+  float font_size = 15;     // before the display's scale
+  float content_scale = 1;  // the display's (HiDPI)
+  bool show_help = false;
+  Tab tab = Tab::warps;
+
+  std::string preset;  // the lesson's preset shown ("default" first)
+
+  // Predict mode: outputs hidden until checked; guesses per lane for the current step.
+  bool predict = false;
+  std::array<std::string, kWarpSize> guesses{};
+  std::vector<std::size_t> revealed;  // steps whose outputs were checked (sorted)
+  PredictScore score;
+  std::string predict_feedback;
+
+  // The inputs panel: the launch as text, edited, and as it last ran (Reset goes back to it).
+  LaunchTexts launch, launch_ran;
+  std::string inputs_error;
+
+  std::string export_dir = ".";
+  std::size_t source_scrolled_for = kNoStep;  // the step the source view last scrolled to
+  std::optional<std::size_t> start_position;  // --step: applied when the first run arrives
+};
+
+struct StepCache {
+  std::uint64_t generation = 0;
+  std::size_t step = kNoStep;
+  ValueFormat format{};
+  int history = 0;
+  std::optional<StepView> view;
+  std::vector<StepView> history_views;   // the warp's earlier steps, oldest first
+  std::vector<std::string> diagnostic_lines;
+  int watched_lane = -1;
+  std::vector<std::string> narrative;    // narrate_step for the watched lane
+};
+
+struct Model {
+  std::shared_ptr<const course::Catalogue> catalogue;  // the lesson browser's lessons
+  std::optional<LoadedRun> run;  // the last run that came back
+  std::uint64_t next_generation = 1;
+  // A run apply() asked for; the app hands it to its worker and moves it to `running`.
+  std::optional<RunRequest> wanted;
+  struct InFlight {
+    std::uint64_t generation = 0;
+    double since = 0;
+    std::string what;
+  };
+  std::optional<InFlight> running;
+  bool watch_file = true;  // rerun when the kernel file changes on disk
+  double last_poll = 0;
+
+  std::string notice;  // one line for the status bar (export written, input rejected, ...)
+  bool notice_is_error = false;
+  std::vector<std::string> png_requests;  // figures to write as PNG: they need the app's GL
+  // Where the lane view painted the figure last frame, in window pixels (for --probes).
+  Point figure_origin;
+  Box figure_visible;
+
+  // Derived, rebuilt by refresh() when what they depend on changes.
+  StepCache cache;
+  Scope scope;
+  TimelineMarks timeline;
+  std::uint64_t scope_generation = 0;
+  bool quit = false;
+};
+
+// ---- commands
+struct GoTo { std::size_t step; };
+struct StepBy { long delta; };
+struct ToEnd { bool last; };
+struct NextDiagnostic { bool backward = false; };
+struct RunUntilChange {};  // the watched lane's next change
+struct SetPlaying { bool on; };
+struct SetSpeed { float steps_per_second; };
+struct SelectWarp { WarpKey warp; };
+struct SetAllWarps { bool on; };
+struct WatchLane { int lane; };  // -1: none
+struct SetFormat { ValueFormat format; };
+struct SetOrientation { Orientation orientation; };
+struct SetHistory { int steps; };
+struct SetFontSize { float size; };
+struct ShowHelp { bool on; };
+struct SetTab { Tab tab; };
+struct Reload {};
+struct OpenLesson { std::string id; std::string preset; };  // preset empty: "default"
+struct SetLaunchText {  // an edit in the inputs panel
+  enum Field : std::uint8_t { file, kernel, grid, block, arg } field;
+  std::size_t index = 0;  // for arg
+  std::string text;
+};
+struct Rerun {};         // run again with the inputs panel's launch
+struct ResetInputs {};   // the inputs panel back to the launch that ran
+struct ExportSvg { std::string path; };         // the current step's figure
+struct ExportSvgSequence { std::string dir; };  // every step of the scope
+struct ExportPng { std::string path; };
+struct SetExportDir { std::string dir; };
+struct SetPredict { bool on; };
+struct SetGuess { int lane; std::string text; };
+struct CheckGuesses {};
+struct SourceScrolled { std::size_t step; };
+struct GoToLine { std::uint32_t line; };  // the warp's next pass over a line of the kernel file
+struct FigurePlaced { Point origin; Box visible; };
+struct Quit {};
+
+using Command =
+    std::variant<OpenLesson, GoTo, StepBy, ToEnd, NextDiagnostic, RunUntilChange, SetPlaying, SetSpeed,
+                 SelectWarp, SetAllWarps, WatchLane, SetFormat, SetOrientation, SetHistory,
+                 SetFontSize, ShowHelp, SetTab, Reload, SetLaunchText, Rerun, ResetInputs,
+                 ExportSvg, ExportSvgSequence, ExportPng, SetExportDir, SetPredict, SetGuess,
+                 CheckGuesses, SourceScrolled, GoToLine, FigurePlaced, Quit>;
+using Commands = std::vector<Command>;
+
+// ---- the one place that changes state
+// The state for these options: the view as asked, the first run wanted. Fails for a lesson that
+// is not in `catalogue` (or no lesson folder).
+Expected<void> init(Model& model, ViewState& view, const GuiOptions& options,
+                    std::shared_ptr<const course::Catalogue> catalogue);
+void apply(Model& model, ViewState& view, const Commands& commands, double now);
+// Playing, and noticing that the kernel file changed (polled twice a second).
+void tick(Model& model, ViewState& view, double now, double dt);
+// A run came back from the worker: it replaces the shown one; the cursor stays where it was when
+// the trace still has that step (a reload keeps the learner's place).
+void finish_run(Model& model, ViewState& view, LoadedRun run, double now);
+// Rebuilds what the views read (the current step's description, the scope, the timeline) when
+// what they depend on changed; cheap when nothing did.
+void refresh(Model& model, const ViewState& view);
+
+// ---- what the views read
+bool has_steps(const Model& model);
+// The current step's figure as the lane view draws it: `width` and `metrics` from the backend.
+StepFigureOptions figure_options(const Model& model, const ViewState& view, float width,
+                                 const FontMetrics& metrics, double now);
+// Whether the current step's outputs are hidden (predict mode, not yet checked).
+bool outputs_hidden(const Model& model, const ViewState& view);
+// "kernel.cu · butterfly_sum · grid 1 · block 32", or "Lesson 4: The butterfly reduction · random"
+std::string launch_title(const RunRequest& request);
+// The lesson's note for the current step (its focus warp, its line and pass), or null.
+const course::Note* current_note(const Model& model, const ViewState& view);
+// The lesson's questions at the current step.
+std::vector<const course::Question*> current_questions(const Model& model, const ViewState& view);
+
+// Writes every step of the scope as DIR/step-NNN.svg (a lesson's notes as captions); the number
+// written, or an error.
+Expected<std::size_t> export_svg_sequence(const Model& model, const ViewState& view,
+                                          const std::string& dir);
+
+}  // namespace warpsim::gui

@@ -1,0 +1,16 @@
+// A Figure as SVG, for slides and documents: the same shapes the screen shows, text in DejaVu
+// Sans (values in DejaVu Sans Mono) with generic fallbacks.
+#pragma once
+
+#include <string>
+
+#include "model/figure.hpp"
+
+namespace warpsim::gui {
+
+std::string to_svg(const Figure& figure);
+
+// `text` with &, <, >, " and ' escaped for XML.
+std::string xml_escape(std::string_view text);
+
+}  // namespace warpsim::gui

@@ -1,0 +1,35 @@
+#include "model/timeline.hpp"
+
+#include <algorithm>
+
+namespace warpsim::gui {
+
+std::size_t TimelineMarks::bin_start(std::size_t b) const {
+  return bins() == 0 ? 0 : b * steps / bins();
+}
+
+std::size_t TimelineMarks::bin_of(std::size_t position) const {
+  if (steps == 0) return 0;
+  return std::min(bins() - 1, position * bins() / steps);
+}
+
+TimelineMarks make_timeline(const TraceIndex& index, const Scope& scope,
+                            std::span<const std::size_t> gpu_differs) {
+  TimelineMarks t;
+  t.steps = scope.size();
+  t.diagnostic.assign(std::min(t.steps, kTimelineBins), 0);
+  t.gpu_differs.assign(t.diagnostic.size(), 0);
+  for (const std::size_t step : gpu_differs) {
+    if (!scope.all_warps() && index.info(step).warp != scope.warp()) continue;
+    t.gpu_differs[t.bin_of(scope.all_warps() ? step : index.info(step).position)] = 1;
+  }
+  for (const std::size_t step : index.diagnostic_steps()) {
+    if (!scope.all_warps() && index.info(step).warp != scope.warp()) continue;
+    const std::size_t position = scope.all_warps() ? step : index.info(step).position;
+    t.diagnostic[t.bin_of(position)] = 1;
+    if (t.diagnostic_positions.size() < 4096) t.diagnostic_positions.push_back(position);
+  }
+  return t;
+}
+
+}  // namespace warpsim::gui

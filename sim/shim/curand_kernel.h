@@ -1,0 +1,5 @@
+// Stand-in for cuRAND's <curand_kernel.h>: the device API of the default XORWOW generator
+// (warpsim/curand_xorwow.hpp says what is exact).
+#pragma once
+#include "warpsim/cuda_shim.hpp"
+#include "warpsim/curand_xorwow.hpp"

@@ -1,0 +1,321 @@
+// The CUDA runtime's types that kernel files use (nvcc includes cuda_runtime.h in every .cu
+// file): cudaError_t with every enumerator of CUDA 13.0 and the error-reporting functions a kernel
+// may call, stream and event handles, cudaMemcpyKind. The runtime's host functions (cudaMalloc,
+// cudaMemcpy, launches) are not here: kernel files have no host code.
+//
+// In a kernel, no runtime call fails: cudaGetLastError() and cudaPeekAtLastError() return
+// cudaSuccess. cudaGetErrorName gives the enumerator's name; cudaGetErrorString gives CUDA's text
+// for the common errors and the name for the others.
+#pragma once
+
+enum cudaError {
+  cudaSuccess = 0,
+  cudaErrorInvalidValue = 1,
+  cudaErrorMemoryAllocation = 2,
+  cudaErrorInitializationError = 3,
+  cudaErrorCudartUnloading = 4,
+  cudaErrorProfilerDisabled = 5,
+  cudaErrorProfilerNotInitialized = 6,
+  cudaErrorProfilerAlreadyStarted = 7,
+  cudaErrorProfilerAlreadyStopped = 8,
+  cudaErrorInvalidConfiguration = 9,
+  cudaErrorInvalidPitchValue = 12,
+  cudaErrorInvalidSymbol = 13,
+  cudaErrorInvalidHostPointer = 16,
+  cudaErrorInvalidDevicePointer = 17,
+  cudaErrorInvalidTexture = 18,
+  cudaErrorInvalidTextureBinding = 19,
+  cudaErrorInvalidChannelDescriptor = 20,
+  cudaErrorInvalidMemcpyDirection = 21,
+  cudaErrorAddressOfConstant = 22,
+  cudaErrorTextureFetchFailed = 23,
+  cudaErrorTextureNotBound = 24,
+  cudaErrorSynchronizationError = 25,
+  cudaErrorInvalidFilterSetting = 26,
+  cudaErrorInvalidNormSetting = 27,
+  cudaErrorMixedDeviceExecution = 28,
+  cudaErrorNotYetImplemented = 31,
+  cudaErrorMemoryValueTooLarge = 32,
+  cudaErrorStubLibrary = 34,
+  cudaErrorInsufficientDriver = 35,
+  cudaErrorCallRequiresNewerDriver = 36,
+  cudaErrorInvalidSurface = 37,
+  cudaErrorDuplicateVariableName = 43,
+  cudaErrorDuplicateTextureName = 44,
+  cudaErrorDuplicateSurfaceName = 45,
+  cudaErrorDevicesUnavailable = 46,
+  cudaErrorIncompatibleDriverContext = 49,
+  cudaErrorMissingConfiguration = 52,
+  cudaErrorPriorLaunchFailure = 53,
+  cudaErrorLaunchMaxDepthExceeded = 65,
+  cudaErrorLaunchFileScopedTex = 66,
+  cudaErrorLaunchFileScopedSurf = 67,
+  cudaErrorSyncDepthExceeded = 68,
+  cudaErrorLaunchPendingCountExceeded = 69,
+  cudaErrorInvalidDeviceFunction = 98,
+  cudaErrorNoDevice = 100,
+  cudaErrorInvalidDevice = 101,
+  cudaErrorDeviceNotLicensed = 102,
+  cudaErrorSoftwareValidityNotEstablished = 103,
+  cudaErrorStartupFailure = 127,
+  cudaErrorInvalidKernelImage = 200,
+  cudaErrorDeviceUninitialized = 201,
+  cudaErrorMapBufferObjectFailed = 205,
+  cudaErrorUnmapBufferObjectFailed = 206,
+  cudaErrorArrayIsMapped = 207,
+  cudaErrorAlreadyMapped = 208,
+  cudaErrorNoKernelImageForDevice = 209,
+  cudaErrorAlreadyAcquired = 210,
+  cudaErrorNotMapped = 211,
+  cudaErrorNotMappedAsArray = 212,
+  cudaErrorNotMappedAsPointer = 213,
+  cudaErrorECCUncorrectable = 214,
+  cudaErrorUnsupportedLimit = 215,
+  cudaErrorDeviceAlreadyInUse = 216,
+  cudaErrorPeerAccessUnsupported = 217,
+  cudaErrorInvalidPtx = 218,
+  cudaErrorInvalidGraphicsContext = 219,
+  cudaErrorNvlinkUncorrectable = 220,
+  cudaErrorJitCompilerNotFound = 221,
+  cudaErrorUnsupportedPtxVersion = 222,
+  cudaErrorJitCompilationDisabled = 223,
+  cudaErrorUnsupportedExecAffinity = 224,
+  cudaErrorUnsupportedDevSideSync = 225,
+  cudaErrorContained = 226,
+  cudaErrorInvalidSource = 300,
+  cudaErrorFileNotFound = 301,
+  cudaErrorSharedObjectSymbolNotFound = 302,
+  cudaErrorSharedObjectInitFailed = 303,
+  cudaErrorOperatingSystem = 304,
+  cudaErrorInvalidResourceHandle = 400,
+  cudaErrorIllegalState = 401,
+  cudaErrorLossyQuery = 402,
+  cudaErrorSymbolNotFound = 500,
+  cudaErrorNotReady = 600,
+  cudaErrorIllegalAddress = 700,
+  cudaErrorLaunchOutOfResources = 701,
+  cudaErrorLaunchTimeout = 702,
+  cudaErrorLaunchIncompatibleTexturing = 703,
+  cudaErrorPeerAccessAlreadyEnabled = 704,
+  cudaErrorPeerAccessNotEnabled = 705,
+  cudaErrorSetOnActiveProcess = 708,
+  cudaErrorContextIsDestroyed = 709,
+  cudaErrorAssert = 710,
+  cudaErrorTooManyPeers = 711,
+  cudaErrorHostMemoryAlreadyRegistered = 712,
+  cudaErrorHostMemoryNotRegistered = 713,
+  cudaErrorHardwareStackError = 714,
+  cudaErrorIllegalInstruction = 715,
+  cudaErrorMisalignedAddress = 716,
+  cudaErrorInvalidAddressSpace = 717,
+  cudaErrorInvalidPc = 718,
+  cudaErrorLaunchFailure = 719,
+  cudaErrorCooperativeLaunchTooLarge = 720,
+  cudaErrorTensorMemoryLeak = 721,
+  cudaErrorNotPermitted = 800,
+  cudaErrorNotSupported = 801,
+  cudaErrorSystemNotReady = 802,
+  cudaErrorSystemDriverMismatch = 803,
+  cudaErrorCompatNotSupportedOnDevice = 804,
+  cudaErrorMpsConnectionFailed = 805,
+  cudaErrorMpsRpcFailure = 806,
+  cudaErrorMpsServerNotReady = 807,
+  cudaErrorMpsMaxClientsReached = 808,
+  cudaErrorMpsMaxConnectionsReached = 809,
+  cudaErrorMpsClientTerminated = 810,
+  cudaErrorCdpNotSupported = 811,
+  cudaErrorCdpVersionMismatch = 812,
+  cudaErrorStreamCaptureUnsupported = 900,
+  cudaErrorStreamCaptureInvalidated = 901,
+  cudaErrorStreamCaptureMerge = 902,
+  cudaErrorStreamCaptureUnmatched = 903,
+  cudaErrorStreamCaptureUnjoined = 904,
+  cudaErrorStreamCaptureIsolation = 905,
+  cudaErrorStreamCaptureImplicit = 906,
+  cudaErrorCapturedEvent = 907,
+  cudaErrorStreamCaptureWrongThread = 908,
+  cudaErrorTimeout = 909,
+  cudaErrorGraphExecUpdateFailure = 910,
+  cudaErrorExternalDevice = 911,
+  cudaErrorInvalidClusterSize = 912,
+  cudaErrorFunctionNotLoaded = 913,
+  cudaErrorInvalidResourceType = 914,
+  cudaErrorInvalidResourceConfiguration = 915,
+  cudaErrorUnknown = 999,
+  cudaErrorApiFailureBase = 10000,
+};
+using cudaError_t = cudaError;
+
+struct CUstream_st;
+struct CUevent_st;
+using cudaStream_t = CUstream_st*;
+using cudaEvent_t = CUevent_st*;
+
+enum cudaMemcpyKind {
+  cudaMemcpyHostToHost = 0,
+  cudaMemcpyHostToDevice = 1,
+  cudaMemcpyDeviceToHost = 2,
+  cudaMemcpyDeviceToDevice = 3,
+  cudaMemcpyDefault = 4,
+};
+
+inline cudaError_t cudaGetLastError() { return cudaSuccess; }
+inline cudaError_t cudaPeekAtLastError() { return cudaSuccess; }
+
+inline const char* cudaGetErrorName(cudaError_t error) {
+  switch (error) {
+    case cudaSuccess: return "cudaSuccess";
+    case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
+    case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
+    case cudaErrorInitializationError: return "cudaErrorInitializationError";
+    case cudaErrorCudartUnloading: return "cudaErrorCudartUnloading";
+    case cudaErrorProfilerDisabled: return "cudaErrorProfilerDisabled";
+    case cudaErrorProfilerNotInitialized: return "cudaErrorProfilerNotInitialized";
+    case cudaErrorProfilerAlreadyStarted: return "cudaErrorProfilerAlreadyStarted";
+    case cudaErrorProfilerAlreadyStopped: return "cudaErrorProfilerAlreadyStopped";
+    case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
+    case cudaErrorInvalidPitchValue: return "cudaErrorInvalidPitchValue";
+    case cudaErrorInvalidSymbol: return "cudaErrorInvalidSymbol";
+    case cudaErrorInvalidHostPointer: return "cudaErrorInvalidHostPointer";
+    case cudaErrorInvalidDevicePointer: return "cudaErrorInvalidDevicePointer";
+    case cudaErrorInvalidTexture: return "cudaErrorInvalidTexture";
+    case cudaErrorInvalidTextureBinding: return "cudaErrorInvalidTextureBinding";
+    case cudaErrorInvalidChannelDescriptor: return "cudaErrorInvalidChannelDescriptor";
+    case cudaErrorInvalidMemcpyDirection: return "cudaErrorInvalidMemcpyDirection";
+    case cudaErrorAddressOfConstant: return "cudaErrorAddressOfConstant";
+    case cudaErrorTextureFetchFailed: return "cudaErrorTextureFetchFailed";
+    case cudaErrorTextureNotBound: return "cudaErrorTextureNotBound";
+    case cudaErrorSynchronizationError: return "cudaErrorSynchronizationError";
+    case cudaErrorInvalidFilterSetting: return "cudaErrorInvalidFilterSetting";
+    case cudaErrorInvalidNormSetting: return "cudaErrorInvalidNormSetting";
+    case cudaErrorMixedDeviceExecution: return "cudaErrorMixedDeviceExecution";
+    case cudaErrorNotYetImplemented: return "cudaErrorNotYetImplemented";
+    case cudaErrorMemoryValueTooLarge: return "cudaErrorMemoryValueTooLarge";
+    case cudaErrorStubLibrary: return "cudaErrorStubLibrary";
+    case cudaErrorInsufficientDriver: return "cudaErrorInsufficientDriver";
+    case cudaErrorCallRequiresNewerDriver: return "cudaErrorCallRequiresNewerDriver";
+    case cudaErrorInvalidSurface: return "cudaErrorInvalidSurface";
+    case cudaErrorDuplicateVariableName: return "cudaErrorDuplicateVariableName";
+    case cudaErrorDuplicateTextureName: return "cudaErrorDuplicateTextureName";
+    case cudaErrorDuplicateSurfaceName: return "cudaErrorDuplicateSurfaceName";
+    case cudaErrorDevicesUnavailable: return "cudaErrorDevicesUnavailable";
+    case cudaErrorIncompatibleDriverContext: return "cudaErrorIncompatibleDriverContext";
+    case cudaErrorMissingConfiguration: return "cudaErrorMissingConfiguration";
+    case cudaErrorPriorLaunchFailure: return "cudaErrorPriorLaunchFailure";
+    case cudaErrorLaunchMaxDepthExceeded: return "cudaErrorLaunchMaxDepthExceeded";
+    case cudaErrorLaunchFileScopedTex: return "cudaErrorLaunchFileScopedTex";
+    case cudaErrorLaunchFileScopedSurf: return "cudaErrorLaunchFileScopedSurf";
+    case cudaErrorSyncDepthExceeded: return "cudaErrorSyncDepthExceeded";
+    case cudaErrorLaunchPendingCountExceeded: return "cudaErrorLaunchPendingCountExceeded";
+    case cudaErrorInvalidDeviceFunction: return "cudaErrorInvalidDeviceFunction";
+    case cudaErrorNoDevice: return "cudaErrorNoDevice";
+    case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
+    case cudaErrorDeviceNotLicensed: return "cudaErrorDeviceNotLicensed";
+    case cudaErrorSoftwareValidityNotEstablished: return "cudaErrorSoftwareValidityNotEstablished";
+    case cudaErrorStartupFailure: return "cudaErrorStartupFailure";
+    case cudaErrorInvalidKernelImage: return "cudaErrorInvalidKernelImage";
+    case cudaErrorDeviceUninitialized: return "cudaErrorDeviceUninitialized";
+    case cudaErrorMapBufferObjectFailed: return "cudaErrorMapBufferObjectFailed";
+    case cudaErrorUnmapBufferObjectFailed: return "cudaErrorUnmapBufferObjectFailed";
+    case cudaErrorArrayIsMapped: return "cudaErrorArrayIsMapped";
+    case cudaErrorAlreadyMapped: return "cudaErrorAlreadyMapped";
+    case cudaErrorNoKernelImageForDevice: return "cudaErrorNoKernelImageForDevice";
+    case cudaErrorAlreadyAcquired: return "cudaErrorAlreadyAcquired";
+    case cudaErrorNotMapped: return "cudaErrorNotMapped";
+    case cudaErrorNotMappedAsArray: return "cudaErrorNotMappedAsArray";
+    case cudaErrorNotMappedAsPointer: return "cudaErrorNotMappedAsPointer";
+    case cudaErrorECCUncorrectable: return "cudaErrorECCUncorrectable";
+    case cudaErrorUnsupportedLimit: return "cudaErrorUnsupportedLimit";
+    case cudaErrorDeviceAlreadyInUse: return "cudaErrorDeviceAlreadyInUse";
+    case cudaErrorPeerAccessUnsupported: return "cudaErrorPeerAccessUnsupported";
+    case cudaErrorInvalidPtx: return "cudaErrorInvalidPtx";
+    case cudaErrorInvalidGraphicsContext: return "cudaErrorInvalidGraphicsContext";
+    case cudaErrorNvlinkUncorrectable: return "cudaErrorNvlinkUncorrectable";
+    case cudaErrorJitCompilerNotFound: return "cudaErrorJitCompilerNotFound";
+    case cudaErrorUnsupportedPtxVersion: return "cudaErrorUnsupportedPtxVersion";
+    case cudaErrorJitCompilationDisabled: return "cudaErrorJitCompilationDisabled";
+    case cudaErrorUnsupportedExecAffinity: return "cudaErrorUnsupportedExecAffinity";
+    case cudaErrorUnsupportedDevSideSync: return "cudaErrorUnsupportedDevSideSync";
+    case cudaErrorContained: return "cudaErrorContained";
+    case cudaErrorInvalidSource: return "cudaErrorInvalidSource";
+    case cudaErrorFileNotFound: return "cudaErrorFileNotFound";
+    case cudaErrorSharedObjectSymbolNotFound: return "cudaErrorSharedObjectSymbolNotFound";
+    case cudaErrorSharedObjectInitFailed: return "cudaErrorSharedObjectInitFailed";
+    case cudaErrorOperatingSystem: return "cudaErrorOperatingSystem";
+    case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
+    case cudaErrorIllegalState: return "cudaErrorIllegalState";
+    case cudaErrorLossyQuery: return "cudaErrorLossyQuery";
+    case cudaErrorSymbolNotFound: return "cudaErrorSymbolNotFound";
+    case cudaErrorNotReady: return "cudaErrorNotReady";
+    case cudaErrorIllegalAddress: return "cudaErrorIllegalAddress";
+    case cudaErrorLaunchOutOfResources: return "cudaErrorLaunchOutOfResources";
+    case cudaErrorLaunchTimeout: return "cudaErrorLaunchTimeout";
+    case cudaErrorLaunchIncompatibleTexturing: return "cudaErrorLaunchIncompatibleTexturing";
+    case cudaErrorPeerAccessAlreadyEnabled: return "cudaErrorPeerAccessAlreadyEnabled";
+    case cudaErrorPeerAccessNotEnabled: return "cudaErrorPeerAccessNotEnabled";
+    case cudaErrorSetOnActiveProcess: return "cudaErrorSetOnActiveProcess";
+    case cudaErrorContextIsDestroyed: return "cudaErrorContextIsDestroyed";
+    case cudaErrorAssert: return "cudaErrorAssert";
+    case cudaErrorTooManyPeers: return "cudaErrorTooManyPeers";
+    case cudaErrorHostMemoryAlreadyRegistered: return "cudaErrorHostMemoryAlreadyRegistered";
+    case cudaErrorHostMemoryNotRegistered: return "cudaErrorHostMemoryNotRegistered";
+    case cudaErrorHardwareStackError: return "cudaErrorHardwareStackError";
+    case cudaErrorIllegalInstruction: return "cudaErrorIllegalInstruction";
+    case cudaErrorMisalignedAddress: return "cudaErrorMisalignedAddress";
+    case cudaErrorInvalidAddressSpace: return "cudaErrorInvalidAddressSpace";
+    case cudaErrorInvalidPc: return "cudaErrorInvalidPc";
+    case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
+    case cudaErrorCooperativeLaunchTooLarge: return "cudaErrorCooperativeLaunchTooLarge";
+    case cudaErrorTensorMemoryLeak: return "cudaErrorTensorMemoryLeak";
+    case cudaErrorNotPermitted: return "cudaErrorNotPermitted";
+    case cudaErrorNotSupported: return "cudaErrorNotSupported";
+    case cudaErrorSystemNotReady: return "cudaErrorSystemNotReady";
+    case cudaErrorSystemDriverMismatch: return "cudaErrorSystemDriverMismatch";
+    case cudaErrorCompatNotSupportedOnDevice: return "cudaErrorCompatNotSupportedOnDevice";
+    case cudaErrorMpsConnectionFailed: return "cudaErrorMpsConnectionFailed";
+    case cudaErrorMpsRpcFailure: return "cudaErrorMpsRpcFailure";
+    case cudaErrorMpsServerNotReady: return "cudaErrorMpsServerNotReady";
+    case cudaErrorMpsMaxClientsReached: return "cudaErrorMpsMaxClientsReached";
+    case cudaErrorMpsMaxConnectionsReached: return "cudaErrorMpsMaxConnectionsReached";
+    case cudaErrorMpsClientTerminated: return "cudaErrorMpsClientTerminated";
+    case cudaErrorCdpNotSupported: return "cudaErrorCdpNotSupported";
+    case cudaErrorCdpVersionMismatch: return "cudaErrorCdpVersionMismatch";
+    case cudaErrorStreamCaptureUnsupported: return "cudaErrorStreamCaptureUnsupported";
+    case cudaErrorStreamCaptureInvalidated: return "cudaErrorStreamCaptureInvalidated";
+    case cudaErrorStreamCaptureMerge: return "cudaErrorStreamCaptureMerge";
+    case cudaErrorStreamCaptureUnmatched: return "cudaErrorStreamCaptureUnmatched";
+    case cudaErrorStreamCaptureUnjoined: return "cudaErrorStreamCaptureUnjoined";
+    case cudaErrorStreamCaptureIsolation: return "cudaErrorStreamCaptureIsolation";
+    case cudaErrorStreamCaptureImplicit: return "cudaErrorStreamCaptureImplicit";
+    case cudaErrorCapturedEvent: return "cudaErrorCapturedEvent";
+    case cudaErrorStreamCaptureWrongThread: return "cudaErrorStreamCaptureWrongThread";
+    case cudaErrorTimeout: return "cudaErrorTimeout";
+    case cudaErrorGraphExecUpdateFailure: return "cudaErrorGraphExecUpdateFailure";
+    case cudaErrorExternalDevice: return "cudaErrorExternalDevice";
+    case cudaErrorInvalidClusterSize: return "cudaErrorInvalidClusterSize";
+    case cudaErrorFunctionNotLoaded: return "cudaErrorFunctionNotLoaded";
+    case cudaErrorInvalidResourceType: return "cudaErrorInvalidResourceType";
+    case cudaErrorInvalidResourceConfiguration: return "cudaErrorInvalidResourceConfiguration";
+    case cudaErrorUnknown: return "cudaErrorUnknown";
+    case cudaErrorApiFailureBase: return "cudaErrorApiFailureBase";
+  }
+  return "cudaErrorUnknown";
+}
+
+inline const char* cudaGetErrorString(cudaError_t error) {
+  switch (error) {
+    case cudaSuccess: return "no error";
+    case cudaErrorInvalidValue: return "invalid argument";
+    case cudaErrorMemoryAllocation: return "out of memory";
+    case cudaErrorInitializationError: return "initialization error";
+    case cudaErrorLaunchFailure: return "unspecified launch failure";
+    case cudaErrorInvalidDevice: return "invalid device ordinal";
+    case cudaErrorInvalidDevicePointer: return "invalid device pointer";
+    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
+    case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
+    case cudaErrorNoDevice: return "no CUDA-capable device is detected";
+    case cudaErrorNotReady: return "device not ready";
+    case cudaErrorUnknown: return "unknown error";
+    default: return cudaGetErrorName(error);
+  }
+}

@@ -1,0 +1,134 @@
+// The app model over a real lesson, run the way the app runs it (compiled, in a child process):
+// the lesson's notes at their steps, its questions scored in predict mode, its SVG sequence.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "model/app_model.hpp"
+#include "model/live_gpu.hpp"
+
+using namespace warpsim;
+using namespace warpsim::gui;
+
+namespace {
+
+struct Opened {
+  Model m;
+  ViewState v;
+};
+
+// Opens `args` as warpsim-gui would and runs the first request on this thread.
+void open(Opened& o, const std::vector<std::string>& args, const LiveGpu& live = {}) {
+  auto catalogue = std::make_shared<const course::Catalogue>(
+      course::load_catalogue(std::filesystem::path(WARPSIM_SOURCE_DIR) / "lessons"));
+  REQUIRE(init(o.m, o.v, *parse_gui_options(args), catalogue));
+  RunRequest request = std::move(*o.m.wanted);
+  o.m.wanted.reset();
+  finish_run(o.m, o.v, run_and_load(1, request, live), 0);
+  refresh(o.m, o.v);
+  REQUIRE_MESSAGE(o.m.run->result.status == runner::RunStatus::completed, o.m.run->result.message);
+}
+
+}  // namespace
+
+TEST_CASE("the butterfly lesson: its notes at their passes, its questions scored") {
+  Opened o;
+  open(o, {"butterfly-reduction"});
+  Model& m = o.m;
+  ViewState& v = o.v;
+  CHECK(m.run->index.step_count() == 5);
+  const course::Note* note = current_note(m, v);
+  REQUIRE(note != nullptr);
+  CHECK(note->text.starts_with("Offset 16: lanes 0-15 pair with lanes 16-31."));
+  REQUIRE(current_questions(m, v).size() == 1);
+  // Predict mode: lanes 0 and 17 receive 16 and 1.
+  apply(m, v, {SetPredict{true}, SetGuess{0, "16"}, SetGuess{17, "2"}, CheckGuesses{}}, 0);
+  CHECK(v.score == PredictScore{1, 2});
+  CHECK(v.predict_feedback == "1 of 2 right: lane 17 received 1, not 2.");
+  // The third pass asks for source lanes.
+  apply(m, v, {StepBy{2}}, 0);
+  refresh(m, v);
+  REQUIRE(current_questions(m, v).size() == 1);
+  apply(m, v, {SetGuess{5, "1"}, SetGuess{30, "26"}, CheckGuesses{}}, 0);
+  CHECK(v.score == PredictScore{3, 4});
+  // The lesson's recorded H100 run of the preset: every lane of every step agrees.
+  REQUIRE_MESSAGE(m.run->gpu.has_value(), m.run->gpu_note);
+  CHECK(provenance(m.run->gpu->device).find("H100") != std::string::npos);
+  CHECK(m.run->gpu->comparison.matches());
+  CHECK(m.run->gpu->differing_steps.empty());
+  REQUIRE(m.cache.view->has_other);
+  CHECK(m.cache.view->other_differs == 0);
+}
+
+TEST_CASE("a recorded GPU run that disagrees is shown as loudly as a diagnostic") {
+  // The butterfly's recorded run with lane 3's first result changed (tests/gui/data).
+  Opened o;
+  open(o, {"butterfly-reduction", "--gpu-record",
+           std::string(WARPSIM_SOURCE_DIR) + "/tests/gui/data/butterfly-default-lane3-differs.json.gz"});
+  REQUIRE_MESSAGE(o.m.run->gpu.has_value(), o.m.run->gpu_note);
+  CHECK(o.m.run->gpu->differing_steps == std::vector<std::size_t>{0});
+  CHECK(o.m.cache.view->other_differs == lane_bit(3));
+  const Figure f = build_step_figure(*o.m.cache.view, {}, figure_options(o.m, o.v, 1200, {}, 1e9));
+  const bool banner = std::any_of(f.shapes.begin(), f.shapes.end(), [](const Shape& s) {
+    const Text* t = std::get_if<Text>(&s);
+    return t != nullptr && t->text.starts_with("! The GPU's result differs from the simulator's at lane 3");
+  });
+  CHECK(banner);
+}
+
+TEST_CASE("--gpu: the same launch on this machine's GPU, or one line saying why not") {
+  Opened o;
+  open(o, {"butterfly-reduction", "--gpu"}, run_live_gpu);
+  CHECK(o.m.run->request.live_gpu);
+  CHECK_FALSE(o.m.run->result.initial_buffers.empty());  // what the GPU starts from
+  if (o.m.run->gpu) {
+    // A machine with a CUDA device: the live run, traced, agrees lane by lane.
+    CHECK(o.m.run->gpu->source == "live run on this machine's GPU");
+    CHECK(o.m.run->gpu->comparison.matches());
+    REQUIRE(o.m.run->gpu->comparison.steps.has_value());
+    CHECK(o.m.run->gpu->comparison.steps->identical());
+    CHECK(o.m.cache.view->has_other);
+    MESSAGE("live GPU: " << provenance(o.m.run->gpu->device));
+  } else {
+    // Elsewhere: no GPU side, and the GPU tab says why in one line.
+    CHECK_FALSE(o.m.run->gpu_note.empty());
+    CHECK(o.m.run->gpu_note.find('\n') == std::string::npos);
+    MESSAGE("no live GPU: " << o.m.run->gpu_note);
+  }
+}
+
+TEST_CASE("a lesson as a sequence of SVG figures, its notes as captions") {
+  Opened o;
+  open(o, {"butterfly-reduction"});
+  const auto dir = std::filesystem::temp_directory_path() / "warpsim-gui-lesson-svg";
+  std::filesystem::remove_all(dir);
+  const auto written = export_svg_sequence(o.m, o.v, dir.string());
+  REQUIRE(written);
+  CHECK(*written == 5);
+  std::ifstream first(dir / "step-001.svg");
+  std::stringstream text;
+  text << first.rdbuf();
+  CHECK(text.str().find("Offset 16: lanes 0-15 pair with lanes 16-31.") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a kernel file that does not compile: its errors on their lines, no steps") {
+  Opened o;
+  auto catalogue = std::make_shared<const course::Catalogue>();
+  const std::string file = std::string(WARPSIM_SOURCE_DIR) + "/tests/gui/kernels/compile_error.cu";
+  REQUIRE(init(o.m, o.v,
+               *parse_gui_options({file, "--kernel", "broken", "--grid", "1", "--block", "32",
+                                   "--arg", "i32[32]:iota", "--arg", "i32[32]:zeros"}),
+               catalogue));
+  const RunRequest request = *o.m.wanted;
+  finish_run(o.m, o.v, run_and_load(1, request), 0);
+  CHECK(o.m.run->result.status == runner::RunStatus::bad_input);
+  REQUIRE_FALSE(o.m.run->compiler_messages.empty());
+  CHECK(o.m.run->compiler_messages[0].line == 6);
+  CHECK(o.m.run->compiler_messages[0].severity == "error");
+  CHECK(o.m.notice_is_error);
+  CHECK_FALSE(has_steps(o.m));
+}
