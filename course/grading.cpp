@@ -1,10 +1,10 @@
 // Grading a submission: every case run by the reference solution once and by the submission under
 // each schedule, the checked buffers compared, any diagnostic or stop a failure.
 #include <algorithm>
-#include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "grading_internal.hpp"
 #include "warpsim/device_trace.hpp"
@@ -25,14 +25,13 @@ std::string schedule_note(const Schedule& s) {
   if (s.order_seed == 0 && s.policy == ConvergencePolicy::maximal) return "";
   if (s.policy == ConvergencePolicy::interleaved) {
     return " [" + s.name +
-           ": the in-order runs were right; under the interleaved policy diverged lanes "
-           "run in a seeded order, so the kernel relies on lanes of a warp staying in step, which "
-           "nothing "
+           ": the in-order runs were right; under the interleaved policy diverged lanes run in a "
+           "seeded order, so the kernel relies on lanes of a warp staying in step, which nothing "
            "guarantees]";
   }
   return " [" + s.name +
-         ": the in-order run was right; the result depends on the order in which warps "
-         "or blocks run]";
+         ": the in-order run was right; the result depends on the order in which warps or blocks "
+         "run]";
 }
 
 std::string stop_message(const runner::KernelFileResult& r) {
