@@ -13,6 +13,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "gpu_hooks.hpp"
 #include "grade_report.hpp"
 #include "warpsim/course.hpp"
 #include "warpsim/grading.hpp"
@@ -34,6 +35,7 @@ struct GradeFlags {
   std::string report;
   double budget = 60;
   std::optional<double> time_limit;
+  bool no_gpu = false;
 };
 
 course::GradeOptions options_of(const GradeFlags& flags, std::uint64_t seed) {
@@ -41,6 +43,14 @@ course::GradeOptions options_of(const GradeFlags& flags, std::uint64_t seed) {
   options.seed = seed;
   options.budget_seconds = flags.budget;
   options.time_limit_seconds = flags.time_limit;
+  // On a machine with a CUDA device, every case that passes in the simulator runs there too.
+  if (!flags.no_gpu && probe_gpu()) {
+    options.gpu = [](const runner::KernelFileRequest& request, const runner::KernelFileResult& sim) {
+      GpuRunFlags gpu;
+      gpu.trace_blocks = 0;  // outputs only
+      return run_on_gpu(request, sim, gpu);
+    };
+  }
   return options;
 }
 
@@ -237,6 +247,9 @@ CommandRun add_grade_command(CLI::App& app) {
   sub->add_option("submission", f->target,
                   "the student's .cu file, or a folder of submissions (one .cu or folder each)");
   sub->add_flag("--json", f->json, "the grading as JSON");
+  sub->add_flag("--no-gpu", f->no_gpu,
+                "simulator only, even where a CUDA device is present (by default every case that "
+                "passes in the simulator also runs on the GPU there)");
   sub->add_option("--junit", f->junit, "also write the grading as JUnit XML to this file");
   sub->add_option(
       "--seed", f->seed,

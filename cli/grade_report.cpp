@@ -137,6 +137,7 @@ void write_grade_text(std::ostream& out, const course::Exercise& exercise,
         << pad_right(c.name, name_width) << "  " << pad_right(c.launch, launch_width);
     if (c.passed()) {
       out << "  " << c.runs << (c.runs == 1 ? " run" : " runs");
+      if (!c.gpu.empty()) out << "; GPU " << c.gpu;
     } else {
       out << "  " << c.headline;
     }
@@ -228,6 +229,7 @@ json grade_json(const course::Exercise& exercise, const course::GradeResult& r) 
                   {"passed", c.passed()},
                   {"runs", c.runs},
                   {"seconds", c.seconds}};
+    if (!c.gpu.empty()) entry["gpu"] = c.gpu;
     if (!c.passed()) {
       entry["schedule"] = c.schedule;
       entry["message"] = c.message;

@@ -215,6 +215,41 @@ Verdict judge(const Exercise& e, const runner::KernelFileResult& got,
   return v;
 }
 
+// The case once more, on the GPU: its outputs, taken as the simulator's run's, must be the
+// expected ones too (a kernel right only because the simulator runs lanes in some order fails).
+void judge_on_gpu(const Exercise& e, const GradeCase& c, const Schedule& in_order,
+                  const runner::KernelFileResult& expected, const GradeOptions& options,
+                  CaseResult& row, const fs::path& submission) {
+  runner::KernelFileRequest request = request_for_case(e, submission, c, in_order, false);
+  request.keep_initial_buffers = true;
+  const runner::KernelFileResult sim = runner::run_kernel_file(request);
+  if (sim.status != runner::RunStatus::completed) {
+    row.gpu = "not run on the GPU: the simulation did not complete";
+    return;
+  }
+  auto ran = options.gpu(request, sim);
+  if (!ran) {
+    row.gpu = "not run on the GPU: " + ran.error().message;
+    return;
+  }
+  runner::KernelFileResult on_gpu = sim;  // the simulator's run, with the GPU's outputs
+  for (runner::OutputBuffer& b : on_gpu.buffers) {
+    for (const GpuBuffer& g : ran->buffers) {
+      if (g.arg == b.arg && g.bytes.size() == b.bytes.size()) b.bytes = g.bytes;
+    }
+  }
+  const Verdict v = judge(e, on_gpu, expected);
+  if (v.outcome == CaseOutcome::passed) {
+    row.gpu = "agrees on " + ran->device.name;
+    return;
+  }
+  row.outcome = v.outcome;
+  row.schedule = "on the GPU";
+  row.message = "on the GPU (" + ran->device.name + "): " + v.message;
+  row.headline = v.headline + " [on the GPU]";
+  row.gpu = "differs on " + ran->device.name;
+}
+
 }  // namespace detail
 
 const runner::KernelFileResult* ReferenceRuns::find(const std::string& key) const {
@@ -364,6 +399,11 @@ GradeResult grade(const Exercise& exercise, const fs::path& submission,
         failed_run = got;
       }
       break;
+    }
+    if (options.gpu && row.outcome == CaseOutcome::passed) {
+      // A failure on the GPU alone has no simulator run to explain it lane by lane: its message
+      // says so, and the detail (if any) stays with the simulator's failures.
+      judge_on_gpu(e, c, in_order, reference, options, row, submission);
     }
     row.seconds = seconds_since(case_start);
     if (options.on_case) options.on_case(row);

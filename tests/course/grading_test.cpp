@@ -518,3 +518,37 @@ TEST_CASE("any case can be explained on demand, and each case is reported as it 
   CHECK(right->table.size() == 3);
   CHECK_FALSE(explain_case(e, e.solution_file(), 4, 99, order));
 }
+
+TEST_CASE("with a GPU, every case that passes in the simulator also runs there and must agree") {
+  use_scratch_cache();
+  const Exercise& e = exercise("warp-sum");
+  if (!general()) return;
+  // A stand-in GPU that returns the simulator's outputs, once faithfully and once with one
+  // element of the output changed: the second must fail on the GPU, naming it.
+  int calls = 0;
+  bool corrupt = false;
+  GradeOptions options{.seed = kSeed, .detail = false};
+  options.gpu = [&](const runner::KernelFileRequest& request, const runner::KernelFileResult& sim)
+      -> Expected<GpuRun> {
+    ++calls;
+    CHECK(request.keep_initial_buffers);
+    CHECK_FALSE(sim.initial_buffers.empty());
+    GpuRun run;
+    run.device.name = "Stand-in GPU";
+    for (const runner::OutputBuffer& b : sim.buffers) {
+      run.buffers.push_back({b.arg, ValueType::f32, b.bytes});
+      if (b.arg == 1 && corrupt) run.buffers.back().bytes[0] ^= std::byte{1};
+    }
+    return run;
+  };
+  const GradeResult agrees = grade(e, e.solution_file(), options);
+  CHECK(agrees.passed());
+  CHECK(calls == static_cast<int>(agrees.cases.size()));
+  CHECK(agrees.cases.front().gpu == "agrees on Stand-in GPU");
+  corrupt = true;
+  const GradeResult differs = grade(e, e.solution_file(), options);
+  CHECK_FALSE(differs.passed());
+  CHECK(differs.cases.front().outcome == CaseOutcome::wrong_output);
+  CHECK(differs.cases.front().message.rfind("on the GPU (Stand-in GPU): ", 0) == 0);
+  CHECK(differs.cases.front().gpu == "differs on Stand-in GPU");
+}

@@ -24,6 +24,7 @@
 #include <string_view>
 #include <vector>
 
+#include "warpsim/device_trace.hpp"
 #include "warpsim/expected.hpp"
 #include "warpsim/runner.hpp"
 #include "warpsim/step_view.hpp"
@@ -219,6 +220,7 @@ struct CaseResult {
   std::string headline;  // the same, short, for a table of cases
   std::size_t runs = 0;  // runs made of the submission
   double seconds = 0;
+  std::string gpu;       // with a GPU: "agrees", or why it was not run there; empty without one
   bool passed() const { return outcome == CaseOutcome::passed; }
 };
 
@@ -232,6 +234,13 @@ struct GradeOptions {
   ReferenceRuns* references = nullptr;         // shared reference runs (none: each grading its own)
   // Called after each case (from the grading thread), for progress in a view.
   std::function<void(const CaseResult&)> on_case{};
+  // The GPU, when there is one: runs the same launch on the device (with the simulator's initial
+  // buffers; `sim` was run with keep_initial_buffers) and returns what it did. Each case that
+  // passes in the simulator then also runs there and must give the expected outputs, so that a
+  // submission right only in the simulator fails too. Empty: simulator only.
+  std::function<Expected<GpuRun>(const runner::KernelFileRequest& request,
+                                 const runner::KernelFileResult& sim)>
+      gpu{};
 };
 
 // One row of the failing case's table: elements `first` .. `first + cells.size() - 1` of a
