@@ -6,6 +6,7 @@
 #
 # Layout under the prefix (GNUInstallDirs):
 #   bin/warpsim                  lib/libwarpsim.so           lib/cmake/warpsim/*.cmake
+#   libexec/warpsim/warpsim-kernel-host (runs each kernel; found relative to libwarpsim)
 #   include/warpsim/*.hpp        include/warpsim/shim/       (cuda_runtime.h, cooperative_groups.h,
 #                                                             warpsim/cuda_shim.hpp, ...)
 # libwarpsim finds the shim relative to itself (sim/runner/CMakeLists.txt), `warpsim` finds
@@ -23,6 +24,11 @@ file(RELATIVE_PATH bin_to_lib ${CMAKE_INSTALL_FULL_BINDIR} ${CMAKE_INSTALL_FULL_
 set_target_properties(warpsim PROPERTIES EXPORT_NAME warpsim
   INSTALL_RPATH "$ORIGIN/${bin_to_lib}" INSTALL_RPATH_USE_LINK_PATH ON)
 install(TARGETS warpsim EXPORT warpsimTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+
+# The kernel host, where libwarpsim looks for it (sim/runner/CMakeLists.txt).
+file(RELATIVE_PATH host_to_lib ${CMAKE_INSTALL_FULL_LIBEXECDIR}/warpsim ${CMAKE_INSTALL_FULL_LIBDIR})
+set_target_properties(warpsim-kernel-host PROPERTIES INSTALL_RPATH "$ORIGIN/${host_to_lib}")
+install(TARGETS warpsim-kernel-host RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/warpsim)
 
 # Every layer's headers (sim/*/include/warpsim) into one include/warpsim.
 foreach(dir ${WARPSIM_PUBLIC_HEADER_DIRS})

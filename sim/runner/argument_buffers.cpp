@@ -76,40 +76,74 @@ ArgumentBuffers& ArgumentBuffers::operator=(ArgumentBuffers&& other) noexcept {
 ArgumentBuffers::~ArgumentBuffers() { release(); }
 
 void ArgumentBuffers::release() {
-  for (const GuardedBuffer& buffer : buffers_) munmap(buffer.mapping, buffer.mapping_bytes);
+  for (const GuardedBuffer& buffer : buffers_) {
+    if (buffer.mapping != nullptr) munmap(buffer.mapping, buffer.mapping_bytes);
+    if (buffer.fd >= 0) close(buffer.fd);
+  }
   buffers_.clear();
+}
+
+namespace {
+
+// Maps `buffer.fd` (sized here when `size_file`) as guard page, data pages, guard page, with the
+// data's last byte against the trailing guard; sets mapping, mapping_bytes and data.
+std::string map_guarded(GuardedBuffer& buffer, bool size_file) {
+  const std::size_t page = page_size();
+  const std::size_t bytes = buffer.count * element_size(buffer.type);
+  const std::size_t data_pages = (bytes + page - 1) / page * page;
+  const std::size_t total = data_pages + 2 * page;
+  if (size_file && ftruncate(buffer.fd, static_cast<off_t>(total)) != 0) {
+    return std::string("cannot allocate: ") + std::strerror(errno);
+  }
+  void* mapping = mmap(nullptr, total, PROT_NONE, MAP_SHARED, buffer.fd, 0);
+  if (mapping == MAP_FAILED) return std::string("cannot allocate: ") + std::strerror(errno);
+  buffer.mapping = static_cast<std::byte*>(mapping);
+  buffer.mapping_bytes = total;
+  buffer.data = buffer.mapping + page + data_pages - bytes;
+  if (data_pages > 0 && mprotect(buffer.mapping + page, data_pages, PROT_READ | PROT_WRITE) != 0) {
+    return std::string("cannot allocate: ") + std::strerror(errno);
+  }
+  return {};
+}
+
+}  // namespace
+
+Expected<ArgumentBuffers> ArgumentBuffers::adopt(std::vector<GuardedBuffer> shapes) {
+  ArgumentBuffers result;
+  for (GuardedBuffer& buffer : shapes) {
+    buffer.mapping = nullptr;
+    buffer.mapping_bytes = 0;
+    result.buffers_.push_back(buffer);
+    if (const std::string error = map_guarded(result.buffers_.back(), false); !error.empty()) {
+      return warpsim::fail("parameter " + std::to_string(buffer.arg) + "'s buffer: " + error);
+    }
+  }
+  return Expected<ArgumentBuffers>(std::move(result));
 }
 
 Expected<ArgumentBuffers> ArgumentBuffers::create(const std::vector<ArgSpec>& specs) {
   ArgumentBuffers result;
-  const std::size_t page = page_size();
   for (std::size_t arg = 0; arg < specs.size(); ++arg) {
     const ArgSpec& spec = specs[arg];
     if (!spec.is_buffer) continue;
     const std::size_t element = element_size(spec.type);
-    const std::size_t bytes = spec.count * element;
-    const std::size_t data_pages = (bytes + page - 1) / page * page;
-    const std::size_t total = data_pages + 2 * page;
-    void* mapping = mmap(nullptr, total, PROT_NONE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     auto fail_arg = [&](const std::string& why) {
       return warpsim::fail("--arg " + std::to_string(arg + 1) + " (" + spec.type_text() + "): " + why);
     };
-    if (mapping == MAP_FAILED) return fail_arg(std::string("cannot allocate: ") + std::strerror(errno));
     GuardedBuffer buffer;
     buffer.arg = arg;
     buffer.type = spec.type;
     buffer.count = spec.count;
-    buffer.mapping = static_cast<std::byte*>(mapping);
-    buffer.mapping_bytes = total;
-    buffer.data = buffer.mapping + page + data_pages - bytes;
+    buffer.fd = memfd_create("warpsim-buffer", MFD_CLOEXEC);
+    if (buffer.fd < 0) return fail_arg(std::string("cannot allocate: ") + std::strerror(errno));
     result.buffers_.push_back(buffer);
-    if (data_pages > 0 &&
-        mprotect(buffer.mapping + page, data_pages, PROT_READ | PROT_WRITE) != 0) {
-      return fail_arg(std::string("cannot allocate: ") + std::strerror(errno));
+    if (const std::string error = map_guarded(result.buffers_.back(), true); !error.empty()) {
+      return fail_arg(error);
     }
+    buffer = result.buffers_.back();
     switch (spec.init) {
       case BufferInit::zeros:
-        break;  // fresh anonymous pages are zero
+        break;  // a fresh memory file reads as zeros
       case BufferInit::iota:
         for (std::uint64_t i = 0; i < spec.count; ++i) {
           const std::uint64_t bits = iota_bits(spec.type, i);

@@ -1,5 +1,5 @@
-// The kernel's buffer arguments, each in its own shared mapping (the child process writes, the
-// parent reads the results back) and placed so that its last byte abuts a PROT_NONE guard page:
+// The kernel's buffer arguments, each in its own shared mapping of a memory file (the kernel host
+// process maps the same files and writes, the parent reads the results back) and placed so that its last byte abuts a PROT_NONE guard page:
 // a lane that reads or writes just past the end faults, and the fault address names the buffer
 // and element. A guard page before each buffer catches larger underflows.
 #pragma once
@@ -20,6 +20,7 @@ struct GuardedBuffer {
   std::byte* data = nullptr;  // data + count * element size is the trailing guard page
   std::byte* mapping = nullptr;
   std::size_t mapping_bytes = 0;
+  int fd = -1;  // the memory file behind the mapping (close-on-exec)
 };
 
 // Where a faulting address lies relative to the buffers.
@@ -40,6 +41,10 @@ class ArgumentBuffers {
   // Maps and fills a buffer for every buffer spec (zeros, iota, file, list). The error names the
   // --arg (1-based, as the user counts them) and what is wrong, e.g. a file of the wrong size.
   static Expected<ArgumentBuffers> create(const std::vector<ArgSpec>& specs);
+
+  // The kernel host's side: maps the memory files the parent made, one per buffer (arg, type,
+  // count and fd given; the layout is the same as create's). Takes ownership of the fds.
+  static Expected<ArgumentBuffers> adopt(std::vector<GuardedBuffer> shapes);
 
   const std::vector<GuardedBuffer>& buffers() const { return buffers_; }
   // The buffer of parameter `arg`, or nullptr when that argument is a scalar.

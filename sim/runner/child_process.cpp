@@ -2,6 +2,8 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <spawn.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -10,6 +12,9 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <vector>
+
+#include "kernel_child.hpp"
 
 namespace warpsim::runner {
 namespace {
@@ -68,27 +73,81 @@ void supervise(pid_t child, int fd, double timeout_seconds, ChildOutcome& outcom
 
 }  // namespace
 
-ChildOutcome run_in_child(ChildJob job, double timeout_seconds) {
+ChildOutcome run_in_child(const std::string& host, const JobMessage& job,
+                          const ArgumentBuffers& buffers, double timeout_seconds) {
   ChildOutcome outcome;
+  std::vector<int> opened;  // closed before returning, whatever happens
+  const auto close_all = [&] {
+    for (const int fd : opened) close(fd);
+  };
+  const auto failed = [&](const std::string& what) {
+    outcome.failure = what + ": " + std::strerror(errno);
+    close_all();
+    return outcome;
+  };
+  // The job in a memory file: the host reads it at its pace, and a host that never starts leaves
+  // no writer blocked on a pipe.
+  const int job_fd = memfd_create("warpsim-job", MFD_CLOEXEC);
+  if (job_fd < 0) return failed("memfd_create");
+  opened.push_back(job_fd);
+  const std::string bytes = encode(job);
+  for (std::size_t done = 0; done < bytes.size();) {
+    const ssize_t n = write(job_fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return failed("writing the kernel's job");
+    done += static_cast<std::size_t>(n);
+  }
+  if (lseek(job_fd, 0, SEEK_SET) != 0) return failed("writing the kernel's job");
   int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0) {
-    outcome.failure = std::string("pipe: ") + std::strerror(errno);
-    return outcome;
+  if (pipe2(fds, O_CLOEXEC) != 0) return failed("pipe");
+  opened.push_back(fds[0]);
+  opened.push_back(fds[1]);
+
+  // Each source lifted above every target first: a dup2 onto itself would keep close-on-exec.
+  const int above = kFirstBufferFd + static_cast<int>(buffers.buffers().size());
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  bool ready = true;
+  const auto pass = [&](int fd, int target) {
+    const int lifted = fcntl(fd, F_DUPFD_CLOEXEC, above);
+    if (lifted < 0) {
+      ready = false;
+      return;
+    }
+    opened.push_back(lifted);
+    posix_spawn_file_actions_adddup2(&actions, lifted, target);
+  };
+  pass(job_fd, kJobFd);
+  pass(fds[1], kResultFd);
+  for (std::size_t i = 0; i < buffers.buffers().size(); ++i) {
+    pass(buffers.buffers()[i].fd, kFirstBufferFd + static_cast<int>(i));
   }
-  std::fflush(nullptr);  // nothing buffered may be written twice
-  const pid_t child = fork();
-  if (child < 0) {
-    outcome.failure = std::string("fork: ") + std::strerror(errno);
-    close(fds[0]);
-    close(fds[1]);
-    return outcome;
+  // The host starts with no signal blocked and the time-limit signal at its default, whatever
+  // the calling thread had.
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t none, defaults;
+  sigemptyset(&none);
+  sigemptyset(&defaults);
+  sigaddset(&defaults, kTimeLimitSignal);
+  sigaddset(&defaults, SIGPIPE);
+  posix_spawnattr_setsigmask(&attributes, &none);
+  posix_spawnattr_setsigdefault(&attributes, &defaults);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  pid_t child = -1;
+  std::string host_argv0 = host;
+  char* argv[] = {host_argv0.data(), nullptr};
+  const int spawned =
+      ready ? posix_spawn(&child, host.c_str(), &actions, &attributes, argv, environ) : errno;
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
+  if (spawned != 0) {
+    errno = spawned;
+    return failed("cannot start the kernel host " + host);
   }
-  if (child == 0) {
-    close(fds[0]);
-    job.result_fd = fds[1];
-    run_child(job);
-  }
-  close(fds[1]);
+  // Only the read end stays open here: the pipe closes when the host is gone.
+  std::erase(opened, fds[0]);
+  close_all();
   outcome.started = true;
   supervise(child, fds[0], timeout_seconds, outcome);
   close(fds[0]);

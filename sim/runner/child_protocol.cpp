@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <type_traits>
 
 namespace warpsim::runner {
 namespace {
@@ -91,6 +92,58 @@ std::vector<Frame> parse_frames(std::string_view bytes) {
     bytes.remove_prefix(sizeof header + header.bytes);
   }
   return frames;
+}
+
+// LaunchOptions travel as their bytes, so that every option reaches the kernel host.
+static_assert(std::is_trivially_copyable_v<LaunchOptions>,
+              "LaunchOptions is sent to the kernel host as bytes: give it plain fields only");
+
+std::string encode(const JobMessage& job) {
+  Writer out;
+  out.put(std::string_view(job.shared_object));
+  out.put<std::uint64_t>(job.specs.size());
+  for (const ArgSpec& spec : job.specs) {
+    out.put(static_cast<std::uint8_t>(spec.type));
+    out.put(static_cast<std::uint8_t>(spec.is_buffer));
+    out.put(spec.scalar_bits);
+    out.put(spec.count);
+  }
+  out.put<std::uint64_t>(job.buffers.size());
+  for (const GuardedBuffer& buffer : job.buffers) {
+    out.put<std::uint64_t>(buffer.arg);
+    out.put(static_cast<std::uint8_t>(buffer.type));
+    out.put(buffer.count);
+  }
+  out.put(job.options);
+  out.put(static_cast<std::uint8_t>(job.want_trace));
+  return out.take();
+}
+
+std::optional<JobMessage> decode_job(std::string_view bytes) {
+  Reader in(bytes);
+  JobMessage job;
+  job.shared_object = in.text();
+  const auto specs = in.get<std::uint64_t>();
+  for (std::uint64_t i = 0; i < specs && in.ok(); ++i) {
+    ArgSpec spec;
+    spec.type = static_cast<ElementType>(in.get<std::uint8_t>());
+    spec.is_buffer = in.get<std::uint8_t>() != 0;
+    spec.scalar_bits = in.get<std::uint64_t>();
+    spec.count = in.get<std::uint64_t>();
+    job.specs.push_back(std::move(spec));
+  }
+  const auto buffers = in.get<std::uint64_t>();
+  for (std::uint64_t i = 0; i < buffers && in.ok(); ++i) {
+    GuardedBuffer buffer;
+    buffer.arg = in.get<std::uint64_t>();
+    buffer.type = static_cast<ElementType>(in.get<std::uint8_t>());
+    buffer.count = in.get<std::uint64_t>();
+    job.buffers.push_back(buffer);
+  }
+  job.options = in.get<LaunchOptions>();
+  job.want_trace = in.get<std::uint8_t>() != 0;
+  if (!in.ok()) return std::nullopt;
+  return job;
 }
 
 std::string encode(const RunSummary& summary) {

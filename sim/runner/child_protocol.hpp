@@ -1,5 +1,6 @@
-// What the child process that runs a kernel sends back to the parent through a pipe: framed
-// messages (tag, length, bytes). Buffers need no message: they live in shared mappings.
+// Between the parent and the kernel host process (warpsim-kernel-host) that runs a kernel: the
+// job it is given (a JobMessage, in a memory file), and what it sends back through a pipe:
+// framed messages (tag, length, bytes). Buffers need no message: they live in shared mappings.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "argument_buffers.hpp"
 #include "warpsim/launch.hpp"
 #include "warpsim/trace.hpp"
 
@@ -42,6 +44,19 @@ struct RunSummary {
 
 std::string encode(const RunSummary& summary);
 std::optional<RunSummary> decode_summary(std::string_view bytes);
+
+// What the kernel host runs: the kernel's shared object, the arguments (each spec's type,
+// is_buffer, scalar_bits and count; buffers come as memory files, their shapes here), the launch.
+struct JobMessage {
+  std::string shared_object;
+  std::vector<ArgSpec> specs;
+  std::vector<GuardedBuffer> buffers;  // arg, type and count of each; the fds travel apart
+  LaunchOptions options;
+  bool want_trace = false;
+};
+
+std::string encode(const JobMessage& job);
+std::optional<JobMessage> decode_job(std::string_view bytes);
 
 // Written from a signal handler, so plain data only.
 struct StopReport {

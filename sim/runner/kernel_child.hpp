@@ -1,4 +1,5 @@
-// The child process side of `warpsim run`: load the compiled kernel, check the arguments against
+// The kernel host's side of `warpsim run` (warpsim-kernel-host, a fresh process the parent
+// starts with exec, run_in_child in child_process.hpp): load the compiled kernel, check the arguments against
 // its parameters, launch it, and report through a pipe (child_protocol.hpp). A crash or the
 // parent's time-limit signal is caught on an alternate stack and reported as a StopReport
 // naming the lane, the fault address, the buffer it hit and the kernel frames.
@@ -13,6 +14,12 @@
 #include "warpsim/runner.hpp"
 
 namespace warpsim::runner {
+
+// The kernel host's descriptors: the encoded JobMessage (a memory file to read from the start),
+// the pipe for frames back, then one memory file per buffer in the JobMessage's order.
+inline constexpr int kJobFd = 3;
+inline constexpr int kResultFd = 4;
+inline constexpr int kFirstBufferFd = 5;
 
 // Sent by the parent when the wall-clock limit passes: the child reports where it is and exits.
 inline constexpr int kTimeLimitSignal = SIGUSR1;

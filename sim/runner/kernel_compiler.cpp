@@ -154,6 +154,22 @@ bool locate_headers(const std::string& library, Toolchain& toolchain) {
   return false;
 }
 
+// The kernel host beside an installed library (its relative path from the install rules), else
+// the build tree's; $WARPSIM_KERNEL_HOST wins over both.
+std::string locate_kernel_host(const std::string& library) {
+  if (std::string chosen = env_or_empty("WARPSIM_KERNEL_HOST"); !chosen.empty()) return chosen;
+#if defined(WARPSIM_RUNNER_INSTALLED_KERNEL_HOST)
+  const fs::path installed =
+      (fs::path(library).parent_path() / WARPSIM_RUNNER_INSTALLED_KERNEL_HOST).lexically_normal();
+  if (is_file(installed.string())) return installed.string();
+#endif
+#if defined(WARPSIM_RUNNER_KERNEL_HOST)
+  if (is_file(WARPSIM_RUNNER_KERNEL_HOST)) return WARPSIM_RUNNER_KERNEL_HOST;
+#endif
+  (void)library;
+  return {};
+}
+
 // The compiler's `--version` first line, remembered per executable (path, size, mtime) so that
 // a cached run starts no process at all.
 Expected<std::string> compiler_version(const Toolchain& toolchain) {
@@ -336,6 +352,11 @@ Expected<Toolchain> find_toolchain() {
         "cannot find the CUDA shim headers (warpsim/cuda_shim.hpp) "
         "beside " +
         toolchain.library);
+  }
+  toolchain.kernel_host = locate_kernel_host(toolchain.library);
+  if (toolchain.kernel_host.empty()) {
+    return fail("cannot find warpsim-kernel-host beside " + toolchain.library +
+                " (build it, or set WARPSIM_KERNEL_HOST)");
   }
   auto cache = choose_cache_dir();
   if (!cache) return fail(cache.error().message);

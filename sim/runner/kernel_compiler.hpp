@@ -16,6 +16,7 @@ struct Toolchain {
   std::string shim_dir;               // holds warpsim/cuda_shim.hpp, cuda_runtime.h, ...
   std::string include_dir;            // holds warpsim/*.hpp
   std::string library;                // libwarpsim's shared object, to link the kernel with
+  std::string kernel_host;            // warpsim-kernel-host, the process that runs a kernel
   // A CUDA toolkit's include/cccl folder ($CUDA_HOME, $CUDA_PATH, /usr/local/cuda), searched after
   // the system headers so that the shim's cuda/ wrappers read libcu++ from it; empty when none.
   std::string libcudacxx_dir;
@@ -23,8 +24,9 @@ struct Toolchain {
   CacheLimits cache_limits;  // pruned to these after each compile that adds to the cache
 };
 
-// Finds the compiler, the shim and libwarpsim (a build tree's, or an installation's relative to
-// the library) and the cache directory (created if missing).
+// Finds the compiler, the shim, libwarpsim and the kernel host (a build tree's, or an
+// installation's relative to the library; $WARPSIM_KERNEL_HOST names another host) and the cache
+// directory (created if missing).
 Expected<Toolchain> find_toolchain();
 
 // The architectures a kernel file can be compiled for, as nvcc names them, and the value of

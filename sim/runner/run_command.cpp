@@ -13,6 +13,7 @@
 
 #include "argument_buffers.hpp"
 #include "child_process.hpp"
+#include "kernel_child.hpp"
 #include "kernel_compiler.hpp"
 #include "stop_diagnostic.hpp"
 
@@ -274,10 +275,10 @@ KernelFileResult run_kernel_file(const KernelFileRequest& request) {
   launch.order_seed = request.order_seed;
   launch.max_steps = request.max_steps;
   launch.record_steps = request.record_steps;
-  const ChildOutcome outcome =
-      run_in_child({compiled->shared_object, &request.args, &*buffers, launch,
-                    request.record_steps, -1},
-                   request.timeout_seconds);
+  const ChildOutcome outcome = run_in_child(
+      toolchain->kernel_host,
+      {compiled->shared_object, request.args, buffers->buffers(), launch, request.record_steps},
+      *buffers, request.timeout_seconds);
   if (!outcome.started) return bad_input(outcome.failure);
   for (const Frame& frame : outcome.frames) {
     if (frame.tag == FrameTag::bad_input) return bad_input(frame.payload);
