@@ -2,7 +2,6 @@
 #include "gpu_hooks.hpp"
 
 #include <chrono>
-#include <cmath>
 #include <cstdio>
 
 #ifdef WARPSIM_HAVE_GPU
@@ -25,24 +24,10 @@ Expected<GpuRun> run_on_gpu(const runner::KernelFileRequest& request,
                             const runner::KernelFileResult& sim, const GpuRunFlags& flags) {
   auto source = runner::read_text_file(request.file);
   if (!source) return source.error();
-  gpu::GpuRunRequest g;
-  g.source = std::move(*source);
-  g.path = request.file;
-  g.kernel_expression = sim.kernel_expression;
-  g.kernel_name = sim.kernel;
-  g.args = request.args;
-  g.initial.resize(g.args.size());
-  for (const runner::OutputBuffer& buffer : sim.initial_buffers) {
-    if (buffer.arg < g.initial.size()) g.initial[buffer.arg] = buffer.bytes;
-  }
-  g.grid = request.grid;
-  g.block = request.block;
-  g.dynamic_shared_bytes = request.shared_bytes;
+  gpu::GpuRunRequest g = gpu::gpu_request_for(request, sim, std::move(*source));
   g.trace.enabled = flags.trace_blocks > 0;
   g.trace.blocks = flags.trace_blocks;
   g.trace.capacity = flags.trace_calls;
-  g.timeout = std::chrono::milliseconds(
-      static_cast<std::int64_t>(std::ceil(request.timeout_seconds * 1000.0)));
   return gpu::run_on_gpu(g);
 }
 

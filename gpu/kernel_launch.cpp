@@ -1,8 +1,11 @@
 #include "kernel_launch.hpp"
 
+#include <cmath>
+
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -441,6 +444,26 @@ GpuDevice gpu_device(const DeviceInfo& device) {
   d.cuda = nvrtc_version();
   d.date = utc_now();
   return d;
+}
+
+GpuRunRequest gpu_request_for(const runner::KernelFileRequest& request,
+                              const runner::KernelFileResult& sim, std::string source) {
+  GpuRunRequest g;
+  g.source = std::move(source);
+  g.path = request.file;
+  g.kernel_expression = sim.kernel_expression;
+  g.kernel_name = sim.kernel;
+  g.args = request.args;
+  g.initial.resize(g.args.size());
+  for (const runner::OutputBuffer& buffer : sim.initial_buffers) {
+    if (buffer.arg < g.initial.size()) g.initial[buffer.arg] = buffer.bytes;
+  }
+  g.grid = request.grid;
+  g.block = request.block;
+  g.dynamic_shared_bytes = request.shared_bytes;
+  g.timeout = std::chrono::milliseconds(
+      static_cast<std::int64_t>(std::ceil(request.timeout_seconds * 1000.0)));
+  return g;
 }
 
 }  // namespace warpsim::gpu

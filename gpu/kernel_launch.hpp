@@ -63,6 +63,12 @@ struct GpuRunRequest {
   int device = 0;                             // CUDA device ordinal
 };
 
+// The GPU run of what the simulator ran: `source` (the file's text) with the request's kernel,
+// arguments, shape and time limit, starting from the bytes the simulator's buffers started with
+// (sim.initial_buffers, which `initial` points into: keep `sim` alive). No trace unless asked.
+GpuRunRequest gpu_request_for(const runner::KernelFileRequest& request,
+                              const runner::KernelFileResult& sim, std::string source);
+
 // Compiles, launches and downloads. A traced kernel the driver refuses to launch (the recorder's
 // registers can exceed a 1024-thread block's limit) runs again as written, with `trace_note`
 // saying so. Errors: no_device (no driver or device: one line to print),

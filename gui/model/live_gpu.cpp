@@ -1,7 +1,6 @@
 #include "model/live_gpu.hpp"
 
 #include <chrono>
-#include <cmath>
 
 #ifdef WARPSIM_HAVE_GPU
 #include "kernel_launch.hpp"
@@ -15,24 +14,10 @@ Expected<GpuRun> run_live_gpu(const RunRequest& request, const runner::KernelFil
   const runner::KernelFileRequest& r = request.file;
   auto source = runner::read_text_file(r.file);
   if (!source) return source.error();
-  gpu::GpuRunRequest g;
-  g.source = std::move(*source);
-  g.path = r.file;
-  g.kernel_expression = sim.kernel_expression;
-  g.kernel_name = sim.kernel;
-  g.args = r.args;
-  g.initial.resize(g.args.size());
-  for (const runner::OutputBuffer& buffer : sim.initial_buffers) {
-    if (buffer.arg < g.initial.size()) g.initial[buffer.arg] = buffer.bytes;
-  }
-  g.grid = r.grid;
-  g.block = r.block;
-  g.dynamic_shared_bytes = r.shared_bytes;
+  gpu::GpuRunRequest g = gpu::gpu_request_for(r, sim, std::move(*source));
   g.trace.enabled = true;
   g.trace.blocks = 4;
   g.trace.capacity = 1024;
-  g.timeout = std::chrono::milliseconds(
-      static_cast<std::int64_t>(std::ceil(r.timeout_seconds * 1000.0)));
   return gpu::run_on_gpu(g);
 }
 
