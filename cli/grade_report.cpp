@@ -1,5 +1,7 @@
 #include "grade_report.hpp"
 
+#include "warpsim/xml_escape.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <ostream>
@@ -282,37 +284,6 @@ json grade_json(const course::Exercise& exercise, const course::GradeResult& r) 
   }
   out["seconds"] = r.seconds;
   out["rerun"] = rerun_command(r);
-  return out;
-}
-
-std::string xml_escape(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        // XML 1.0 has no other control characters than tab, newline and carriage return.
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') {
-          out += ' ';
-        } else {
-          out += c;
-        }
-    }
-  }
   return out;
 }
 

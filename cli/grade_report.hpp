@@ -32,6 +32,5 @@ nlohmann::ordered_json exercise_json(const course::Exercise& exercise);
 
 // Text for CSV, XML and Markdown cells.
 std::string csv_field(const std::string& text);
-std::string xml_escape(const std::string& text);
 
 }  // namespace warpsim::cli

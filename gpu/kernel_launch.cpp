@@ -18,9 +18,7 @@
 namespace warpsim::gpu {
 namespace {
 
-Error invalid(std::string message) {
-  return Error{ErrorKind::bad_input, std::move(message), {}};
-}
+Error invalid(std::string message) { return Error{ErrorKind::bad_input, std::move(message), {}}; }
 
 std::size_t param_bytes(const runner::ArgSpec& arg) {
   return arg.is_buffer ? sizeof(DevicePtr) : runner::element_size(arg.type);
@@ -161,8 +159,8 @@ Expected<void> check_request(const GpuRunRequest& request) {
     const std::uint64_t want = arg.is_buffer ? arg.count * runner::element_size(arg.type) : 0;
     if (request.initial[i].size() != want) {
       return fail("--arg " + std::to_string(i + 1) + " (" + arg.type_text() + ") needs " +
-             std::to_string(want) + " initial bytes, " + std::to_string(request.initial[i].size()) +
-             " given");
+                  std::to_string(want) + " initial bytes, " +
+                  std::to_string(request.initial[i].size()) + " given");
     }
   }
   if (request.trace.enabled && (request.trace.blocks == 0 || request.trace.capacity == 0)) {
@@ -209,11 +207,11 @@ Expected<DeviceTrace> decode_device_trace(std::span<const std::uint64_t> counts,
   if (counts.size() != traced_blocks * threads_per_block ||
       records.size() != counts.size() * capacity) {
     return Error{ErrorKind::internal,
-                    "device trace: " + std::to_string(counts.size()) + " counters and " +
-                        std::to_string(records.size()) + " records do not fit " +
-                        std::to_string(traced_blocks) + " blocks of " +
-                        std::to_string(threads_per_block) + " threads",
-                    {}};
+                 "device trace: " + std::to_string(counts.size()) + " counters and " +
+                     std::to_string(records.size()) + " records do not fit " +
+                     std::to_string(traced_blocks) + " blocks of " +
+                     std::to_string(threads_per_block) + " threads",
+                 {}};
   }
   DeviceTrace trace;
   trace.grid = grid;
@@ -233,11 +231,11 @@ Expected<DeviceTrace> decode_device_trace(std::span<const std::uint64_t> counts,
       const DeviceCallRecord& r = records[slot * capacity + k];
       if (r.op >= kOpCount || r.type > static_cast<std::uint8_t>(ValueType::bf16x2) || r.pred > 1) {
         return Error{ErrorKind::internal,
-                        "device trace: record " + std::to_string(k) + " of block " +
-                            std::to_string(thread.block) + " thread " +
-                            std::to_string(thread.thread) + " is corrupt (op " +
-                            std::to_string(r.op) + ", type " + std::to_string(r.type) + ")",
-                        {}};
+                     "device trace: record " + std::to_string(k) + " of block " +
+                         std::to_string(thread.block) + " thread " + std::to_string(thread.thread) +
+                         " is corrupt (op " + std::to_string(r.op) + ", type " +
+                         std::to_string(r.type) + ")",
+                     {}};
       }
       DeviceCall c;
       c.op = static_cast<Op>(r.op);

@@ -1,5 +1,7 @@
 #include "model/svg.hpp"
 
+#include "warpsim/xml_escape.hpp"
+
 #include <cstdio>
 #include <type_traits>
 
@@ -30,32 +32,6 @@ std::string paint(const char* attribute, Rgba c) {
 
 }  // namespace
 
-std::string xml_escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 std::string to_svg(const Figure& f) {
   std::string out;

@@ -10,7 +10,5 @@ namespace warpsim::gui {
 
 std::string to_svg(const Figure& figure);
 
-// `text` with &, <, >, " and ' escaped for XML.
-std::string xml_escape(std::string_view text);
 
 }  // namespace warpsim::gui

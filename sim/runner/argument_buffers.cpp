@@ -128,7 +128,8 @@ Expected<ArgumentBuffers> ArgumentBuffers::create(const std::vector<ArgSpec>& sp
     if (!spec.is_buffer) continue;
     const std::size_t element = element_size(spec.type);
     auto fail_arg = [&](const std::string& why) {
-      return warpsim::fail("--arg " + std::to_string(arg + 1) + " (" + spec.type_text() + "): " + why);
+      return warpsim::fail("--arg " + std::to_string(arg + 1) + " (" + spec.type_text() +
+                           "): " + why);
     };
     GuardedBuffer buffer;
     buffer.arg = arg;
@@ -162,7 +163,8 @@ Expected<ArgumentBuffers> ArgumentBuffers::create(const std::vector<ArgSpec>& sp
         }
         break;
       case BufferInit::file:
-        if (std::string error = fill_from_file(buffer, spec); !error.empty()) return fail_arg(error);
+        if (std::string error = fill_from_file(buffer, spec); !error.empty())
+          return fail_arg(error);
         break;
     }
   }
