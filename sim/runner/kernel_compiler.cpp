@@ -409,12 +409,27 @@ Expected<std::string> preprocess_for_kernel_scan(const Toolchain& toolchain, con
   return Expected<std::string>(std::move(kept));
 }
 
+namespace {
+
+// GCC 12 and later fill never-set locals with 0xfe bytes when asked; `version` is the compiler's
+// first --version line ("g++ (Debian 12.2.0-14) 12.2.0"). 0: another compiler, or an older GCC.
+std::uint8_t never_set_fill_of(const std::string& version) {
+  if (version.find("clang") != std::string::npos) return 0;
+  const std::size_t last = version.find_last_of(' ');
+  const int major = std::atoi(version.c_str() + (last == std::string::npos ? 0 : last + 1));
+  return major >= 12 ? 0xfe : 0;
+}
+
+}  // namespace
+
 Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
                                       const std::string& prepared_source,
                                       const CompileOptions& options) {
   auto version = compiler_version(toolchain);
   if (!version) return fail(version.error().message);
-  const std::vector<std::string> arch_flags = arch_definitions(options.arch);
+  std::vector<std::string> arch_flags = arch_definitions(options.arch);
+  const std::uint8_t fill = never_set_fill_of(*version);
+  if (fill != 0) arch_flags.push_back("-ftrivial-auto-var-init=pattern");
 
   ContentHash key;
   key.add(prepared_source).add(toolchain.compiler_path).add(*version);
@@ -432,7 +447,7 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
 
   if (is_file(object) && dependencies_unchanged(manifest)) {
     ::utimensat(AT_FDCWD, object.c_str(), nullptr, 0);  // a use, for the cache's LRU order
-    return Expected<CompiledKernel>({object, true, read_lines(notes)});
+    return Expected<CompiledKernel>({object, true, read_lines(notes), fill});
   }
 
   if (!write_file_atomically(source, prepared_source)) {
@@ -479,7 +494,7 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
                                         toolchain.cache_dir + ": " + std::strerror(errno));
   }
   prune_kernel_cache(toolchain.cache_dir + "/kernels", toolchain.cache_limits);
-  return Expected<CompiledKernel>({object, false, std::move(warnings)});
+  return Expected<CompiledKernel>({object, false, std::move(warnings), fill});
 }
 
 }  // namespace warpsim::runner

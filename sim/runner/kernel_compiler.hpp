@@ -54,6 +54,10 @@ struct CompiledKernel {
   // One line each, for the user: a kernel whose body the preprocessor removed for this
   // architecture (it runs, does nothing and reports 0 steps).
   std::vector<std::string> warnings;
+  // The byte never-set locals hold (-ftrivial-auto-var-init=pattern: GCC 12 and later fill with
+  // 0xfe), for LaunchOptions::never_set_fill; 0 where the compiler was not asked (clang's pattern
+  // differs by type and is not used).
+  std::uint8_t never_set_fill = 0;
 };
 
 // The text of `file` after the preprocessor (with the shim and `arch`'s definitions, as

@@ -275,6 +275,7 @@ KernelFileResult run_kernel_file(const KernelFileRequest& request) {
   launch.order_seed = request.order_seed;
   launch.max_steps = request.max_steps;
   launch.record_steps = request.record_steps;
+  launch.never_set_fill = compiled->never_set_fill;
   const ChildOutcome outcome = run_in_child(
       toolchain->kernel_host,
       {compiled->shared_object, request.args, buffers->buffers(), launch, request.record_steps},

@@ -52,6 +52,11 @@ void BlockRunner::record_step_diagnostics(Warp& w, const StepLog::Source& step,
                                    !lanes::same_in(step.where, others)},
              step.where[first], w, index);
   }
+  if (const LaneMask never_set =
+          never_set_lanes(step.op, step.type, step.input, step.participants);
+      never_set != 0) {
+    check_never_set(step, never_set, w, index);
+  }
   if (is_shuffle(step.op) && step.undefined != 0) {
     const int reader = lowest_lane(step.undefined);
     const int source = step.src_lane[reader];
@@ -65,6 +70,47 @@ void BlockRunner::record_step_diagnostics(Warp& w, const StepLog::Source& step,
     diagnose(facts::UndefinedSource{step.op, step.undefined, reader, source, why},
              step.where[reader], w, index);
   }
+}
+
+LaneMask BlockRunner::never_set_lanes(Op op, ValueType type, const std::uint64_t* values,
+                                      LaneMask group) const {
+  if (options_.never_set_fill == 0 || intrinsic_for(op).operand != OperandKind::value) return 0;
+  const int bytes = type == ValueType::f16 || type == ValueType::bf16 ? 2 : is_64bit(type) ? 8 : 4;
+  const std::uint64_t fill = (~std::uint64_t{0} >> (64 - 8 * bytes)) / 0xff * options_.never_set_fill;
+  return lanes::equal_to(values, fill) & group;
+}
+
+void BlockRunner::check_never_set(const StepLog::Source& step, LaneMask never_set, const Warp& w,
+                                  std::int64_t index) {
+  // Who read a never-set value: a shuffle's lanes whose source it was (its own value read back
+  // is no exchange); every other caller of a match or reduction, which combines all values.
+  LaneMask readers = 0;
+  int reader = -1, source = -1;
+  for (LaneMask m = step.participants & ~step.undefined; m != 0; m &= m - 1) {
+    const int lane = lowest_lane(m);
+    int from = -1;
+    if (is_shuffle(step.op)) {
+      const int s = step.src_lane[lane];
+      if (s >= 0 && s != lane && has_lane(never_set, s)) from = s;
+    } else if (const LaneMask others = never_set & ~lane_bit(lane); others != 0) {
+      from = lowest_lane(others);
+    }
+    if (from < 0) continue;
+    readers |= lane_bit(lane);
+    if (reader < 0) {
+      reader = lane;
+      source = from;
+    }
+  }
+  if (readers == 0) return;
+  const LaneMask sources = is_shuffle(step.op) ? [&] {
+    LaneMask read = 0;
+    for (LaneMask m = readers; m != 0; m &= m - 1) read |= lane_bit(step.src_lane[lowest_lane(m)]);
+    return read;
+  }() : never_set;
+  diagnose(facts::UninitialisedValue{step.op, readers, sources, reader, source,
+                                     step.input[source]},
+           step.where[reader], w, index);
 }
 
 CallContext BlockRunner::call_context_at(SourceLine where, Op op) {

@@ -488,7 +488,9 @@ void BlockRunner::complete_group(Warp& w, LaneMask group, bool masks_disagree) {
   const bool usual = !masks_disagree && op != Op::activemask &&
                      (group & ~step.mask) == 0 && (step.mask & w.exited & w.threads) == 0 &&
                      (w.activemask_fresh & group) == 0 &&
-                     !(is_shuffle(op) && out_.undefined != 0) && lanes::same_in(step.where, group);
+                     !(is_shuffle(op) && out_.undefined != 0) && lanes::same_in(step.where, group) &&
+                     (options_.never_set_fill == 0 ||
+                      never_set_lanes(op, type, step.input, group) == 0);
   if (!usual) [[unlikely]] record_step_diagnostics(w, step, index, masks_disagree);
   count_step(w, w.where[first]);
 }

@@ -138,6 +138,11 @@ class BlockRunner {
                           LaneMask absent);
   void note_activemask(Warp& warp, LaneMask group);
   void check_activemask_masks(Warp& warp, const StepLog::Source& step, std::int64_t step_index);
+  // Lanes of `group` whose operand of `op` holds options_.never_set_fill's pattern (none when
+  // that is 0 or `op` takes no value).
+  LaneMask never_set_lanes(Op op, ValueType type, const std::uint64_t* values, LaneMask group) const;
+  void check_never_set(const StepLog::Source& step, LaneMask never_set, const Warp& warp,
+                       std::int64_t step_index);
   void record_barrier_diagnostics(const Warp& first_warp, int first_lane,
                                   const sync::BarrierTally& tally, std::int64_t step_index);
   void describe_deadlock();

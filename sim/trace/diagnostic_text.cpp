@@ -3,6 +3,7 @@
 #include "warpsim/diagnostic_text.hpp"
 
 #include <bit>
+#include <cstdio>
 #include <type_traits>
 
 namespace warpsim {
@@ -49,6 +50,7 @@ DiagnosticKind kind_of(const DiagnosticFacts& facts) {
           [](const facts::BarrierDeadlock&) { return DiagnosticKind::deadlock; },
           [](const facts::NamedLaneExitedLater&) { return DiagnosticKind::named_lane_exited_later; },
           [](const facts::ActivemaskAsMask&) { return DiagnosticKind::activemask_as_mask; },
+          [](const facts::UninitialisedValue&) { return DiagnosticKind::uninitialised_value; },
       },
       facts);
 }
@@ -58,6 +60,7 @@ LaneMask lanes_of(const DiagnosticFacts& facts) {
                         [](const facts::Deadlock& f) { return f.missing != 0 ? f.missing : f.waiting; },
                         [](const facts::BarrierDeadlock&) { return LaneMask{0}; },
                         [](const facts::SplitCallSites& f) { return f.lanes | f.others; },
+                        [](const facts::UninitialisedValue& f) { return f.lanes | f.sources; },
                         [](const auto& f) { return f.lanes; },
                     },
                     facts);
@@ -79,6 +82,10 @@ bool merge_facts(DiagnosticFacts& into, const DiagnosticFacts& more) {
         } else if constexpr (std::is_same_v<F, facts::SplitCallSites>) {
           const bool a = widen(f.lanes, m.lanes);
           const bool b = widen(f.others, m.others);
+          return a || b;
+        } else if constexpr (std::is_same_v<F, facts::UninitialisedValue>) {
+          const bool a = widen(f.lanes, m.lanes);
+          const bool b = widen(f.sources, m.sources);
           return a || b;
         } else if constexpr (std::is_same_v<F, facts::NamedLaneExitedLater>) {
           const bool a = widen(f.lanes, m.lanes);
@@ -203,6 +210,19 @@ std::string diagnostic_message(const DiagnosticFacts& facts, std::span<const std
                    "differ (--policy interleaved shows it). Pass the lanes meant to take part "
                    "(0xffffffff in converged code, a __ballot_sync of the condition before a "
                    "branch), or cooperative groups' coalesced_threads() where any subset will do";
+          },
+          [&](const facts::UninitialisedValue& f) {
+            char bits[24];
+            std::snprintf(bits, sizeof bits, "0x%llx", static_cast<unsigned long long>(f.bits));
+            const bool one = std::has_single_bit(f.sources);
+            return lanes_text(f.lanes) + " read through " + cuda_name(f.op) + " a value that " +
+                   lanes_text(f.sources) + " never set (e.g. lane " + std::to_string(f.reader) +
+                   " read lane " + std::to_string(f.source) + "'s " + bits +
+                   ", the pattern the compiler fills never-set locals with): the variable " +
+                   (one ? "that lane" : "those lanes") +
+                   " passed is uninitialised on their path, so what the readers get differs "
+                   "between compilers and between the simulator and a GPU. Give it a value on "
+                   "every path (e.g. where it is declared)";
           },
       },
       facts);

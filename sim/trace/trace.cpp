@@ -17,6 +17,7 @@ std::string_view to_string(DiagnosticKind kind) {
     case DiagnosticKind::divergent_syncthreads: return "divergent_syncthreads";
     case DiagnosticKind::named_lane_exited_later: return "named_lane_exited_later";
     case DiagnosticKind::activemask_as_mask: return "activemask_as_mask";
+    case DiagnosticKind::uninitialised_value: return "uninitialised_value";
     case DiagnosticKind::deadlock: return "deadlock";
     case DiagnosticKind::step_budget_exceeded: return "step_budget_exceeded";
     case DiagnosticKind::out_of_bounds: return "out_of_bounds";

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "warpsim/runner.hpp"
 
@@ -160,4 +161,66 @@ TEST_CASE("the kernel host started by hand says it is warpsim's, and stops") {
   // No job on its descriptors: it must say so (on the result pipe, absent here) and exit non-zero.
   const int status = std::system((host + " </dev/null 3</dev/null 4>/dev/null").c_str());
   CHECK(status != 0);
+}
+
+namespace {
+
+KernelFileResult run_never_set(const std::string& kernel, std::vector<std::string> specs) {
+  use_scratch_cache();
+  KernelFileRequest request;
+  request.file = kKernels + "never_set_shuffle.cu";
+  request.kernel = kernel;
+  request.grid = {1};
+  request.block = {32};
+  for (const std::string& spec : specs) request.args.push_back(*parse_arg_spec(spec));
+  return run_kernel_file(request);
+}
+
+std::vector<Diagnostic> of_kind(const KernelFileResult& r, DiagnosticKind kind) {
+  std::vector<Diagnostic> found;
+  for (const Diagnostic& d : r.trace.diagnostics) {
+    if (d.kind == kind) found.push_back(d);
+  }
+  return found;
+}
+
+const std::string kHeadsEvery8 =
+    "i32[32]:1,0,0,0,0,0,0,0,1,0,0,0,0,0,0,0,1,0,0,0,0,0,0,0,1,0,0,0,0,0,0,0";
+
+}  // namespace
+
+// GCC (12 and later) fills never-set locals with 0xfe bytes when the kernel is compiled; a
+// collective that hands such a value to another lane is named, with the lanes on both sides.
+TEST_CASE("a shuffle that reads a lane's never-set local is named: readers, sources, line") {
+  const KernelFileResult r = run_never_set("never_set_shuffle", {kHeadsEvery8, "u32[32]:zeros"});
+  REQUIRE_MESSAGE(r.status == RunStatus::completed, r.message);
+  const auto found = of_kind(r, DiagnosticKind::uninitialised_value);
+  REQUIRE(found.size() == 1);
+  const Diagnostic& d = found[0];
+  CHECK(d.where.line == 8);
+  // Readers: every lane whose right neighbour is no head (lanes 0-6, 8-14, ...); sources: the
+  // non-head lanes 1-7, 9-15, ... that were read.
+  const LaneMask readers = 0x7f7f7f7fu, sources = 0xfefefefeu;
+  CHECK(d.lanes == (readers | sources));
+  CHECK(d.message.find("lanes 0-6,8-14,16-22,24-30 read through __shfl_down_sync") !=
+        std::string::npos);
+  CHECK(d.message.find("(e.g. lane 0 read lane 1's 0xfefefefe") != std::string::npos);
+}
+
+TEST_CASE("the same kernel with the local set on every path reports nothing") {
+  const KernelFileResult r = run_never_set("never_set_shuffle_fixed", {kHeadsEvery8, "u32[32]:zeros"});
+  REQUIRE(r.status == RunStatus::completed);
+  CHECK(r.trace.diagnostics.empty());
+}
+
+TEST_CASE("a reduction over one lane's never-set value names every other lane as a reader") {
+  const KernelFileResult r = run_never_set("never_set_reduce", {"i32[32]:zeros"});
+  REQUIRE(r.status == RunStatus::completed);
+  const auto found = of_kind(r, DiagnosticKind::uninitialised_value);
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].lanes == 0xffffffffu);  // 31 readers and lane 3, the source
+  CHECK(found[0].message.find("lane 3 never set") != std::string::npos);
+  const KernelFileResult fixed = run_never_set("never_set_reduce_fixed", {"i32[32]:zeros"});
+  CHECK(fixed.trace.diagnostics.empty());
+  CHECK(fixed.buffer<int>(0)[0] == 493);  // 0 + 1 + ... + 31 without lane 3
 }

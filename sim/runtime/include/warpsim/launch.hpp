@@ -34,6 +34,10 @@ struct LaunchOptions {
   bool record_steps = true;              // false: count steps, keep only diagnostics
   std::size_t stack_bytes = 256 * 1024;  // per-lane fiber stack
   SemanticsOptions semantics{};
+  // The byte the kernel's compiler fills never-set locals with (-ftrivial-auto-var-init=pattern:
+  // GCC's 0xfe), or 0: values that hold it where a collective passes them to another lane are
+  // named (uninitialised_value). 0: not filled, nothing checked.
+  std::uint8_t never_set_fill = 0;
 };
 
 enum class LaunchStatus : std::uint8_t {

@@ -134,6 +134,17 @@ struct ActivemaskAsMask {
   SourceLine activemask_at{};
 };
 
+// uninitialised_value: `lanes` read, through `op`, values that `sources` never set (they hold the
+// fill pattern the kernel's compiler gave never-set locals); e.g. `reader` read `source`'s
+// `bits`.
+struct UninitialisedValue {
+  Op op{};
+  LaneMask lanes = 0;
+  LaneMask sources = 0;
+  int reader = 0, source = 0;
+  std::uint64_t bits = 0;
+};
+
 }  // namespace facts
 
 // What a diagnostic says, as values. Its kind follows from the alternative.
@@ -141,7 +152,8 @@ using DiagnosticFacts =
     std::variant<facts::CallerNotInMask, facts::MaskMismatch, facts::SplitCallSites,
                  facts::UndefinedSource, facts::BarrierSplit, facts::BarrierAfterExit,
                  facts::MissingLane, facts::Deadlock, facts::BarrierDeadlock,
-                 facts::NamedLaneExitedLater, facts::ActivemaskAsMask>;
+                 facts::NamedLaneExitedLater, facts::ActivemaskAsMask,
+                 facts::UninitialisedValue>;
 
 DiagnosticKind kind_of(const DiagnosticFacts& facts);
 // The lanes a diagnostic is about (Diagnostic::lanes): those it names first, and for split call

@@ -31,6 +31,7 @@ enum class DiagnosticKind : std::uint8_t {
   divergent_syncthreads,   // __syncthreads reached at different lines, or by only part of a block
   named_lane_exited_later, // a named lane had not exited at the call, skipped it and exited later
   activemask_as_mask,      // a mask that __activemask() returned, passed as a member mask
+  uninitialised_value,     // a lane's never-set local went into a collective another lane read
   deadlock,                // no lane can make progress (hardware hangs); simulation stopped
   step_budget_exceeded,    // runaway kernel; simulation stopped
   out_of_bounds,           // a lane touched memory outside a buffer warpsim allocated
