@@ -186,8 +186,8 @@ int run(const GuiOptions& options) {
   double bench_cpu_start = 0;
   int status = 0;
   // A grading has its own time budget (course::GradeOptions), then explains its first failure.
-  const double give_up =
-      model.wanted ? model.wanted->file.timeout_seconds + 30 : course::GradeOptions{}.budget_seconds + 90;
+  const double give_up = model.wanted ? model.wanted->file.timeout_seconds + 30
+                                      : course::GradeOptions{}.budget_seconds + 90;
   Figure lane_figure;
 
   while (!model.quit && !window.should_close()) {

@@ -60,8 +60,9 @@ Expected<RunRequest> edited_request(const Model& m, const ViewState& v) {
   if (!m.run) return fail("nothing has run yet");
   RunRequest r = m.run->request;
   if (r.exercise_case) {
-    return fail("a grading case runs the exercise's own inputs: grade again, or open the file "
-                "with warpsim gui FILE.cu --kernel ... to try other inputs");
+    return fail(
+        "a grading case runs the exercise's own inputs: grade again, or open the file "
+        "with warpsim gui FILE.cu --kernel ... to try other inputs");
   }
   const LaunchTexts& t = v.launch;
   if (!r.lesson) {
@@ -392,8 +393,9 @@ LoadedRun run_and_load(std::uint64_t generation, const RunRequest& request, cons
   if (const std::optional<CaseRef>& c = request.exercise_case; c && c->exercise) {
     auto schedule = schedule_named(*c->exercise, c->seed, c->index, c->schedule);
     Expected<course::FailureDetail> explained =
-        schedule ? course::explain_case(*c->exercise, request.file.file, c->seed, c->index, *schedule)
-                 : Expected<course::FailureDetail>(schedule.error());
+        schedule
+            ? course::explain_case(*c->exercise, request.file.file, c->seed, c->index, *schedule)
+            : Expected<course::FailureDetail>(schedule.error());
     return load_case(generation, request, std::move(explained), since_start());
   }
   course::LessonRun run;
@@ -449,11 +451,11 @@ Expected<void> init(Model& model, ViewState& view, const GuiOptions& options,
   if (options.warp) view.warp = *options.warp;
   if (options.step) view.start_position = *options.step - 1;
   view.show_help = options.show_help;
-  const std::pair<const char*, Tab> tabs[] = {{"lessons", Tab::lessons},
-                                              {"exercise", Tab::exercise}, {"warps", Tab::warps},
-                                              {"diagnostics", Tab::diagnostics},
-                                              {"inputs", Tab::inputs}, {"predict", Tab::predict},
-                                              {"gpu", Tab::gpu}};
+  const std::pair<const char*, Tab> tabs[] = {
+      {"lessons", Tab::lessons}, {"exercise", Tab::exercise},
+      {"warps", Tab::warps},     {"diagnostics", Tab::diagnostics},
+      {"inputs", Tab::inputs},   {"predict", Tab::predict},
+      {"gpu", Tab::gpu}};
   for (const auto& [name, tab] : tabs) {
     if (options.tab == name) view.tab = tab;
   }
@@ -590,7 +592,8 @@ void finish_grading(Model& m, ViewState& v, Graded graded, double now) {
   const course::GradeResult& r = *e.result;
   char took[32];
   std::snprintf(took, sizeof took, " (%.1f s)", seconds);
-  say(m, "graded " + std::filesystem::path(e.file).filename().string() + ": " + score_text(e) + took,
+  say(m,
+      "graded " + std::filesystem::path(e.file).filename().string() + ": " + score_text(e) + took,
       !r.passed());
   close_case(m, v);
   if (const auto first = first_failing_case(e)) open_case(m, v, *first, now);
@@ -755,7 +758,8 @@ void apply(Model& m, ViewState& v, const Commands& commands, double now) {
               if (c.on) v.tab = Tab::predict;
             },
             [&](const SetGuess& c) {
-              if (c.lane >= 0 && c.lane < kWarpSize) v.guesses[static_cast<std::size_t>(c.lane)] = c.text;
+              if (c.lane >= 0 && c.lane < kWarpSize)
+                v.guesses[static_cast<std::size_t>(c.lane)] = c.text;
             },
             [&](const CheckGuesses&) { check_guesses(m, v); },
             [&](const SourceScrolled& c) { v.source_scrolled_for = c.step; },
@@ -839,7 +843,8 @@ void tick(Model& m, ViewState& v, double now, double dt) {
   if (m.exercise && now - m.exercise_poll >= 0.5) {
     m.exercise_poll = now;
     if (reread_file(*m.exercise, now) && !m.run) {
-      say(m, fs::path(m.exercise->file).filename().string() + " changed: press Grade (G) to grade it again");
+      say(m, fs::path(m.exercise->file).filename().string() +
+                 " changed: press Grade (G) to grade it again");
     }
   }
   if (m.watch_file && m.run && !m.running && !m.wanted && now - m.last_poll >= 0.5) {
@@ -893,8 +898,10 @@ void refresh(Model& m, const ViewState& v) {
     options.other_label = short_device_name(run.gpu->device);
   } else if (run.detail) {
     // A grading case: what the reference solution's lanes received at the same call.
-    expected = course::expected_outputs(run.result.trace, run.index, v.step, run.detail->reference.trace);
-    if (std::any_of(expected.begin(), expected.end(), [](const auto& x) { return x.has_value(); })) {
+    expected =
+        course::expected_outputs(run.result.trace, run.index, v.step, run.detail->reference.trace);
+    if (std::any_of(expected.begin(), expected.end(),
+                    [](const auto& x) { return x.has_value(); })) {
       options.other = &expected;
       options.other_label = "expected";
     }

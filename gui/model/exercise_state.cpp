@@ -48,7 +48,8 @@ Expected<course::Schedule> schedule_named(const course::Exercise& exercise, std:
 }
 
 std::string case_title(const CaseRef& ref) {
-  std::string s = (ref.exercise ? ref.exercise->title : std::string("exercise")) + " · case " + ref.name;
+  std::string s =
+      (ref.exercise ? ref.exercise->title : std::string("exercise")) + " · case " + ref.name;
   if (!ref.schedule.empty() && ref.schedule != "in order") s += " (" + ref.schedule + ")";
   return s;
 }
@@ -65,7 +66,8 @@ Expected<ExerciseState> open_exercise(const course::ExerciseCatalogue& catalogue
     e.exercise = std::make_shared<const course::Exercise>(std::move(*loaded));
   } else {
     std::string known;
-    for (const course::Exercise& x : catalogue.exercises) known += (known.empty() ? "" : ", ") + x.id;
+    for (const course::Exercise& x : catalogue.exercises)
+      known += (known.empty() ? "" : ", ") + x.id;
     return fail("no exercise '" + id + "'; exercises: " + (known.empty() ? "none found" : known));
   }
   e.starter = file.empty();
@@ -130,8 +132,8 @@ std::optional<CaseRef> case_ref(const ExerciseState& e, std::size_t index) {
 
 std::string score_text(const ExerciseState& e) {
   if (e.grading || e.wanted) {
-    return "grading: " + std::to_string(e.progress.size()) + " of " +
-           std::to_string(e.case_count) + " cases done";
+    return "grading: " + std::to_string(e.progress.size()) + " of " + std::to_string(e.case_count) +
+           " cases done";
   }
   if (!e.result) return "not graded yet";
   const course::GradeResult& r = *e.result;

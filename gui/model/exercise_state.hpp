@@ -82,11 +82,11 @@ struct ExerciseState {
   std::vector<course::CaseResult> progress;  // the cases graded so far, while grading
   std::size_t case_count = 0;                // how many cases the grading has
 
-  std::optional<course::GradeResult> result;  // the last grading
-  FileStamp graded_stamp;                     // the file's stamp when it was graded
+  std::optional<course::GradeResult> result;       // the last grading
+  FileStamp graded_stamp;                          // the file's stamp when it was graded
   std::vector<CompilerMessage> compiler_messages;  // the last grading's, when it did not compile
-  std::size_t hints = 0;                      // hints unlocked
-  std::optional<std::size_t> open_case;       // the case shown lane by lane
+  std::size_t hints = 0;                           // hints unlocked
+  std::optional<std::size_t> open_case;            // the case shown lane by lane
 };
 
 // The exercise `id` (an id of the catalogue, or an exercise folder) with `file` graded (empty:

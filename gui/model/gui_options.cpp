@@ -21,10 +21,11 @@ std::optional<T> number(const std::string& text) {
 
 bool takes_value(const std::string& flag) {
   for (const char* f :
-       {"--kernel", "--grid", "--block", "--arg", "--policy", "--seed", "--max-steps", "--timeout",
-        "--shared", "--step", "--warp", "--format", "--watch", "--font-size", "--history",
-        "--screenshot", "--probes", "--export-png", "--export-svg", "--bench-frames", "--size",
-        "--preset", "--gpu-record", "--tab", "--exercise"}) {
+       {"--kernel",     "--grid",      "--block",      "--arg",        "--policy",
+        "--seed",       "--max-steps", "--timeout",    "--shared",     "--step",
+        "--warp",       "--format",    "--watch",      "--font-size",  "--history",
+        "--screenshot", "--probes",    "--export-png", "--export-svg", "--bench-frames",
+        "--size",       "--preset",    "--gpu-record", "--tab",        "--exercise"}) {
     if (flag == f) return true;
   }
   return false;
@@ -224,8 +225,9 @@ Expected<GuiOptions> parse_gui_options(const std::vector<std::string>& args) {
   if (!o.exercise.empty()) {
     // The exercise brings its kernel and its cases; the file is the one graded.
     if (launch_flags || !o.preset.empty()) {
-      return fail("--kernel, --grid, --block, --arg and --preset do not go with --exercise: the "
-                  "exercise brings its kernel and its cases");
+      return fail(
+          "--kernel, --grid, --block, --arg and --preset do not go with --exercise: the "
+          "exercise brings its kernel and its cases");
     }
     if (!positional.empty()) o.exercise_file = positional[0];
     return o;

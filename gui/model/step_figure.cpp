@@ -246,9 +246,10 @@ class Builder {
                    " received other values than the reference solution's (row 'expected')",
                tint(kPalette.differs, 0.2f), kPalette.differs);
       } else {
-        text_line("Every lane received what the reference solution's lanes did here (row "
-                  "'expected')",
-                  Face::small, kPalette.faint_ink);
+        text_line(
+            "Every lane received what the reference solution's lanes did here (row "
+            "'expected')",
+            Face::small, kPalette.faint_ink);
       }
     } else if (v_.has_other && v_.other_differs != 0) {
       banner("! The GPU's result differs from the simulator's at lane" +

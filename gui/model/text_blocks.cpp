@@ -75,7 +75,8 @@ std::vector<TextBlock> text_blocks(std::string_view markdown) {
     }
     if (t.starts_with("#")) {
       const std::size_t level = t.find_first_not_of('#');
-      start(TextBlock::Kind::heading, plain(trimmed(t.substr(level == std::string_view::npos ? t.size() : level))),
+      start(TextBlock::Kind::heading,
+            plain(trimmed(t.substr(level == std::string_view::npos ? t.size() : level))),
             static_cast<int>(level == std::string_view::npos ? t.size() : level));
       open = nullptr;
       continue;

@@ -1,7 +1,8 @@
 // An exercise in the app model: opening one, grading a right variant of warp-sum and a wrong one
-// of inclusive-scan (their right/ and wrong/ files) the way the app's worker does, the first failing case opened lane
-// by lane with the reference's values as the "expected" row, a file that does not compile, a file
-// changed since it was graded, bad input. No window; gradings run here, on this thread.
+// of inclusive-scan (their right/ and wrong/ files) the way the app's worker does, the first
+// failing case opened lane by lane with the reference's values as the "expected" row, a file that
+// does not compile, a file changed since it was graded, bad input. No window; gradings run here, on
+// this thread.
 #include <doctest/doctest.h>
 #include <unistd.h>
 
@@ -24,9 +25,7 @@ const fs::path kWarpSum = kLessons / "04-butterfly-reduction" / "exercises" / "w
 const fs::path kScan = kLessons / "07-scan" / "exercises" / "inclusive-scan";
 
 std::shared_ptr<const course::ExerciseCatalogue> exercises() {
-  static const auto catalogue =
-      std::make_shared<const course::ExerciseCatalogue>(course::load_exercises(kLessons));
-  return catalogue;
+  return std::make_shared<const course::ExerciseCatalogue>(course::load_exercises(kLessons));
 }
 
 struct App {
@@ -66,7 +65,8 @@ void run_wanted(App& app) {
 }
 
 fs::path scratch_file(const std::string& name, const std::string& text) {
-  const fs::path dir = fs::temp_directory_path() / ("warpsim-exercise-test-" + std::to_string(getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("warpsim-exercise-test-" + std::to_string(getpid()));
   fs::create_directories(dir);
   std::ofstream(dir / name) << text;
   return dir / name;
@@ -134,7 +134,8 @@ TEST_CASE("an exercise opens on its starter, its task, no run; Grade asks the wo
 
 TEST_CASE("a right variant: every case passes, each reported as it finished") {
   App a;
-  REQUIRE(start(a, {"--exercise", "warp-sum", (kWarpSum / "right" / "shfl-down.cu").string(), "--grade"}));
+  REQUIRE(start(
+      a, {"--exercise", "warp-sum", (kWarpSum / "right" / "shfl-down.cu").string(), "--grade"}));
   const std::size_t reported = grade_now(a);
   const ExerciseState& e = *a.m.exercise;
   REQUIRE(e.result);
@@ -158,7 +159,8 @@ TEST_CASE("a right variant: every case passes, each reported as it finished") {
   CHECK(a.m.cache.view->name == "__shfl_down_sync");
   CHECK_FALSE(a.m.cache.view->has_other);
   REQUIRE(a.m.run->detail);
-  CHECK(a.m.run->detail->step_reason.find("stop lining up with the reference's") != std::string::npos);
+  CHECK(a.m.run->detail->step_reason.find("stop lining up with the reference's") !=
+        std::string::npos);
   CHECK(launch_title(a.m.run->request) == "Warp sum · case one-warp");
   apply(a.m, a.v, {CloseCase{}}, 3);
   CHECK_FALSE(a.m.run);
@@ -176,8 +178,8 @@ TEST_CASE("a wrong variant: the first failing case opens lane by lane, at its st
   REQUIRE(e.result);
   CHECK(e.result->status == course::GradeStatus::failed);
   CHECK(grading_exit_status(e) == 1);
-  CHECK(score_text(e) ==
-        std::to_string(e.result->cases_passed()) + " of " + std::to_string(e.case_count) + " cases pass");
+  CHECK(score_text(e) == std::to_string(e.result->cases_passed()) + " of " +
+                             std::to_string(e.case_count) + " cases pass");
   CHECK(e.result->cases_passed() < e.case_count);
   const auto first = first_failing_case(e);
   REQUIRE(first);
@@ -214,8 +216,10 @@ TEST_CASE("a wrong variant: the first failing case opens lane by lane, at its st
 }
 
 TEST_CASE("a file that does not compile: the compiler's lines, exit status 2, no case") {
-  const fs::path file = scratch_file("broken.cu", "__global__ void warp_sum(const float* in, float* out, int n) {\n"
-                                                  "  this is not CUDA;\n}\n");
+  const fs::path file =
+      scratch_file("broken.cu",
+                   "__global__ void warp_sum(const float* in, float* out, int n) {\n"
+                   "  this is not CUDA;\n}\n");
   App a;
   REQUIRE(start(a, {"--exercise", "warp-sum", file.string(), "--grade"}));
   grade_now(a);
@@ -240,13 +244,14 @@ TEST_CASE("a file that does not compile: the compiler's lines, exit status 2, no
 
 TEST_CASE("a statement as blocks: headings, paragraphs joined, bullets, code kept") {
   const auto blocks = text_blocks(
-      "# Warp sum\n\n*Lesson 04.* Grade `it`: `t = a * b`, 2*3.\n\n```cuda\nint a;\n  int b;\n```\n\nOne\nparagraph.\n\n"
+      "# Warp sum\n\n*Lesson 04.* Grade `it`: `t = a * b`, 2*3.\n\n```cuda\nint a;\n  int "
+      "b;\n```\n\nOne\nparagraph.\n\n"
       "    out[w] = in[32w]\n\n- a bullet\n  continued\n- another\n## How\n");
   using K = TextBlock::Kind;
   const std::vector<TextBlock> expected = {
-      {K::heading, 1, "Warp sum"},  {K::paragraph, 0, "Lesson 04. Grade it: t = a * b, 2*3."},
+      {K::heading, 1, "Warp sum"},      {K::paragraph, 0, "Lesson 04. Grade it: t = a * b, 2*3."},
       {K::code, 0, "int a;\n  int b;"}, {K::paragraph, 0, "One paragraph."},
       {K::code, 0, "out[w] = in[32w]"}, {K::bullet, 0, "a bullet continued"},
-      {K::bullet, 0, "another"},    {K::heading, 2, "How"}};
+      {K::bullet, 0, "another"},        {K::heading, 2, "How"}};
   CHECK(blocks == expected);
 }

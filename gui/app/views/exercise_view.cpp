@@ -59,10 +59,11 @@ void file_line(const ExerciseState& e, const Ui& ui) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", e.file.c_str());
   ImGui::PushFont(ui.fonts.small);
   if (e.starter) {
-    coloured_wrapped(kPalette.faint_ink,
-                     "This is the exercise's own starter. Copy it and edit the copy in your editor: "
-                     "cp " + e.file + " mine.cu; warpsim gui --exercise " + e.exercise->id +
-                         " mine.cu");
+    coloured_wrapped(
+        kPalette.faint_ink,
+        "This is the exercise's own starter. Copy it and edit the copy in your editor: "
+        "cp " +
+            e.file + " mine.cu; warpsim gui --exercise " + e.exercise->id + " mine.cu");
   }
   if (!e.stamp.exists) {
     coloured_wrapped(okabe_ito::vermillion, "The file is gone: " + e.file);
@@ -87,19 +88,18 @@ void case_rows(const ExerciseState& e, Commands& out) {
     const course::CaseResult& c = cases[i];
     ImGui::PushID(static_cast<int>(i));
     const bool passed = c.passed();
-    const Rgba tone = passed ? okabe_ito::bluish_green
+    const Rgba tone = passed                                      ? okabe_ito::bluish_green
                       : c.outcome == course::CaseOutcome::not_run ? kPalette.faint_ink
                                                                   : okabe_ito::vermillion;
     ImGui::PushStyleColor(ImGuiCol_Text, colour4(tone));
-    const std::string label = std::string(passed ? "pass  " : "FAIL  ") + c.name +
-                              (passed ? "" : "  " + c.headline);
+    const std::string label =
+        std::string(passed ? "pass  " : "FAIL  ") + c.name + (passed ? "" : "  " + c.headline);
     const bool open = graded && e.open_case == i;
     if (ImGui::Selectable(label.c_str(), open) && graded) out.push_back(OpenCase{i});
     ImGui::PopStyleColor();
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip("%s\n%s%s%s\n(click: step through it lane by lane)", c.launch.c_str(),
-                        c.summary.c_str(), c.message.empty() ? "" : "\n",
-                        c.message.c_str());
+                        c.summary.c_str(), c.message.empty() ? "" : "\n", c.message.c_str());
     }
     ImGui::PopID();
   }
@@ -118,7 +118,8 @@ void hints(const ExerciseState& e, Commands& out) {
                                            : "Next hint (" + std::to_string(e.hints + 1) + " of " +
                                                  std::to_string(n) + ")";
     if (ImGui::SmallButton(label.c_str())) out.push_back(ShowHint{});
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Hints unlock one at a time (%s)", keys_of(Action::hint));
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Hints unlock one at a time (%s)", keys_of(Action::hint));
   }
 }
 
@@ -127,8 +128,9 @@ void hints(const ExerciseState& e, Commands& out) {
 void draw_exercise_view(const Model& m, const ViewState&, const Ui& ui, Commands& out) {
   ImGui::BeginChild("##exercise");
   if (!m.exercise) {
-    ImGui::TextWrapped("Pick an exercise: its starter opens, to grade here. Your own file: warpsim "
-                       "gui --exercise ID FILE.cu");
+    ImGui::TextWrapped(
+        "Pick an exercise: its starter opens, to grade here. Your own file: warpsim "
+        "gui --exercise ID FILE.cu");
     ImGui::Separator();
     exercise_list(m, out);
     ImGui::EndChild();
@@ -149,7 +151,7 @@ void draw_exercise_view(const Model& m, const ViewState&, const Ui& ui, Commands
   }
   ImGui::SameLine();
   const bool passed = e.result && e.result->passed() && !grading;
-  const Rgba score_tone = grading ? okabe_ito::blue
+  const Rgba score_tone = grading     ? okabe_ito::blue
                           : !e.result ? kPalette.faint_ink
                           : passed    ? okabe_ito::bluish_green
                                       : okabe_ito::vermillion;
@@ -158,8 +160,8 @@ void draw_exercise_view(const Model& m, const ViewState&, const Ui& ui, Commands
   ImGui::PopFont();
   if (grading && e.case_count > 0) {
     const float done = static_cast<float>(e.progress.size()) / static_cast<float>(e.case_count);
-    const std::string text = std::to_string(e.progress.size()) + " of " +
-                             std::to_string(e.case_count) + " cases";
+    const std::string text =
+        std::to_string(e.progress.size()) + " of " + std::to_string(e.case_count) + " cases";
     ImGui::ProgressBar(done, ImVec2(-1, 0), text.c_str());
   }
   if (e.result && !grading && !e.result->message.empty()) {
@@ -191,10 +193,11 @@ void draw_exercise_task(const Model& m, const Ui& ui) {
     ImGui::TextColored(colour4(okabe_ito::bluish_green), "Every case passes: %s",
                        score_text(e).c_str());
     ImGui::PopFont();
-    ImGui::TextDisabled("Graded %s with seed %llu in %.1f s. Click a case in the Exercise tab to "
-                        "step through it.",
-                        std::filesystem::path(e.file).filename().string().c_str(),
-                        static_cast<unsigned long long>(e.result->seed), e.result->seconds);
+    ImGui::TextDisabled(
+        "Graded %s with seed %llu in %.1f s. Click a case in the Exercise tab to "
+        "step through it.",
+        std::filesystem::path(e.file).filename().string().c_str(),
+        static_cast<unsigned long long>(e.result->seed), e.result->seconds);
     ImGui::Separator();
   } else if (e.result && !e.compiler_messages.empty()) {
     ImGui::PushFont(ui.fonts.title);
@@ -202,7 +205,8 @@ void draw_exercise_task(const Model& m, const Ui& ui) {
     ImGui::PopFont();
     ImGui::PushFont(ui.fonts.value);
     const std::string& details = e.result->details;
-    ImGui::TextWrapped("%s", details.substr(0, std::min<std::size_t>(details.size(), 3000)).c_str());
+    ImGui::TextWrapped("%s",
+                       details.substr(0, std::min<std::size_t>(details.size(), 3000)).c_str());
     ImGui::PopFont();
     ImGui::Separator();
   }

@@ -53,9 +53,15 @@ void grading_case(const Model& m, const Ui& ui, Commands& out) {
   ImGui::SameLine();
   if (ImGui::SmallButton("Back to the task")) out.push_back(CloseCase{});
   if (verdict != nullptr) {
-    ImGui::TextDisabled("%s%s%s", verdict->launch.c_str(),
-                        ref.schedule.empty() ? "" : " · run ", ref.schedule.c_str());
+    ImGui::TextDisabled("%s%s%s", verdict->launch.c_str(), ref.schedule.empty() ? "" : " · run ",
+                        ref.schedule.c_str());
     if (!verdict->message.empty()) ImGui::TextWrapped("%s", verdict->message.c_str());
+    if (changed_since_graded(*m.exercise)) {
+      ImGui::PushStyleColor(ImGuiCol_Text, colour4(okabe_ito::orange));
+      ImGui::TextWrapped("That verdict is of the file as it was graded; it has changed since (the "
+                         "steps below are of the file as it is now): grade again.");
+      ImGui::PopStyleColor();
+    }
   }
   if (!run.detail) return;
   const course::FailureDetail& d = *run.detail;
@@ -70,7 +76,8 @@ void grading_case(const Model& m, const Ui& ui, Commands& out) {
   const float row_h = ImGui::GetTextLineHeightWithSpacing() + 2;
   const ImGuiTableFlags flags = ImGuiTableFlags_ScrollX | ImGuiTableFlags_BordersInnerV |
                                 ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg;
-  const float height = row_h * static_cast<float>(d.table.size() + 1) + ImGui::GetStyle().ScrollbarSize;
+  const float height =
+      row_h * static_cast<float>(d.table.size() + 1) + ImGui::GetStyle().ScrollbarSize;
   if (ImGui::BeginTable("##elements", static_cast<int>(columns + 1), flags, ImVec2(0, height))) {
     ImGui::TableSetupScrollFreeze(1, 0);
     ImGui::PushFont(ui.fonts.small);
@@ -92,8 +99,8 @@ void grading_case(const Model& m, const Ui& ui, Commands& out) {
         ImGui::TableNextColumn();
         const bool wrong = k < r.differs.size() && r.differs[k];
         ImGui::TextColored(colour4(wrong ? okabe_ito::vermillion
-                                         : r.kind == course::ElementRow::Kind::input ? kPalette.faint_ink
-                                                                                   : kPalette.ink),
+                                   : r.kind == course::ElementRow::Kind::input ? kPalette.faint_ink
+                                                                               : kPalette.ink),
                            "%s", r.cells[k].c_str());
       }
     }
@@ -107,11 +114,13 @@ void exercise_guide(const Model& m) {
   const ExerciseState& e = *m.exercise;
   const std::string name = std::filesystem::path(e.file).filename().string();
   ImGui::TextWrapped("1. Edit %s in your own editor and save it.", name.c_str());
-  ImGui::TextWrapped("2. Grade it: the Grade button in the Exercise tab, or G. Each case runs in "
-                     "the simulator under several block and warp orders and convergence policies, "
-                     "against the reference solution.");
-  ImGui::TextWrapped("3. A failing case opens lane by lane: the row 'expected' holds what the "
-                     "reference solution's lanes received at the same call.");
+  ImGui::TextWrapped(
+      "2. Grade it: the Grade button in the Exercise tab, or G. Each case runs in "
+      "the simulator under several block and warp orders and convergence policies, "
+      "against the reference solution.");
+  ImGui::TextWrapped(
+      "3. A failing case opens lane by lane: the row 'expected' holds what the "
+      "reference solution's lanes received at the same call.");
   ImGui::Spacing();
   ImGui::PushStyleColor(ImGuiCol_Text, colour4(kPalette.faint_ink));
   ImGui::TextWrapped("Kernel: %s", e.exercise->signature.c_str());

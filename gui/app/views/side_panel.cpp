@@ -16,12 +16,9 @@ void draw_side_panel(const Model& m, const ViewState& v, const Ui& ui, Commands&
   const struct {
     Tab tab;
     std::string label;
-  } tabs[] = {{Tab::lessons, "Lessons"},
-              {Tab::exercise, exercise_label},
-              {Tab::warps, "Warps"},
-              {Tab::diagnostics, diag_label},
-              {Tab::inputs, "Inputs"},
-              {Tab::predict, "Predict"},
+  } tabs[] = {{Tab::lessons, "Lessons"}, {Tab::exercise, exercise_label},
+              {Tab::warps, "Warps"},     {Tab::diagnostics, diag_label},
+              {Tab::inputs, "Inputs"},   {Tab::predict, "Predict"},
               {Tab::gpu, gpu_label}};
   const float right = ImGui::GetWindowContentRegionMax().x;
   for (const auto& t : tabs) {

@@ -54,8 +54,9 @@ void draw_source_view(const Model& m, const ViewState& v, const Ui& ui, Commands
   if (m.cache.view && run.kernel_file && m.cache.view->where.file == *run.kernel_file) {
     current = m.cache.view->where.line;
   }
-  draw_lines({run.request.file.file, run.source_lines, &run.line_marks, run.compiler_messages, current},
-             v, ui, out);
+  draw_lines(
+      {run.request.file.file, run.source_lines, &run.line_marks, run.compiler_messages, current}, v,
+      ui, out);
   ImGui::End();
 }
 
@@ -95,7 +96,8 @@ void draw_lines(const SourceText& text, const ViewState& v, const Ui& ui, Comman
                                      ? (*text.marks)[static_cast<std::size_t>(i)]
                                      : 0;
       bool error_line = false;
-      for (const CompilerMessage& c : text.messages) error_line |= c.line == line && c.severity == "error";
+      for (const CompilerMessage& c : text.messages)
+        error_line |= c.line == line && c.severity == "error";
       const ImVec2 p = ImGui::GetCursorScreenPos();
       const float w = std::max(ImGui::GetWindowWidth(), 2000.0f);
       if (line == current) {

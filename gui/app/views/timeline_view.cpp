@@ -22,8 +22,9 @@ void draw_timeline(const Model& m, const ViewState& v, const Ui& ui, Commands& o
   const TimelineMarks& t = m.timeline;
   if (!has_steps(m) || t.steps == 0) {
     if (m.exercise && !m.run) {
-      ImGui::TextDisabled("no case open: grade the file, then click a case in the Exercise tab to "
-                          "step through it");
+      ImGui::TextDisabled(
+          "no case open: grade the file, then click a case in the Exercise tab to "
+          "step through it");
     } else {
       ImGui::TextDisabled("timeline: no steps yet");
     }
