@@ -820,6 +820,13 @@ void apply(Model& m, ViewState& v, const Commands& commands, double now) {
               open_case(m, v, c.index, now);
             },
             [&](const CloseCase&) { close_case(m, v); },
+            [&](const UseOwnCopy&) {
+              if (!m.exercise) return;
+              const auto done = use_own_copy(*m.exercise, v.export_dir);
+              if (!done) return say(m, done.error().message, true);
+              close_case(m, v);
+              say(m, *done);
+            },
         },
         command);
   }

@@ -245,6 +245,7 @@ struct Grade {};          // grade the exercise's file as it is on disk now
 struct ShowHint {};       // unlock the next hint
 struct OpenCase { std::size_t index; };  // step through a graded case lane by lane
 struct CloseCase {};      // back to the exercise's task
+struct UseOwnCopy {};     // copy the starter to the export folder as <kernel>.cu and grade that
 
 using Command =
     std::variant<OpenLesson, GoTo, StepBy, ToEnd, NextDiagnostic, RunUntilChange, SetPlaying, SetSpeed,
@@ -252,7 +253,7 @@ using Command =
                  SetFontSize, ShowHelp, SetTab, Reload, SetLaunchText, Rerun, ResetInputs,
                  ExportSvg, ExportSvgSequence, ExportPng, SetExportDir, SetPredict, SetGuess,
                  CheckGuesses, SourceScrolled, GoToLine, FigurePlaced, Quit, OpenExercise, Grade,
-                 ShowHint, OpenCase, CloseCase>;
+                 ShowHint, OpenCase, CloseCase, UseOwnCopy>;
 using Commands = std::vector<Command>;
 
 // ---- the one place that changes state

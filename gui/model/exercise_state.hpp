@@ -93,6 +93,10 @@ struct ExerciseState {
 // its starter). Errors: no such exercise (the message lists them), no such file.
 Expected<ExerciseState> open_exercise(const course::ExerciseCatalogue& catalogue,
                                       const std::string& id, const std::string& file);
+// Grading the starter: copies it to DIR/<kernel>.cu (warp_sum.cu) and grades that from now on; a
+// file already there is the student's own: it is graded, not overwritten. What happened, in a
+// sentence, or why it could not (not grading the starter, the copy failed).
+Expected<std::string> use_own_copy(ExerciseState& e, const std::string& dir);
 // Reads the file again when its stamp changed; whether it did.
 bool reread_file(ExerciseState& e, double now);
 // The next grading of the file as it is now.

@@ -255,3 +255,29 @@ TEST_CASE("a statement as blocks: headings, paragraphs joined, bullets, code kep
       {K::bullet, 0, "another"},        {K::heading, 2, "How"}};
   CHECK(blocks == expected);
 }
+
+TEST_CASE("the starter copied to <kernel>.cu and graded from then on; a file there is kept") {
+  const fs::path dir = scratch_file("placeholder", "").parent_path() / "copy";
+  fs::create_directories(dir);
+  App a;
+  REQUIRE(start(a, {"--exercise", "warp-sum"}));
+  a.v.export_dir = dir.string();
+  apply(a.m, a.v, {UseOwnCopy{}}, 1);
+  CHECK_FALSE(a.m.notice_is_error);
+  CHECK(a.m.notice.find("copied the starter to ") == 0);
+  const ExerciseState& e = *a.m.exercise;
+  CHECK_FALSE(e.starter);
+  CHECK(fs::path(e.file) == dir / "warp_sum.cu");
+  CHECK_FALSE(e.source_lines.empty());
+  CHECK(fs::file_size(dir / "warp_sum.cu") == fs::file_size(kWarpSum / "starter.cu"));
+  apply(a.m, a.v, {UseOwnCopy{}}, 2);  // once is enough
+  CHECK(a.m.notice_is_error);
+
+  std::ofstream(dir / "warp_sum.cu") << "// mine\n";
+  App b;
+  REQUIRE(start(b, {"--exercise", "warp-sum"}));
+  b.v.export_dir = dir.string();
+  apply(b.m, b.v, {UseOwnCopy{}}, 1);
+  CHECK(b.m.notice.find("is already there: grading it (not overwritten)") != std::string::npos);
+  CHECK(b.m.exercise->source_lines == std::vector<std::string>{"// mine"});
+}

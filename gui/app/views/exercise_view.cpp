@@ -51,7 +51,7 @@ std::string ago(double seconds) {
 }
 
 // The file graded, and whether the grading shown is of the file as it is now.
-void file_line(const ExerciseState& e, const Ui& ui) {
+void file_line(const ExerciseState& e, const Ui& ui, Commands& out) {
   const std::string name = std::filesystem::path(e.file).filename().string();
   ImGui::TextDisabled("Grading");
   ImGui::SameLine();
@@ -59,11 +59,16 @@ void file_line(const ExerciseState& e, const Ui& ui) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", e.file.c_str());
   ImGui::PushFont(ui.fonts.small);
   if (e.starter) {
-    coloured_wrapped(
-        kPalette.faint_ink,
-        "This is the exercise's own starter. Copy it and edit the copy in your editor: "
-        "cp " +
-            e.file + " mine.cu; warpsim gui --exercise " + e.exercise->id + " mine.cu");
+    coloured_wrapped(kPalette.faint_ink,
+                     "This is the exercise's own starter: grade your own copy of it (then edit "
+                     "the copy in your editor).");
+    const std::string copy = "Copy it to " + e.exercise->kernel + ".cu and grade that";
+    if (ImGui::SmallButton(copy.c_str())) out.push_back(UseOwnCopy{});
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("Into the folder warpsim gui was started in (a file already there is "
+                        "graded, not overwritten). Later: warpsim gui --exercise %s %s.cu",
+                        e.exercise->id.c_str(), e.exercise->kernel.c_str());
+    }
   }
   if (!e.stamp.exists) {
     coloured_wrapped(okabe_ito::vermillion, "The file is gone: " + e.file);
@@ -140,7 +145,7 @@ void draw_exercise_view(const Model& m, const ViewState&, const Ui& ui, Commands
   ImGui::PushFont(ui.fonts.title);
   ImGui::TextWrapped("%s", e.exercise->title.c_str());
   ImGui::PopFont();
-  file_line(e, ui);
+  file_line(e, ui, out);
 
   const bool grading = e.grading || e.wanted;
   ImGui::BeginDisabled(grading);

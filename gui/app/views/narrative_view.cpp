@@ -113,7 +113,12 @@ void grading_case(const Model& m, const Ui& ui, Commands& out) {
 void exercise_guide(const Model& m) {
   const ExerciseState& e = *m.exercise;
   const std::string name = std::filesystem::path(e.file).filename().string();
-  ImGui::TextWrapped("1. Edit %s in your own editor and save it.", name.c_str());
+  if (e.starter) {
+    ImGui::TextWrapped("1. Copy the starter (the button in the Exercise tab), then edit the copy "
+                       "in your own editor and save it.");
+  } else {
+    ImGui::TextWrapped("1. Edit %s in your own editor and save it.", name.c_str());
+  }
   ImGui::TextWrapped(
       "2. Grade it: the Grade button in the Exercise tab, or G. Each case runs in "
       "the simulator under several block and warp orders and convergence policies, "
