@@ -114,36 +114,6 @@ void build_table(const Exercise& e, FailureDetail& d, std::int64_t anchor, bool 
   }
 }
 
-// What the reference's lanes received at the same call as `step`: each lane's k-th call against the
-// reference lane's k-th call, where both are the same intrinsic on the same type (else nothing:
-// the two kernels do different things there, and their values say nothing about each other).
-std::array<std::optional<std::uint64_t>, kWarpSize> expected_outputs(const Trace& sub,
-                                                                     const TraceIndex& index,
-                                                                     std::size_t step,
-                                                                     const Trace& reference) {
-  std::array<std::optional<std::uint64_t>, kWarpSize> out{};
-  const StepInfo& info = index.info(step);
-  const TraceStep s = sub.steps.at(step);
-  std::array<std::size_t, kWarpSize> before{};
-  for (const std::size_t earlier : index.steps_of(info.warp)) {
-    if (earlier >= step) break;
-    const LaneMask took_part = index.info(earlier).participants;
-    for (int lane = 0; lane < kWarpSize; ++lane)
-      before[static_cast<std::size_t>(lane)] += has_lane(took_part, lane) ? 1 : 0;
-  }
-  for (int lane = 0; lane < kWarpSize; ++lane) {
-    if (!has_lane(s.participants, lane)) continue;
-    const auto at = static_cast<std::size_t>(lane);
-    const std::vector<LaneCall> calls = lane_calls(
-        reference, info.warp.block, info.warp.warp * kWarpSize + static_cast<std::uint32_t>(lane));
-    if (before[at] < calls.size() && calls[before[at]].call.op == s.op &&
-        calls[before[at]].call.type == s.type) {
-      out[at] = calls[before[at]].call.output;
-    }
-  }
-  return out;
-}
-
 std::string call_name(const DeviceCall& call) { return std::string(intrinsic_for(call.op).name); }
 
 void find_step(const Exercise& e, FailureDetail& d) {
@@ -233,6 +203,33 @@ void find_step(const Exercise& e, FailureDetail& d) {
 }
 
 }  // namespace
+
+std::array<std::optional<std::uint64_t>, kWarpSize> expected_outputs(const Trace& sub,
+                                                                     const TraceIndex& index,
+                                                                     std::size_t step,
+                                                                     const Trace& reference) {
+  std::array<std::optional<std::uint64_t>, kWarpSize> out{};
+  const StepInfo& info = index.info(step);
+  const TraceStep s = sub.steps.at(step);
+  std::array<std::size_t, kWarpSize> before{};
+  for (const std::size_t earlier : index.steps_of(info.warp)) {
+    if (earlier >= step) break;
+    const LaneMask took_part = index.info(earlier).participants;
+    for (int lane = 0; lane < kWarpSize; ++lane)
+      before[static_cast<std::size_t>(lane)] += has_lane(took_part, lane) ? 1 : 0;
+  }
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    if (!has_lane(s.participants, lane)) continue;
+    const auto at = static_cast<std::size_t>(lane);
+    const std::vector<LaneCall> calls = lane_calls(
+        reference, info.warp.block, info.warp.warp * kWarpSize + static_cast<std::uint32_t>(lane));
+    if (before[at] < calls.size() && calls[before[at]].call.op == s.op &&
+        calls[before[at]].call.type == s.type) {
+      out[at] = calls[before[at]].call.output;
+    }
+  }
+  return out;
+}
 
 FailureDetail explain_failure(const Exercise& e, const fs::path& submission, const GradeCase& c,
                               const Schedule& s, std::size_t case_index,

@@ -79,9 +79,9 @@ double percentile(std::vector<double> values, double p) {
   return values[std::min(at, values.size() - 1)];
 }
 
-bool run_settled(const Model& m) { return m.run && !m.running && !m.wanted; }
-
-int run_exit_status(const Model& m) {
+// Headless: an exercise exits as `warpsim grade` does (when it was graded); a run as `warpsim run`.
+int run_exit_status(const Model& m, const GuiOptions& options) {
+  if (m.exercise) return options.grade ? grading_exit_status(*m.exercise) : 0;
   return m.run ? m.run->result.exit_status() : kExitBadInput;
 }
 
@@ -120,6 +120,10 @@ bool write_probes(const std::string& path, const Model& m, const Figure& figure,
 
 // --export-svg DIR: no window needed.
 int export_svgs(Model& m, ViewState& v, const std::string& dir) {
+  if (!m.wanted) {
+    std::fprintf(stderr, "warpsim-gui: --export-svg goes with a lesson or a kernel file\n");
+    return kExitBadInput;
+  }
   LoadedRun run = run_and_load(1, *m.wanted, run_live_gpu);
   m.wanted.reset();
   finish_run(m, v, std::move(run), 0);
@@ -135,7 +139,7 @@ int export_svgs(Model& m, ViewState& v, const std::string& dir) {
     return kExitBadInput;
   }
   std::printf("wrote %zu SVG files to %s\n", *written, dir.c_str());
-  return run_exit_status(m);
+  return m.run ? m.run->result.exit_status() : kExitBadInput;
 }
 
 int run(const GuiOptions& options) {
@@ -145,14 +149,17 @@ int run(const GuiOptions& options) {
   // The lesson browser's catalogue: a dozen small JSON files, read once.
   auto catalogue = std::make_shared<const course::Catalogue>(
       course::load_catalogue(course::default_lessons_dir()));
-  if (const auto started = init(model, view, options, std::move(catalogue)); !started) {
+  auto exercises = std::make_shared<const course::ExerciseCatalogue>(
+      course::load_exercises(course::default_lessons_dir()));
+  if (const auto started = init(model, view, options, std::move(catalogue), std::move(exercises));
+      !started) {
     std::fprintf(stderr, "warpsim-gui: %s\n", started.error().message.c_str());
     return kExitBadInput;
   }
   if (!options.export_svg_dir.empty()) return export_svgs(model, view, options.export_svg_dir);
 
   // A kernel file that is not there: say so before opening anything.
-  if (const std::string& file = model.wanted->file.file; !file.empty()) {
+  if (const std::string file = model.wanted ? model.wanted->file.file : ""; !file.empty()) {
     std::error_code missing;
     if (!std::filesystem::is_regular_file(file, missing)) {
       std::fprintf(stderr, "warpsim-gui: no kernel file %s\n", file.c_str());
@@ -178,14 +185,17 @@ int run(const GuiOptions& options) {
   std::vector<double> frame_ms;
   double bench_cpu_start = 0;
   int status = 0;
-  const double give_up = model.wanted->file.timeout_seconds + 30;
+  // A grading has its own time budget (course::GradeOptions), then explains its first failure.
+  const double give_up = model.wanted ? model.wanted->file.timeout_seconds + 30
+                                      : course::GradeOptions{}.budget_seconds + 90;
   Figure lane_figure;
 
   while (!model.quit && !window.should_close()) {
     const double frame_start = clock.now();
     // Idle: wait for input (the worker's result is polled at 20 Hz). Playing, running, animating
     // or headless: draw continuously.
-    const bool animating = view.playing || model.running || model.wanted ||
+    const bool grading = model.exercise && (model.exercise->grading || model.exercise->wanted);
+    const bool animating = view.playing || model.running || model.wanted || grading ||
                            frame_start - view.moved_at < 0.5 || headless;
     if (animating) {
       glfwPollEvents();
@@ -202,7 +212,18 @@ int run(const GuiOptions& options) {
       worker.start(generation, std::move(*model.wanted));
       model.wanted.reset();
     }
+    if (model.exercise && model.exercise->wanted && !worker.busy()) {
+      model.exercise->grading = model.exercise->wanted->generation;
+      model.exercise->grading_since = now;
+      worker.start_grading(std::move(*model.exercise->wanted));
+      model.exercise->wanted.reset();
+    }
     if (auto done = worker.take()) finish_run(model, view, std::move(*done), now);
+    if (auto graded = worker.take_grading()) {
+      finish_grading(model, view, std::move(*graded), now);
+    } else if (model.exercise && model.exercise->grading) {
+      grading_progress(model, worker.grading_progress());
+    }
     refresh(model, view);
 
     window.begin_frame();
@@ -219,7 +240,8 @@ int run(const GuiOptions& options) {
                                    : Figure{};
     const Ui ui{fonts, now,
                 layout_screen(display.x, display.y, ImGui::GetFrameHeightWithSpacing(),
-                              lane_figure.height + 2 * style.WindowPadding.y),
+                              lane_figure.height + 2 * style.WindowPadding.y,
+                              model.exercise ? 12.0f : 6.5f),
                 lane_figure};
     Commands commands;
     draw_toolbar(model, view, ui, commands);
@@ -233,12 +255,13 @@ int run(const GuiOptions& options) {
     window.end_frame();
 
     if (first_frame < 0) first_frame = clock.since_launch();
-    if (run_settled(model) && shown_at < 0) shown_at = clock.since_launch();
-    settled_frames += run_settled(model) ? 1 : 0;
+    if (settled(model) && shown_at < 0) shown_at = clock.since_launch();
+    settled_frames += settled(model) ? 1 : 0;
 
     // Headless: once the run is in and the layout has settled (a few frames), act and leave.
-    if (headless && !run_settled(model) && now > give_up) {
-      std::fprintf(stderr, "warpsim-gui: the run did not come back within %.0f s\n", give_up);
+    if (headless && !settled(model) && now > give_up) {
+      std::fprintf(stderr, "warpsim-gui: the %s did not come back within %.0f s\n",
+                   grading ? "grading" : "run", give_up);
       return 1;
     }
     if (!options.screenshot.empty() && settled_frames == 4) {
@@ -254,7 +277,7 @@ int run(const GuiOptions& options) {
         std::fprintf(stderr, "warpsim-gui: %s\n", error.c_str());
         return kExitBadInput;
       }
-      status = run_exit_status(model);
+      status = run_exit_status(model, options);
       if (options.export_png.empty()) break;
     }
     window.swap();
@@ -290,7 +313,7 @@ int run(const GuiOptions& options) {
         std::fprintf(stderr, "warpsim-gui: %s\n", model.notice.c_str());
         return kExitBadInput;
       }
-      return run_exit_status(model);
+      return run_exit_status(model, options);
     }
     if (options.bench_frames > 0 && settled_frames >= 4) {
       if (frame_ms.empty()) bench_cpu_start = cpu_seconds();
@@ -330,7 +353,7 @@ int run(const GuiOptions& options) {
                     lane_figure.probes.begin(), lane_figure.probes.end(),
                     [](const Probe& p) { return p.what.starts_with("arrow "); })),
                 lane_figure.shapes.size());
-    status = run_exit_status(model);
+    status = run_exit_status(model, options);
   }
   return status;
 }

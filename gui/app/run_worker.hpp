@@ -1,6 +1,8 @@
-// The worker thread that runs kernel files: a run compiles (or finds the cached kernel) and forks a
-// child, so it never happens on the thread that draws. One run at a time; the app asks for the
-// next when the last has come back (Model::wanted holds only the newest request meanwhile).
+// The worker thread that runs kernel files and grades exercises: a run compiles (or finds the
+// cached kernel) and forks a child, a grading makes dozens of runs, so neither happens on the
+// thread that draws. One job at a time; the app asks for the next when the last has come back
+// (Model::wanted holds only the newest request meanwhile). A grading's cases are reported as
+// they finish (course::GradeOptions::on_case), for its progress.
 #pragma once
 
 #include <memory>
@@ -25,6 +27,13 @@ class RunWorker {
   void start(std::uint64_t generation, RunRequest request);
   // The finished run, once.
   std::optional<LoadedRun> take();
+
+  // Precondition: !busy().
+  void start_grading(GradingJob job);
+  // The finished grading, once.
+  std::optional<Graded> take_grading();
+  // The cases of the grading in progress graded so far.
+  std::vector<course::CaseResult> grading_progress() const;
 
  private:
   struct State;

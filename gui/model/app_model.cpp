@@ -1,7 +1,5 @@
 #include "model/app_model.hpp"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -61,6 +59,11 @@ Scope scope_of(const Model& m, const ViewState& v) {
 Expected<RunRequest> edited_request(const Model& m, const ViewState& v) {
   if (!m.run) return fail("nothing has run yet");
   RunRequest r = m.run->request;
+  if (r.exercise_case) {
+    return fail(
+        "a grading case runs the exercise's own inputs: grade again, or open the file "
+        "with warpsim gui FILE.cu --kernel ... to try other inputs");
+  }
   const LaunchTexts& t = v.launch;
   if (!r.lesson) {
     if (t.file.empty()) return fail("give a kernel file");
@@ -240,13 +243,6 @@ std::vector<std::string> diagnostic_lines(const Trace& trace, const StepView& st
   return lines;
 }
 
-FileStamp stamp_of(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return {};
-  return {true, static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec,
-          static_cast<std::uintmax_t>(st.st_size)};
-}
-
 std::string provenance(const GpuDevice& d) {
   std::string s = d.name.empty() ? "a GPU" : d.name;
   if (!d.driver_release.empty()) {
@@ -391,6 +387,17 @@ LoadedRun make_loaded_run(std::uint64_t generation, RunRequest request, course::
 
 LoadedRun run_and_load(std::uint64_t generation, const RunRequest& request, const LiveGpu& live) {
   const auto start = std::chrono::steady_clock::now();
+  const auto since_start = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  if (const std::optional<CaseRef>& c = request.exercise_case; c && c->exercise) {
+    auto schedule = schedule_named(*c->exercise, c->seed, c->index, c->schedule);
+    Expected<course::FailureDetail> explained =
+        schedule
+            ? course::explain_case(*c->exercise, request.file.file, c->seed, c->index, *schedule)
+            : Expected<course::FailureDetail>(schedule.error());
+    return load_case(generation, request, std::move(explained), since_start());
+  }
   course::LessonRun run;
   if (request.lesson && request.preset) {
     course::RunSettings settings;
@@ -403,14 +410,38 @@ LoadedRun run_and_load(std::uint64_t generation, const RunRequest& request, cons
     run.result = runner::run_kernel_file(request.file);
     run.index = TraceIndex(run.result.trace);
   }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return make_loaded_run(generation, request, std::move(run), seconds, live);
+  return make_loaded_run(generation, request, std::move(run), since_start(), live);
+}
+
+LoadedRun load_case(std::uint64_t generation, RunRequest request,
+                    Expected<course::FailureDetail> explained, double seconds) {
+  course::LessonRun run;
+  std::shared_ptr<course::FailureDetail> detail;
+  if (!explained) {
+    run.result.status = runner::RunStatus::bad_input;
+    run.result.message = explained.error().message;
+  } else {
+    detail = std::make_shared<course::FailureDetail>(std::move(*explained));
+    run.result = std::move(detail->submission);
+    detail->submission = {};
+    run.index = std::move(detail->index);
+    detail->index = {};
+    request.file.grid = detail->grade_case.grid;
+    request.file.block = detail->grade_case.block;
+  }
+  if (request.exercise_case && request.exercise_case->exercise) {
+    request.file.kernel = request.exercise_case->exercise->kernel;
+  }
+  LoadedRun loaded = make_loaded_run(generation, std::move(request), std::move(run), seconds);
+  loaded.detail = std::move(detail);
+  return loaded;
 }
 
 Expected<void> init(Model& model, ViewState& view, const GuiOptions& options,
-                    std::shared_ptr<const course::Catalogue> catalogue) {
+                    std::shared_ptr<const course::Catalogue> catalogue,
+                    std::shared_ptr<const course::ExerciseCatalogue> exercises) {
   model.catalogue = std::move(catalogue);
+  model.exercises = std::move(exercises);
   view.all_warps = options.all_warps;
   view.format = options.format;
   view.watched_lane = options.watch;
@@ -420,14 +451,27 @@ Expected<void> init(Model& model, ViewState& view, const GuiOptions& options,
   if (options.warp) view.warp = *options.warp;
   if (options.step) view.start_position = *options.step - 1;
   view.show_help = options.show_help;
-  const std::pair<const char*, Tab> tabs[] = {{"lessons", Tab::lessons}, {"warps", Tab::warps},
-                                              {"diagnostics", Tab::diagnostics},
-                                              {"inputs", Tab::inputs}, {"predict", Tab::predict},
-                                              {"gpu", Tab::gpu}};
+  const std::pair<const char*, Tab> tabs[] = {
+      {"lessons", Tab::lessons}, {"exercise", Tab::exercise},
+      {"warps", Tab::warps},     {"diagnostics", Tab::diagnostics},
+      {"inputs", Tab::inputs},   {"predict", Tab::predict},
+      {"gpu", Tab::gpu}};
   for (const auto& [name, tab] : tabs) {
     if (options.tab == name) view.tab = tab;
   }
   if (options.predict && options.tab.empty()) view.tab = Tab::predict;
+  if (!options.exercise.empty()) {
+    if (!model.exercises) {
+      model.exercises = std::make_shared<const course::ExerciseCatalogue>(
+          course::load_exercises(course::default_lessons_dir()));
+    }
+    auto opened = open_exercise(*model.exercises, options.exercise, options.exercise_file);
+    if (!opened) return opened.error();
+    model.exercise = std::move(*opened);
+    if (options.tab.empty()) view.tab = Tab::exercise;
+    if (options.grade) apply(model, view, {Grade{}}, 0);
+    return {};
+  }
   RunRequest request;
   if (!options.lesson.empty()) {
     auto lesson = find(model, options.lesson);
@@ -459,7 +503,8 @@ Expected<void> init(Model& model, ViewState& view, const GuiOptions& options,
 void finish_run(Model& m, ViewState& v, LoadedRun run, double now) {
   const bool same_launch = m.run && m.run->request.file.file == run.request.file.file &&
                            m.run->request.file.kernel == run.request.file.kernel &&
-                           m.run->request.lesson == run.request.lesson;
+                           m.run->request.lesson == run.request.lesson &&
+                           m.run->request.exercise_case == run.request.exercise_case;
   if (m.running && m.running->generation == run.generation) m.running.reset();
   m.run = std::move(run);
   const TraceIndex& index = m.run->index;
@@ -489,6 +534,13 @@ void finish_run(Model& m, ViewState& v, LoadedRun run, double now) {
     move_to(m, v, v.step, now);
     return;
   }
+  // A grading case starts at the step its detail points to (its first diagnostic, or the first
+  // value that differs from the reference's).
+  if (m.run->detail && m.run->detail->step && m.run->detail->step->step < index.step_count()) {
+    v.step = kNoStep;
+    move_to(m, v, m.run->detail->step->step, now);
+    return;
+  }
   // A lesson starts at its focus warp; a kernel file at its first warp with steps.
   WarpKey start = first_warp(index).value_or(WarpKey{});
   if (m.run->request.lesson && !index.steps_of(m.run->request.lesson->focus).empty()) {
@@ -497,6 +549,63 @@ void finish_run(Model& m, ViewState& v, LoadedRun run, double now) {
   const Scope scope(index, start, v.all_warps);
   v.step = kNoStep;
   move_to(m, v, scope.step_at(0), now);
+}
+
+namespace {
+
+// Case `index` of the last grading, lane by lane: the grading's own detail when that is the case
+// and the file has not changed since, else a run of it on the worker.
+void open_case(Model& m, ViewState& v, std::size_t index, double now) {
+  ExerciseState& e = *m.exercise;
+  const std::optional<CaseRef> ref = case_ref(e, index);
+  if (!ref) return say(m, "no case " + std::to_string(index + 1) + " to open: grade first", true);
+  e.open_case = index;
+  RunRequest request;
+  request.file.file = e.file;
+  request.file.kernel = e.exercise->kernel;
+  request.exercise_case = ref;
+  const course::GradeResult& result = *e.result;
+  if (result.failure && result.failure->case_index == index && !changed_since_graded(e)) {
+    course::FailureDetail detail = *result.failure;
+    finish_run(m, v, load_case(m.next_generation++, std::move(request), std::move(detail), 0), now);
+    say(m, "case " + ref->name + ": the grading's first failure");
+    return;
+  }
+  want_run(m, std::move(request));
+}
+
+void close_case(Model& m, ViewState& v) {
+  m.run.reset();
+  m.wanted.reset();
+  v.step = kNoStep;
+  v.playing = false;
+  if (m.exercise) m.exercise->open_case.reset();
+}
+
+}  // namespace
+
+void finish_grading(Model& m, ViewState& v, Graded graded, double now) {
+  if (!m.exercise) return;
+  ExerciseState& e = *m.exercise;
+  const double seconds = graded.result.seconds;
+  finish_grading(e, std::move(graded));
+  const course::GradeResult& r = *e.result;
+  char took[32];
+  std::snprintf(took, sizeof took, " (%.1f s)", seconds);
+  say(m,
+      "graded " + std::filesystem::path(e.file).filename().string() + ": " + score_text(e) + took,
+      !r.passed());
+  close_case(m, v);
+  if (const auto first = first_failing_case(e)) open_case(m, v, *first, now);
+}
+
+void grading_progress(Model& m, std::vector<course::CaseResult> cases) {
+  if (m.exercise && m.exercise->grading) m.exercise->progress = std::move(cases);
+}
+
+bool settled(const Model& m) {
+  const bool grading = m.exercise && (m.exercise->grading || m.exercise->wanted);
+  return !m.running && !m.wanted && !grading && (m.run || m.exercise);
 }
 
 void apply(Model& m, ViewState& v, const Commands& commands, double now) {
@@ -649,7 +758,8 @@ void apply(Model& m, ViewState& v, const Commands& commands, double now) {
               if (c.on) v.tab = Tab::predict;
             },
             [&](const SetGuess& c) {
-              if (c.lane >= 0 && c.lane < kWarpSize) v.guesses[static_cast<std::size_t>(c.lane)] = c.text;
+              if (c.lane >= 0 && c.lane < kWarpSize)
+                v.guesses[static_cast<std::size_t>(c.lane)] = c.text;
             },
             [&](const CheckGuesses&) { check_guesses(m, v); },
             [&](const SourceScrolled& c) { v.source_scrolled_for = c.step; },
@@ -680,6 +790,43 @@ void apply(Model& m, ViewState& v, const Commands& commands, double now) {
               m.figure_visible = c.visible;
             },
             [&](const Quit&) { m.quit = true; },
+            [&](const OpenExercise& c) {
+              if (!m.exercises) return say(m, "no exercises loaded", true);
+              auto opened = open_exercise(*m.exercises, c.id, c.file);
+              if (!opened) return say(m, opened.error().message, true);
+              close_case(m, v);
+              m.exercise = std::move(*opened);
+              v.tab = Tab::exercise;
+              say(m, "opened exercise " + m.exercise->exercise->id + ": press Grade (G) to grade " +
+                         fs::path(m.exercise->file).filename().string());
+            },
+            [&](const Grade&) {
+              if (!m.exercise) return say(m, "open an exercise first (the Exercise tab)", true);
+              ExerciseState& e = *m.exercise;
+              if (e.grading || e.wanted) return say(m, "already grading");
+              reread_file(e, now);
+              e.wanted = grading_job(e, m.next_generation++);
+              e.progress.clear();
+            },
+            [&](const ShowHint&) {
+              if (!m.exercise) return;
+              ExerciseState& e = *m.exercise;
+              if (e.exercise->hints.empty()) return say(m, e.exercise->id + " has no hints");
+              if (e.hints >= e.exercise->hints.size()) return say(m, "that is every hint");
+              ++e.hints;
+            },
+            [&](const OpenCase& c) {
+              if (!m.exercise) return;
+              open_case(m, v, c.index, now);
+            },
+            [&](const CloseCase&) { close_case(m, v); },
+            [&](const UseOwnCopy&) {
+              if (!m.exercise) return;
+              const auto done = use_own_copy(*m.exercise, v.export_dir);
+              if (!done) return say(m, done.error().message, true);
+              close_case(m, v);
+              say(m, *done);
+            },
         },
         command);
   }
@@ -698,6 +845,13 @@ void tick(Model& m, ViewState& v, double now, double dt) {
       } else {
         move_to(m, v, next, now);
       }
+    }
+  }
+  if (m.exercise && now - m.exercise_poll >= 0.5) {
+    m.exercise_poll = now;
+    if (reread_file(*m.exercise, now) && !m.run) {
+      say(m, fs::path(m.exercise->file).filename().string() +
+                 " changed: press Grade (G) to grade it again");
     }
   }
   if (m.watch_file && m.run && !m.running && !m.wanted && now - m.last_poll >= 0.5) {
@@ -745,9 +899,19 @@ void refresh(Model& m, const ViewState& v) {
   c.format = v.format;
   c.history = v.history;
   StepViewOptions options{.format = v.format};
+  std::array<std::optional<std::uint64_t>, kWarpSize> expected{};
   if (run.gpu) {
     options.other = run.gpu->steps.at(v.step);
     options.other_label = short_device_name(run.gpu->device);
+  } else if (run.detail) {
+    // A grading case: what the reference solution's lanes received at the same call.
+    expected =
+        course::expected_outputs(run.result.trace, run.index, v.step, run.detail->reference.trace);
+    if (std::any_of(expected.begin(), expected.end(),
+                    [](const auto& x) { return x.has_value(); })) {
+      options.other = &expected;
+      options.other_label = "expected";
+    }
   }
   c.view = describe_step(run.result.trace, run.index, v.step, options);
   options.other = nullptr;
@@ -784,11 +948,15 @@ StepFigureOptions figure_options(const Model& m, const ViewState& v, float width
   o.reveal = v.animate ? static_cast<float>(std::clamp((now - v.moved_at) / grow, 0.0, 1.0)) : 1.0f;
   o.diagnostics = m.cache.diagnostic_lines;
   if (m.run && m.run->gpu) o.other_note = provenance(m.run->gpu->device);
+  if (m.run && m.run->detail) {
+    o.other_is_expected = true;
+  }
   o.contract = false;  // on screen the narrative panel says it; exports set it back
   return o;
 }
 
 std::string launch_title(const RunRequest& request) {
+  if (request.exercise_case) return case_title(*request.exercise_case);
   if (request.lesson) {
     std::string s = request.lesson->title;
     if (request.preset && request.preset->name != "default") s += " · " + request.preset->name;

@@ -25,6 +25,8 @@
 #include <memory>
 
 #include "model/compiler_messages.hpp"
+#include "model/exercise_state.hpp"
+#include "model/file_stamp.hpp"
 #include "model/gui_options.hpp"
 #include "model/navigation.hpp"
 #include "model/predict.hpp"
@@ -41,15 +43,6 @@ namespace warpsim::gui {
 
 inline constexpr std::size_t kNoStep = static_cast<std::size_t>(-1);
 
-// A file as it was on disk, to notice when it changes.
-struct FileStamp {
-  bool exists = false;
-  std::int64_t mtime_ns = 0;
-  std::uintmax_t size = 0;
-  friend bool operator==(const FileStamp&, const FileStamp&) = default;
-};
-FileStamp stamp_of(const std::string& path);
-
 // What to run: a kernel file of the learner's, or a lesson's preset (its inputs perhaps edited).
 struct RunRequest {
   runner::KernelFileRequest file;                 // what runs, either way
@@ -59,6 +52,9 @@ struct RunRequest {
   std::string gpu_record;  // a recorded GPU run (GpuRun JSON, .gz too) to compare with; empty:
                            // the lesson's own record of the preset, if any
   bool live_gpu = false;   // run the same launch on this machine's GPU and compare with that
+  // A case of an exercise's grading (file.file is the file graded): course::explain_case runs it,
+  // and the reference solution, whose lanes' values are each step's "expected" row.
+  std::optional<CaseRef> exercise_case;
 };
 
 // Runs a request's launch on a GPU (gui/model/live_gpu.hpp supplies one in builds with CUDA);
@@ -95,6 +91,9 @@ struct LoadedRun : course::LessonRun {
   std::vector<std::uint8_t> line_marks;
   std::optional<GpuSide> gpu;
   std::string gpu_note;  // why there is no GPU side
+  // A grading case: what course::explain_case said of it (the reference's run, the table of
+  // elements, the step to look at and why); its `submission` is moved into `result`.
+  std::shared_ptr<const course::FailureDetail> detail;
 };
 inline constexpr std::uint8_t kLineHasSteps = 1, kLineHasDiagnostic = 2;
 
@@ -119,7 +118,7 @@ std::string readable(const Trace& trace, std::string message);
 // "missing_lane (lanes 3-5): lane 3 never arrived ..." for each diagnostic of a step.
 std::vector<std::string> diagnostic_lines(const Trace& trace, const StepView& step);
 
-enum class Tab : std::uint8_t { lessons, warps, diagnostics, inputs, predict, gpu };
+enum class Tab : std::uint8_t { lessons, exercise, warps, diagnostics, inputs, predict, gpu };
 
 struct ViewState {
   std::size_t step = kNoStep;  // the cursor: an index into Trace::steps
@@ -173,6 +172,8 @@ struct StepCache {
 
 struct Model {
   std::shared_ptr<const course::Catalogue> catalogue;  // the lesson browser's lessons
+  std::shared_ptr<const course::ExerciseCatalogue> exercises;  // the exercise tab's list
+  std::optional<ExerciseState> exercise;  // the exercise open, if any
   std::optional<LoadedRun> run;  // the last run that came back
   std::uint64_t next_generation = 1;
   // A run apply() asked for; the app hands it to its worker and moves it to `running`.
@@ -185,6 +186,7 @@ struct Model {
   std::optional<InFlight> running;
   bool watch_file = true;  // rerun when the kernel file changes on disk
   double last_poll = 0;
+  double exercise_poll = 0;  // when the exercise's file was last looked at
 
   std::string notice;  // one line for the status bar (export written, input rejected, ...)
   bool notice_is_error = false;
@@ -238,26 +240,46 @@ struct SourceScrolled { std::size_t step; };
 struct GoToLine { std::uint32_t line; };  // the warp's next pass over a line of the kernel file
 struct FigurePlaced { Point origin; Box visible; };
 struct Quit {};
+struct OpenExercise { std::string id; std::string file; };  // file empty: the starter
+struct Grade {};          // grade the exercise's file as it is on disk now
+struct ShowHint {};       // unlock the next hint
+struct OpenCase { std::size_t index; };  // step through a graded case lane by lane
+struct CloseCase {};      // back to the exercise's task
+struct UseOwnCopy {};     // copy the starter to the export folder as <kernel>.cu and grade that
 
 using Command =
     std::variant<OpenLesson, GoTo, StepBy, ToEnd, NextDiagnostic, RunUntilChange, SetPlaying, SetSpeed,
                  SelectWarp, SetAllWarps, WatchLane, SetFormat, SetOrientation, SetHistory,
                  SetFontSize, ShowHelp, SetTab, Reload, SetLaunchText, Rerun, ResetInputs,
                  ExportSvg, ExportSvgSequence, ExportPng, SetExportDir, SetPredict, SetGuess,
-                 CheckGuesses, SourceScrolled, GoToLine, FigurePlaced, Quit>;
+                 CheckGuesses, SourceScrolled, GoToLine, FigurePlaced, Quit, OpenExercise, Grade,
+                 ShowHint, OpenCase, CloseCase, UseOwnCopy>;
 using Commands = std::vector<Command>;
 
 // ---- the one place that changes state
 // The state for these options: the view as asked, the first run wanted. Fails for a lesson that
 // is not in `catalogue` (or no lesson folder).
+// An --exercise opens it (and with --grade asks for a grading) instead of a run; `exercises`
+// null: read from the lessons folder when one is asked for.
 Expected<void> init(Model& model, ViewState& view, const GuiOptions& options,
-                    std::shared_ptr<const course::Catalogue> catalogue);
+                    std::shared_ptr<const course::Catalogue> catalogue,
+                    std::shared_ptr<const course::ExerciseCatalogue> exercises = nullptr);
 void apply(Model& model, ViewState& view, const Commands& commands, double now);
 // Playing, and noticing that the kernel file changed (polled twice a second).
 void tick(Model& model, ViewState& view, double now, double dt);
 // A run came back from the worker: it replaces the shown one; the cursor stays where it was when
 // the trace still has that step (a reload keeps the learner's place).
 void finish_run(Model& model, ViewState& view, LoadedRun run, double now);
+// A grading came back from the worker: its result, and its first failing case opened lane by lane
+// (from the grading's own detail: no run more).
+void finish_grading(Model& model, ViewState& view, Graded graded, double now);
+// The cases graded so far of the grading in flight (the worker's on_case, polled each frame).
+void grading_progress(Model& model, std::vector<course::CaseResult> cases);
+// A grading case's run made from what course::explain_case said (or why it could not).
+LoadedRun load_case(std::uint64_t generation, RunRequest request,
+                    Expected<course::FailureDetail> explained, double seconds);
+// Nothing asked for, nothing in flight, and something to show (a run, or an exercise).
+bool settled(const Model& model);
 // Rebuilds what the views read (the current step's description, the scope, the timeline) when
 // what they depend on changed; cheap when nothing did.
 void refresh(Model& model, const ViewState& view);

@@ -21,10 +21,11 @@ std::optional<T> number(const std::string& text) {
 
 bool takes_value(const std::string& flag) {
   for (const char* f :
-       {"--kernel", "--grid", "--block", "--arg", "--policy", "--seed", "--max-steps", "--timeout",
-        "--shared", "--step", "--warp", "--format", "--watch", "--font-size", "--history",
-        "--screenshot", "--probes", "--export-png", "--export-svg", "--bench-frames", "--size",
-        "--preset", "--gpu-record", "--tab"}) {
+       {"--kernel",     "--grid",      "--block",      "--arg",        "--policy",
+        "--seed",       "--max-steps", "--timeout",    "--shared",     "--step",
+        "--warp",       "--format",    "--watch",      "--font-size",  "--history",
+        "--screenshot", "--probes",    "--export-png", "--export-svg", "--bench-frames",
+        "--size",       "--preset",    "--gpu-record", "--tab",        "--exercise"}) {
     if (flag == f) return true;
   }
   return false;
@@ -35,11 +36,15 @@ bool takes_value(const std::string& flag) {
 std::string gui_usage() {
   return "usage: warpsim-gui [LESSON [--preset NAME]] [options]\n"
          "       warpsim-gui FILE.cu --kernel NAME --grid G --block B [--arg SPEC]... [options]\n"
+         "       warpsim-gui --exercise ID [FILE.cu] [--grade] [options]\n"
          "\n"
          "Steps through a lesson or a kernel's warp-level calls lane by lane. With neither, opens\n"
          "the butterfly reduction lesson. LESSON is an id (butterfly-reduction, 4) or a lesson\n"
          "folder (warpsim lessons lists them). FILE.cu takes the flags of `warpsim run`:\n"
          "--kernel, --grid, --block, --arg, --policy, --seed, --max-steps, --timeout, --shared.\n"
+         "--exercise ID opens a classroom exercise (warpsim exercises lists them) with FILE.cu\n"
+         "(default: its starter) to grade: edit the file in your editor, press G to grade it, and\n"
+         "step through a failing case lane by lane next to the reference solution's values.\n"
          "\n"
          "  --preset NAME       a lesson's preset (its other inputs)\n"
          "  --gpu-record FILE   compare with this recorded GPU run (a lesson's gpu/*.json.gz)\n"
@@ -53,7 +58,9 @@ std::string gui_usage() {
          "  --font-size PX      text size (default 15, times the display's scale)\n"
          "  --history N         earlier steps drawn above the current one (default 4)\n"
          "  --size WxH          window size (default 1280x720)\n"
-         "  --tab NAME          side tab: lessons, warps, diagnostics, inputs, predict, gpu\n"
+         "  --grade             with --exercise: grade the file at once\n"
+         "  --tab NAME          side tab: lessons, exercise, warps, diagnostics, inputs, predict,\n"
+         "                      gpu\n"
          "  --show-help         open with the keyboard shortcuts shown\n"
          "\n"
          "Without a person:\n"
@@ -89,6 +96,10 @@ Expected<GuiOptions> parse_gui_options(const std::vector<std::string>& args) {
     }
     if (a == "--show-help") {
       o.show_help = true;
+      continue;
+    }
+    if (a == "--grade") {
+      o.grade = true;
       continue;
     }
     if (a.rfind("--", 0) != 0) {
@@ -170,13 +181,16 @@ Expected<GuiOptions> parse_gui_options(const std::vector<std::string>& args) {
       if (!n || *n < 0 || *n > 16) return fail("--history '" + v + "': give 0 to 16 steps");
       o.history = *n;
     } else if (a == "--tab") {
-      if (v != "lessons" && v != "warps" && v != "diagnostics" && v != "inputs" && v != "predict" &&
-          v != "gpu") {
-        return fail("--tab '" + v + "': use lessons, warps, diagnostics, inputs, predict or gpu");
+      if (v != "lessons" && v != "exercise" && v != "warps" && v != "diagnostics" &&
+          v != "inputs" && v != "predict" && v != "gpu") {
+        return fail("--tab '" + v +
+                    "': use lessons, exercise, warps, diagnostics, inputs, predict or gpu");
       }
       o.tab = v;
     } else if (a == "--preset") {
       o.preset = v;
+    } else if (a == "--exercise") {
+      o.exercise = v;
     } else if (a == "--gpu-record") {
       o.gpu_record = v;
     } else if (a == "--screenshot") {
@@ -208,6 +222,17 @@ Expected<GuiOptions> parse_gui_options(const std::vector<std::string>& args) {
                    "')");
   }
   const bool launch_flags = have_kernel || have_grid || have_block || !o.arg_texts.empty();
+  if (!o.exercise.empty()) {
+    // The exercise brings its kernel and its cases; the file is the one graded.
+    if (launch_flags || !o.preset.empty()) {
+      return fail(
+          "--kernel, --grid, --block, --arg and --preset do not go with --exercise: the "
+          "exercise brings its kernel and its cases");
+    }
+    if (!positional.empty()) o.exercise_file = positional[0];
+    return o;
+  }
+  if (o.grade) return fail("--grade goes with --exercise ID [FILE.cu]");
   const std::string named = positional.empty() ? std::string() : positional[0];
   std::error_code error;
   const bool kernel_file = named.ends_with(".cu") || named.ends_with(".cuh") ||

@@ -1,7 +1,8 @@
 // warpsim-gui's command line: what to open (a kernel file with `warpsim run`'s flags, parsed by
 // the runner's own parsers), where to start, and the headless modes that tests and scripts use.
 //
-//   warpsim-gui [LESSON [--preset P] | FILE.cu --kernel K --grid G --block B --arg SPEC...]
+//   warpsim-gui [LESSON [--preset P] | FILE.cu --kernel K --grid G --block B --arg SPEC...
+//               | --exercise ID [FILE.cu] [--grade]]
 //               [--step N] [--warp B:W] [--screenshot OUT.png] [--bench-frames N] ...
 #pragma once
 
@@ -27,6 +28,10 @@ struct GuiOptions {
   std::string grid_text, block_text;
   std::string gpu_record;  // --gpu-record FILE: a recorded GPU run (GpuRun JSON, .gz too)
   bool live_gpu = false;   // --gpu: run it on this machine's GPU too, and compare
+  // ... or an exercise (an id such as "warp-sum", or an exercise folder) and the file graded.
+  std::string exercise;
+  std::string exercise_file;  // empty: the exercise's starter
+  bool grade = false;         // --grade: grade the file at once
 
   std::optional<std::size_t> step;  // --step N: the N-th step (1-based) of the warp shown
   std::optional<WarpKey> warp;      // --warp B:W (default: the first warp with steps)

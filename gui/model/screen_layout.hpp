@@ -15,7 +15,10 @@ struct ScreenLayout {
   Box toolbar, timeline, lanes, source, narrative, side;
 };
 
-// `line`: the height of a line of UI text; `lanes_wanted`: the lane figure's height.
-ScreenLayout layout_screen(float width, float height, float line, float lanes_wanted);
+// `line`: the height of a line of UI text; `lanes_wanted`: the lane figure's height;
+// `bottom_lines`: the lines of text the bottom panels keep at least (an exercise's cases want
+// more than a lesson's narrative).
+ScreenLayout layout_screen(float width, float height, float line, float lanes_wanted,
+                           float bottom_lines = 6.5f);
 
 }  // namespace warpsim::gui

@@ -239,7 +239,19 @@ class Builder {
     for (const std::string& d : o_.diagnostics) {
       banner("! " + d, kPalette.diagnostic_fill, kPalette.diagnostic);
     }
-    if (v_.has_other && v_.other_differs != 0) {
+    if (v_.has_other && o_.other_is_expected) {
+      if (v_.other_differs != 0) {
+        banner("! Lane" + std::string(std::popcount(v_.other_differs) > 1 ? "s " : " ") +
+                   format_lanes(v_.other_differs) +
+                   " received other values than the reference solution's (row 'expected')",
+               tint(kPalette.differs, 0.2f), kPalette.differs);
+      } else {
+        text_line(
+            "Every lane received what the reference solution's lanes did here (row "
+            "'expected')",
+            Face::small, kPalette.faint_ink);
+      }
+    } else if (v_.has_other && v_.other_differs != 0) {
       banner("! The GPU's result differs from the simulator's at lane" +
                  std::string(std::popcount(v_.other_differs) > 1 ? "s " : " ") +
                  format_lanes(v_.other_differs) + (o_.other_note.empty() ? "" : "  (" + o_.other_note + ")"),

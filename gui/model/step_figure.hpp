@@ -45,6 +45,8 @@ struct StepFigureOptions {
   std::vector<std::string> diagnostics;  // this step's diagnostics, one line each
   std::vector<std::string> caption;      // paragraphs under the title (a lesson's note), wrapped
   std::string other_note;  // where the other row comes from: "H100 80GB · driver 580.65 · ..."
+  // The other row is a grading case's "expected" (the reference solution's lanes), not a GPU's.
+  bool other_is_expected = false;
 };
 
 Figure build_step_figure(const StepView& step, std::span<const StepView> history,

@@ -350,6 +350,86 @@ TEST_CASE("a compile error: shown with its line, exit status 2, no crash") {
   CHECK(tinted);
 }
 
+// Pixels of about `colour` inside a panel (text in a verdict's colour, for instance).
+std::size_t pixels_of(const Shot& s, const std::string& panel, Rgb colour) {
+  const json& box = s.layout["panels"][panel];
+  std::size_t n = 0;
+  for (int y = static_cast<int>(box[1].get<double>()); y < static_cast<int>(box[3].get<double>());
+       ++y) {
+    for (int x = static_cast<int>(box[0].get<double>()); x < static_cast<int>(box[2].get<double>());
+         ++x) {
+      if (x < s.image.width && y < s.image.height && close(s.image.at(x, y), colour, 40)) ++n;
+    }
+  }
+  return n;
+}
+
+const Rgb kPassGreen{0, 158, 115}, kFailRed{213, 94, 0};
+
+std::string exercise_file(const std::string& exercise, const std::string& file) {
+  for (const auto& lesson : fs::directory_iterator(kSource + "/lessons")) {
+    const fs::path dir = lesson.path() / "exercises" / exercise;
+    if (fs::exists(dir)) return (dir / file).string();
+  }
+  FAIL("no exercise " << exercise);
+  return {};
+}
+
+TEST_CASE("an exercise graded: every case passes, the task under the verdict") {
+  const Shot s =
+      shoot("exercise-pass",
+            {"--exercise", "warp-sum", exercise_file("warp-sum", "right/shfl-down.cu"), "--grade"});
+  CHECK(s.ran.status == 0);
+  CHECK(distinct_colours(s.image) >= 20);
+  CHECK(ink(s, "lanes") > 3000);  // the statement
+  CHECK(ink(s, "source") > 500);  // the file graded
+  CHECK(ink(s, "narrative") > 500);
+  CHECK(ink(s, "side") > 300);
+  CHECK(pixels_of(s, "side", kPassGreen) > 300);  // "all 12 cases pass" and a row per case
+  CHECK(pixels_of(s, "side", kFailRed) == 0);
+  CHECK(pixels_of(s, "lanes", kPassGreen) > 100);  // the verdict over the task
+  CHECK(s.layout["probes"].empty());               // no case open: no lane figure
+}
+
+TEST_CASE("an exercise graded: the first failing case open lane by lane, 'expected' beside it") {
+  const Shot s =
+      shoot("exercise-fail", {"--exercise", "inclusive-scan",
+                              exercise_file("inclusive-scan", "wrong/off-by-one.cu"), "--grade"});
+  CHECK(s.ran.status == 1);  // as `warpsim grade` exits for a failing submission
+  check_step_screen(s, 32);  // the cases' panels are taller: fewer lanes show at once
+  const auto lane1 = probes_named(s, "lane 1 expected (differs)");
+  REQUIRE(lane1.size() == 1);
+  CHECK(probe_holds(s, lane1[0]));
+  CHECK(probes_named(s, "lane 0 expected").size() == 1);    // agrees: drawn plain
+  CHECK(probes_named(s, "diagnostic banner").size() == 1);  // "lanes 1,3 received other values"
+  CHECK(pixels_of(s, "side", kFailRed) > 300);              // FAIL rows and the score
+  CHECK(pixels_of(s, "narrative", kFailRed) > 100);         // "Case one-warp fails"
+}
+
+TEST_CASE("an exercise, bad input: unknown id, missing file, a file that does not compile") {
+  const Ran unknown = run(gui_command({"--exercise", "no-such-exercise"}));
+  CHECK(unknown.status == 2);
+  CHECK(unknown.output.find("warpsim-gui: no exercise 'no-such-exercise'; exercises: ") == 0);
+  const Ran missing = run(gui_command({"--exercise", "warp-sum", "no-such-file.cu"}));
+  CHECK(missing.status == 2);
+  CHECK(missing.output.find("warpsim-gui: no file no-such-file.cu") == 0);
+  const Ran flags = run(gui_command({"--exercise", "warp-sum", "--kernel", "k"}));
+  CHECK(flags.status == 2);
+  // warpsim gui hands --exercise on as it is.
+  const Ran cli = run(quote(WARPSIM_CLI_PATH) + " gui --exercise no-such-exercise");
+  CHECK(cli.status == 2);
+  CHECK(cli.output.find("no exercise 'no-such-exercise'") != std::string::npos);
+  // Not compiling: graded all the same, the compiler's message over the task, exit status 2.
+  const fs::path broken = scratch() / "broken.cu";
+  std::ofstream(broken) << "__global__ void warp_sum(const float* in, float* out, int n) {\n"
+                           "  this is not CUDA;\n}\n";
+  const Shot s = shoot("exercise-broken", {"--exercise", "warp-sum", broken.string(), "--grade"});
+  CHECK(s.ran.status == 2);
+  CHECK(pixels_of(s, "lanes", kFailRed) > 100);  // "The file does not compile."
+  CHECK(ink(s, "lanes") > 2000);
+  CHECK(ink(s, "source") > 300);
+}
+
 TEST_CASE("exports: a step as PNG; a whole lesson as SVGs, with no display at all") {
   const fs::path png = scratch() / "figure.png";
   const Ran exported = run(gui_command({"butterfly-reduction", "--step", "2", "--export-png", png.string()}));

@@ -101,7 +101,7 @@ TEST_CASE("options: a kernel file with run's flags, or the default lesson") {
   CHECK(error({"--step", "0"}) == "--step '0': give a step number, 1 or more");
   CHECK(error({"--frobnicate"}) == "unknown option '--frobnicate'");
   CHECK(error({"--size", "10x10"}).starts_with("--size '10x10'"));
-  CHECK(error({"--tab", "nope"}).starts_with("--tab 'nope': use lessons, warps"));
+  CHECK(error({"--tab", "nope"}).starts_with("--tab 'nope': use lessons, exercise, warps"));
   const auto tab = parse_gui_options({"--tab", "inputs", "--show-help", "--gpu"});
   REQUIRE(tab);
   CHECK(tab->tab == "inputs");

@@ -14,6 +14,7 @@
 //   }
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -307,6 +308,15 @@ GradeResult grade(const Exercise& exercise, const std::filesystem::path& submiss
 Expected<FailureDetail> explain_case(const Exercise& exercise,
                                      const std::filesystem::path& submission, std::uint64_t seed,
                                      std::size_t case_index, const Schedule& schedule);
+
+// What the reference's lanes received at the same call as `step` of the submission's run: each
+// lane's k-th warp-level call against the reference lane's k-th call, where both are the same
+// intrinsic on the same type (else nullopt: the two kernels do different things there). The
+// "expected" row of FailureDetail::step, for any step of a case (a view stepping through one).
+std::array<std::optional<std::uint64_t>, kWarpSize> expected_outputs(const Trace& submission,
+                                                                     const TraceIndex& index,
+                                                                     std::size_t step,
+                                                                     const Trace& reference);
 
 // ---------------------------------------------------------------------------------------------
 // Grading a class: a folder of submissions, one file per student or one folder each

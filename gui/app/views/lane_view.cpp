@@ -10,6 +10,11 @@ namespace warpsim::gui {
 
 void draw_lane_view(const Model& m, const ViewState& v, const Ui& ui, Commands& out) {
   begin_panel("##lanes", ui.layout.lanes, ImGuiWindowFlags_HorizontalScrollbar);
+  if (m.exercise && !m.run && !m.wanted && !m.running) {
+    draw_exercise_task(m, ui);
+    ImGui::End();
+    return;
+  }
   if (!has_steps(m)) {
     ImGui::PushFont(ui.fonts.title);
     if (m.running || m.wanted) {

@@ -1,5 +1,5 @@
 // The lessons (from the course layer's catalogue): number, title and summary; a click opens one.
-// The open lesson's presets are listed under it, each a click away.
+// The open lesson's presets and exercises are listed under it, each a click away.
 #include <imgui.h>
 
 #include "views/views.hpp"
@@ -30,6 +30,15 @@ void draw_lesson_browser(const Model& m, const ViewState& v, const Ui& ui, Comma
         if (ImGui::Selectable(name.c_str(), chosen)) out.push_back(OpenLesson{lesson.id, preset.name});
         if (ImGui::IsItemHovered() && !preset.summary.empty()) {
           ImGui::SetTooltip("%s", preset.summary.c_str());
+        }
+      }
+      // The lesson's exercises: a click opens one in the Exercise tab, on its starter.
+      if (m.exercises) {
+        for (const course::Exercise& e : m.exercises->exercises) {
+          if (e.lesson != lesson.id) continue;
+          const std::string name = "exercise: " + e.title;
+          if (ImGui::Selectable(name.c_str(), false)) out.push_back(OpenExercise{e.id, ""});
+          if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", e.summary.c_str());
         }
       }
       ImGui::PopFont();

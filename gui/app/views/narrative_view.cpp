@@ -3,7 +3,9 @@
 // these once lessons load through the course layer.
 #include <imgui.h>
 
+#include <algorithm>
 #include <cstring>
+#include <filesystem>
 
 #include "model/palette.hpp"
 #include "views/views.hpp"
@@ -32,11 +34,118 @@ std::string buffer_text(const runner::OutputBuffer& b, std::size_t limit) {
   return text + "]";
 }
 
+// What the grading said of the case shown: its verdict, why the view starts where it does, and
+// its elements around the first wrong one (inputs, expected, got; wrong ones marked).
+void grading_case(const Model& m, const Ui& ui, Commands& out) {
+  const LoadedRun& run = *m.run;
+  const CaseRef& ref = *run.request.exercise_case;
+  const course::CaseResult* verdict = nullptr;
+  if (m.exercise && m.exercise->result && ref.index < m.exercise->result->cases.size()) {
+    verdict = &m.exercise->result->cases[ref.index];
+  }
+  ImGui::PushFont(ui.fonts.title);
+  if (verdict != nullptr && !verdict->passed()) {
+    ImGui::TextColored(colour4(okabe_ito::vermillion), "Case %s fails", ref.name.c_str());
+  } else {
+    ImGui::TextColored(colour4(okabe_ito::bluish_green), "Case %s passes", ref.name.c_str());
+  }
+  ImGui::PopFont();
+  ImGui::SameLine();
+  if (ImGui::SmallButton("Back to the task")) out.push_back(CloseCase{});
+  if (verdict != nullptr) {
+    ImGui::TextDisabled("%s%s%s", verdict->launch.c_str(), ref.schedule.empty() ? "" : " · run ",
+                        ref.schedule.c_str());
+    if (!verdict->message.empty()) ImGui::TextWrapped("%s", verdict->message.c_str());
+    if (changed_since_graded(*m.exercise)) {
+      ImGui::PushStyleColor(ImGuiCol_Text, colour4(okabe_ito::orange));
+      ImGui::TextWrapped("That verdict is of the file as it was graded; it has changed since (the "
+                         "steps below are of the file as it is now): grade again.");
+      ImGui::PopStyleColor();
+    }
+  }
+  if (!run.detail) return;
+  const course::FailureDetail& d = *run.detail;
+  if (!d.step_reason.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, colour4(kPalette.faint_ink));
+    ImGui::TextWrapped("Opened at %s.", d.step_reason.c_str());
+    ImGui::PopStyleColor();
+  }
+  if (d.table.empty()) return;
+  std::size_t columns = 0;
+  for (const course::ElementRow& r : d.table) columns = std::max(columns, r.cells.size());
+  const float row_h = ImGui::GetTextLineHeightWithSpacing() + 2;
+  const ImGuiTableFlags flags = ImGuiTableFlags_ScrollX | ImGuiTableFlags_BordersInnerV |
+                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg;
+  const float height =
+      row_h * static_cast<float>(d.table.size() + 1) + ImGui::GetStyle().ScrollbarSize;
+  if (ImGui::BeginTable("##elements", static_cast<int>(columns + 1), flags, ImVec2(0, height))) {
+    ImGui::TableSetupScrollFreeze(1, 0);
+    ImGui::PushFont(ui.fonts.small);
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextDisabled("element");
+    const std::uint64_t first = d.table.front().first;
+    for (std::size_t k = 0; k < columns; ++k) {
+      ImGui::TableNextColumn();
+      ImGui::TextDisabled("%llu", static_cast<unsigned long long>(first + k));
+    }
+    ImGui::PopFont();
+    ImGui::PushFont(ui.fonts.value);
+    for (const course::ElementRow& r : d.table) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(r.label.c_str());
+      for (std::size_t k = 0; k < r.cells.size(); ++k) {
+        ImGui::TableNextColumn();
+        const bool wrong = k < r.differs.size() && r.differs[k];
+        ImGui::TextColored(colour4(wrong ? okabe_ito::vermillion
+                                   : r.kind == course::ElementRow::Kind::input ? kPalette.faint_ink
+                                                                               : kPalette.ink),
+                           "%s", r.cells[k].c_str());
+      }
+    }
+    ImGui::PopFont();
+    ImGui::EndTable();
+  }
+}
+
+// An exercise with no case open: what to do, and what the last grading found.
+void exercise_guide(const Model& m) {
+  const ExerciseState& e = *m.exercise;
+  const std::string name = std::filesystem::path(e.file).filename().string();
+  if (e.starter) {
+    ImGui::TextWrapped("1. Copy the starter (the button in the Exercise tab), then edit the copy "
+                       "in your own editor and save it.");
+  } else {
+    ImGui::TextWrapped("1. Edit %s in your own editor and save it.", name.c_str());
+  }
+  ImGui::TextWrapped(
+      "2. Grade it: the Grade button in the Exercise tab, or G. Each case runs in "
+      "the simulator under several block and warp orders and convergence policies, "
+      "against the reference solution.");
+  ImGui::TextWrapped(
+      "3. A failing case opens lane by lane: the row 'expected' holds what the "
+      "reference solution's lanes received at the same call.");
+  ImGui::Spacing();
+  ImGui::PushStyleColor(ImGuiCol_Text, colour4(kPalette.faint_ink));
+  ImGui::TextWrapped("Kernel: %s", e.exercise->signature.c_str());
+  ImGui::TextWrapped("%zu cases, seed %llu; %zu hint%s.", e.case_count,
+                     static_cast<unsigned long long>(e.seed), e.exercise->hints.size(),
+                     e.exercise->hints.size() == 1 ? "" : "s");
+  ImGui::PopStyleColor();
+}
+
 }  // namespace
 
-void draw_narrative_view(const Model& m, const ViewState& v, const Ui& ui, Commands&) {
+void draw_narrative_view(const Model& m, const ViewState& v, const Ui& ui, Commands& out) {
   begin_panel("##narrative", ui.layout.narrative);
   panel_heading(ui, "What happened");
+  if (!m.run && m.exercise && !m.wanted && !m.running) {
+    exercise_guide(m);
+    ImGui::End();
+    return;
+  }
+  if (m.run && m.run->request.exercise_case) grading_case(m, ui, out);
   if (!m.run) {
     ImGui::TextDisabled("The kernel is being compiled and run.");
     ImGui::End();

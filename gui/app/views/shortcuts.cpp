@@ -19,7 +19,8 @@ constexpr Shortcut kShortcuts[] = {
     {Action::faster, GLFW_KEY_RIGHT_BRACKET, false, false, "]", "play faster"},
     {Action::slower, GLFW_KEY_LEFT_BRACKET, false, false, "[", "play slower"},
     {Action::next_diagnostic, GLFW_KEY_N, false, false, "N", "next diagnostic or GPU difference"},
-    {Action::previous_diagnostic, GLFW_KEY_N, true, false, "Shift+N", "previous diagnostic or GPU difference"},
+    {Action::previous_diagnostic, GLFW_KEY_N, true, false, "Shift+N",
+     "previous diagnostic or GPU difference"},
     {Action::until_change, GLFW_KEY_C, false, false, "C",
      "run until the watched lane's value changes"},
     {Action::unwatch, GLFW_KEY_ESCAPE, false, false, "Esc", "stop watching a lane; close help"},
@@ -29,6 +30,11 @@ constexpr Shortcut kShortcuts[] = {
     {Action::format, GLFW_KEY_F, false, false, "F", "values: natural, decimal, hex, binary"},
     {Action::predict, GLFW_KEY_P, false, false, "P", "predict mode on / off"},
     {Action::reload, GLFW_KEY_R, false, false, "R", "run the file again"},
+    {Action::grade, GLFW_KEY_G, false, false, "G", "exercise: grade the file as it is on disk"},
+    {Action::grade, GLFW_KEY_F5, false, false, "F5", ""},
+    {Action::hint, GLFW_KEY_I, false, false, "I", "exercise: the next hint"},
+    {Action::close_case, GLFW_KEY_BACKSPACE, false, false, "Backspace",
+     "exercise: close the case, back to the task"},
     {Action::export_png, GLFW_KEY_E, false, false, "E", "export this step as PNG"},
     {Action::export_svg, GLFW_KEY_E, true, false, "Shift+E", "export this step as SVG"},
     {Action::font_bigger, GLFW_KEY_EQUAL, false, true, "Ctrl+=", "larger text"},
@@ -113,6 +119,15 @@ std::optional<Command> command_for(Action action, const Model& m, const ViewStat
       return ShowHelp{!v.show_help};
     case Action::quit:
       return Quit{};
+    case Action::grade:
+      if (m.exercise) return Grade{};
+      return std::nullopt;
+    case Action::hint:
+      if (m.exercise) return ShowHint{};
+      return std::nullopt;
+    case Action::close_case:
+      if (m.run && m.run->request.exercise_case) return CloseCase{};
+      return std::nullopt;
   }
   return std::nullopt;
 }

@@ -11,7 +11,7 @@ namespace warpsim::gui {
 enum class Action : std::uint8_t {
   next, previous, first, last, play, faster, slower, next_diagnostic, previous_diagnostic,
   until_change, unwatch, next_warp, previous_warp, all_warps, format, predict, reload,
-  export_png, export_svg, font_bigger, font_smaller, help, quit,
+  export_png, export_svg, font_bigger, font_smaller, help, quit, grade, hint, close_case,
 };
 
 struct Shortcut {

@@ -12,14 +12,13 @@ void draw_side_panel(const Model& m, const ViewState& v, const Ui& ui, Commands&
   const bool gpu_differs = m.run && m.run->gpu && !m.run->gpu->comparison.matches();
   const std::string diag_label = "Diagnostics (" + std::to_string(diagnostics) + ")";
   const std::string gpu_label = gpu_differs ? "GPU differs!" : "GPU";
+  const std::string exercise_label = !m.exercise ? "Exercises" : "Exercise";
   const struct {
     Tab tab;
     std::string label;
-  } tabs[] = {{Tab::lessons, "Lessons"},
-              {Tab::warps, "Warps"},
-              {Tab::diagnostics, diag_label},
-              {Tab::inputs, "Inputs"},
-              {Tab::predict, "Predict"},
+  } tabs[] = {{Tab::lessons, "Lessons"}, {Tab::exercise, exercise_label},
+              {Tab::warps, "Warps"},     {Tab::diagnostics, diag_label},
+              {Tab::inputs, "Inputs"},   {Tab::predict, "Predict"},
               {Tab::gpu, gpu_label}};
   const float right = ImGui::GetWindowContentRegionMax().x;
   for (const auto& t : tabs) {
@@ -41,6 +40,9 @@ void draw_side_panel(const Model& m, const ViewState& v, const Ui& ui, Commands&
   switch (v.tab) {
     case Tab::lessons:
       draw_lesson_browser(m, v, ui, out);
+      break;
+    case Tab::exercise:
+      draw_exercise_view(m, v, ui, out);
       break;
     case Tab::warps:
       draw_warp_list(m, v, ui, out);

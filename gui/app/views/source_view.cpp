@@ -1,7 +1,8 @@
 // The kernel's source: the current step's line highlighted (and scrolled to when the cursor
 // moves), a mark on every line that made warp-level calls and on lines with diagnostics; a click
 // on a marked line goes to the warp's next pass over it. A failed compile lists the compiler's
-// messages first and marks their lines.
+// messages first and marks their lines. An exercise with no case open shows the file graded as it
+// is on disk, with the last grading's compiler messages.
 #include <imgui.h>
 
 #include <filesystem>
@@ -15,10 +16,31 @@ namespace {
 ImU32 colour(Rgba c) { return IM_COL32(c.r, c.g, c.b, c.a); }
 ImVec4 colour4(Rgba c) { return ImVec4(c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, c.a / 255.0f); }
 
+// What the panel lists: the file's lines, marks per line, the compiler's messages, the line of
+// the current step (0: none).
+struct SourceText {
+  const std::string& file;
+  const std::vector<std::string>& lines;
+  const std::vector<std::uint8_t>* marks;
+  const std::vector<CompilerMessage>& messages;
+  std::uint32_t current = 0;
+};
+
+void draw_lines(const SourceText& text, const ViewState& v, const Ui& ui, Commands& out);
+
 }  // namespace
 
 void draw_source_view(const Model& m, const ViewState& v, const Ui& ui, Commands& out) {
   begin_panel("##source", ui.layout.source, ImGuiWindowFlags_HorizontalScrollbar);
+  if (!m.run && m.exercise && !m.wanted && !m.running) {
+    const ExerciseState& e = *m.exercise;
+    const std::string heading =
+        "Source · " + std::filesystem::path(e.file).filename().string() + " (the file graded)";
+    panel_heading(ui, heading.c_str());
+    draw_lines({e.file, e.source_lines, nullptr, e.compiler_messages, 0}, v, ui, out);
+    ImGui::End();
+    return;
+  }
   if (!m.run) {
     panel_heading(ui, "Source");
     ImGui::End();
@@ -28,25 +50,34 @@ void draw_source_view(const Model& m, const ViewState& v, const Ui& ui, Commands
   const std::string heading =
       "Source · " + std::filesystem::path(run.request.file.file).filename().string();
   panel_heading(ui, heading.c_str());
-  if (run.source_lines.empty()) {
-    ImGui::TextColored(colour4(okabe_ito::vermillion), "cannot read %s", run.request.file.file.c_str());
-    ImGui::End();
+  std::uint32_t current = 0;
+  if (m.cache.view && run.kernel_file && m.cache.view->where.file == *run.kernel_file) {
+    current = m.cache.view->where.line;
+  }
+  draw_lines(
+      {run.request.file.file, run.source_lines, &run.line_marks, run.compiler_messages, current}, v,
+      ui, out);
+  ImGui::End();
+}
+
+namespace {
+
+void draw_lines(const SourceText& text, const ViewState& v, const Ui& ui, Commands& out) {
+  if (text.lines.empty()) {
+    ImGui::TextColored(colour4(okabe_ito::vermillion), "cannot read %s", text.file.c_str());
     return;
   }
   // The compiler's complaints, each with its line.
-  for (const CompilerMessage& c : run.compiler_messages) {
+  for (const CompilerMessage& c : text.messages) {
     const Rgba tone = c.severity == "error" ? okabe_ito::vermillion
                       : c.severity == "warning" ? okabe_ito::orange : kPalette.faint_ink;
     ImGui::PushStyleColor(ImGuiCol_Text, colour4(tone));
     ImGui::TextWrapped("line %u: %s: %s", c.line, c.severity.c_str(), c.text.c_str());
     ImGui::PopStyleColor();
   }
-  if (!run.compiler_messages.empty()) ImGui::Separator();
+  if (!text.messages.empty()) ImGui::Separator();
 
-  std::uint32_t current = 0;
-  if (m.cache.view && run.kernel_file && m.cache.view->where.file == *run.kernel_file) {
-    current = m.cache.view->where.line;
-  }
+  const std::uint32_t current = text.current;
   ImGui::BeginChild("##lines");
   const float line_h = ImGui::GetTextLineHeightWithSpacing();
   if (current != 0 && v.source_scrolled_for != v.step) {
@@ -57,13 +88,16 @@ void draw_source_view(const Model& m, const ViewState& v, const Ui& ui, Commands
   ImDrawList* dl = ImGui::GetWindowDrawList();
   ImGui::PushFont(ui.fonts.value);
   ImGuiListClipper clipper;
-  clipper.Begin(static_cast<int>(run.source_lines.size()), line_h);
+  clipper.Begin(static_cast<int>(text.lines.size()), line_h);
   while (clipper.Step()) {
     for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
       const auto line = static_cast<std::uint32_t>(i + 1);
-      const std::uint8_t marks = i < static_cast<int>(run.line_marks.size()) ? run.line_marks[static_cast<std::size_t>(i)] : 0;
+      const std::uint8_t marks = text.marks != nullptr && i < static_cast<int>(text.marks->size())
+                                     ? (*text.marks)[static_cast<std::size_t>(i)]
+                                     : 0;
       bool error_line = false;
-      for (const CompilerMessage& c : run.compiler_messages) error_line |= c.line == line && c.severity == "error";
+      for (const CompilerMessage& c : text.messages)
+        error_line |= c.line == line && c.severity == "error";
       const ImVec2 p = ImGui::GetCursorScreenPos();
       const float w = std::max(ImGui::GetWindowWidth(), 2000.0f);
       if (line == current) {
@@ -94,14 +128,14 @@ void draw_source_view(const Model& m, const ViewState& v, const Ui& ui, Commands
       ImGui::SameLine();
       ImGui::TextDisabled("%3u", line);
       ImGui::SameLine();
-      ImGui::TextUnformatted(run.source_lines[static_cast<std::size_t>(i)].c_str());
+      ImGui::TextUnformatted(text.lines[static_cast<std::size_t>(i)].c_str());
       ImGui::PopStyleColor();
       ImGui::PopID();
     }
   }
   ImGui::PopFont();
   ImGui::EndChild();
-  ImGui::End();
 }
 
+}  // namespace
 }  // namespace warpsim::gui

@@ -21,7 +21,13 @@ void draw_timeline(const Model& m, const ViewState& v, const Ui& ui, Commands& o
   begin_panel("##timeline", ui.layout.timeline, ImGuiWindowFlags_NoScrollbar);
   const TimelineMarks& t = m.timeline;
   if (!has_steps(m) || t.steps == 0) {
-    ImGui::TextDisabled("timeline: no steps yet");
+    if (m.exercise && !m.run) {
+      ImGui::TextDisabled(
+          "no case open: grade the file, then click a case in the Exercise tab to "
+          "step through it");
+    } else {
+      ImGui::TextDisabled("timeline: no steps yet");
+    }
     ImGui::End();
     return;
   }

@@ -2,6 +2,7 @@
 #include <imgui.h>
 
 #include <cmath>
+#include <filesystem>
 #include <string>
 
 #include "model/palette.hpp"
@@ -20,6 +21,15 @@ bool button(const char* label, Action action, const char* what) {
 }
 
 void run_status(const Model& m, const Ui& ui) {
+  if (m.exercise && m.exercise->grading) {
+    const double seconds = ui.now - m.exercise->grading_since;
+    const char* spinner = "|/-\\";
+    ImGui::TextColored(colour(okabe_ito::blue), "%c grading %s ... %s, %.1f s",
+                       spinner[static_cast<int>(seconds * 8) % 4],
+                       std::filesystem::path(m.exercise->file).filename().string().c_str(),
+                       score_text(*m.exercise).c_str(), seconds);
+    return;
+  }
   if (m.running) {
     const double seconds = ui.now - m.running->since;
     const char* spinner = "|/-\\";
@@ -47,7 +57,11 @@ void draw_toolbar(const Model& m, const ViewState& v, const Ui& ui, Commands& ou
   ImGui::PopFont();
   ImGui::SameLine();
   const RunRequest* shown = m.wanted ? &*m.wanted : (m.run ? &m.run->request : nullptr);
-  if (shown != nullptr) ImGui::TextUnformatted(launch_title(*shown).c_str());
+  if (shown != nullptr) {
+    ImGui::TextUnformatted(launch_title(*shown).c_str());
+  } else if (m.exercise) {
+    ImGui::Text("Exercise: %s", m.exercise->exercise->title.c_str());
+  }
   ImGui::SameLine();
   ImGui::TextDisabled("|");
   ImGui::SameLine();

@@ -30,6 +30,10 @@ void draw_diagnostics_view(const Model& model, const ViewState& view, const Ui& 
 void draw_inputs_view(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
 void draw_predict_view(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
 void draw_gpu_view(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
+void draw_exercise_view(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
+// The open exercise's task (its statement; the grading's verdict over it when every case passes
+// or the file does not compile): the lane view's content while no case is open.
+void draw_exercise_task(const Model& model, const Ui& ui);
 // Over everything, when asked for (F1 or ?).
 void draw_help_overlay(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
 // Keys to commands (the same table the help overlay lists).
