@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 
@@ -87,6 +88,7 @@ RunStatus add_outcome(KernelFileResult& result, const ChildOutcome& outcome,
     std::memcpy(&stop, stop_frame->payload.data(), sizeof stop);
     result.trace.diagnostics.push_back(stop_diagnostic(stop, context, result.trace));
     result.message = result.trace.diagnostics.back().message;
+    result.steps = stop.steps;
     return stop.signal == kTimeLimitSignal ? RunStatus::timeout : RunStatus::crashed;
   }
   result.message = outcome.timed_out ? "the kernel did not finish within the time limit and "
@@ -274,6 +276,9 @@ KernelFileResult run_kernel_file(const KernelFileRequest& request) {
   launch.order_seed = request.order_seed;
   launch.max_steps = request.max_steps;
   launch.record_steps = request.record_steps;
+  // Spinning lanes yield to the others (forward progress) for as long as the run may take: the
+  // time limit ends a livelock, and its report names the lanes that spin.
+  launch.spin_limit = std::numeric_limits<std::uint64_t>::max();
   const ChildOutcome outcome =
       run_in_child({compiled->shared_object, &request.args, &*buffers, launch,
                     request.record_steps, -1},

@@ -113,6 +113,11 @@ inline constexpr const char* kDynamicSharedSymbol = "warpsim_dynamic_shared";
 inline constexpr const char* kDynamicSharedBaseSymbol = "warpsim_dynamic_shared_base";
 std::string rewrite_extern_shared(std::string_view source);
 
+// Forward progress: puts a tick (device::spin_tick) at the start of every iteration of every
+// `for`, `while` and `do` loop, on the loop's own line, so that a lane spinning in a loop yields
+// to the lanes and warps it waits for. Line numbers are unchanged.
+std::string insert_loop_ticks(std::string_view source);
+
 // The translation unit handed to the compiler: `#line 1 "<absolute_path>"`, the rewritten user
 // source, then a block (under `#line 1 "<warpsim-generated>"`) that exports the chosen kernel's
 // descriptor as `extern "C" warpsim_kernel_entry()`.
