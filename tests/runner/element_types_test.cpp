@@ -138,6 +138,19 @@ TEST_CASE("iota, random and literal lists give each new type its values") {
   CHECK(spec("b8:false").scalar_bits == 0u);
 }
 
+TEST_CASE("C++ values spell the new types' arguments") {
+  const warpsim::KernelArg byte = warpsim::scalar(static_cast<unsigned char>(200));
+  CHECK(byte.type == ElementType::u8);
+  CHECK(byte.scalar_bits == 200u);
+  CHECK(warpsim::scalar(true).type == ElementType::b8);
+  CHECK(warpsim::scalar(true).scalar_bits == 1u);
+  CHECK(warpsim::scalar(static_cast<short>(-1)).scalar_bits == 0xffffu);  // zero-extended
+  const warpsim::KernelArg list = warpsim::buffer<signed char>({-1, 5});
+  CHECK(list.type == ElementType::i8);
+  CHECK(list.list == std::vector<std::uint64_t>{0xff, 5});
+  CHECK(warpsim::zeros<std::uint16_t>(4).type_text() == "u16[4]");
+}
+
 TEST_CASE("16-bit floats round to nearest even, overflow to infinity and keep NaN") {
   CHECK(f16_bits(65504.0f) == 0x7bffu);
   CHECK(f16_bits(65519.0f) == 0x7bffu);
