@@ -61,7 +61,7 @@ std::string insert_loop_ticks(std::string_view source) {
     const bool loop = token.text == "for" || (token.text == "while" && !ends_do[k]);
     if (!loop || k + 1 >= tokens.size() || tokens[k + 1].text != "(") continue;
     const std::size_t body = after_parentheses(tokens, k + 1);
-    if (body > tokens.size() || body == k + 1) continue;
+    if (body >= tokens.size()) continue;  // unbalanced: left for the compiler to reject
     at.push_back(tokens[body - 1].offset + 1);
   }
   std::string out;
