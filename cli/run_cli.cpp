@@ -41,6 +41,8 @@ struct RunFlags {
   double timeout = 60;
   std::size_t shared = 48 * 1024;
   std::string arch = "sm_90";
+  std::vector<std::string> include_dirs;
+  std::vector<std::string> defines;
   bool list_kernels = false;
 };
 
@@ -74,6 +76,11 @@ Expected<runner::KernelFileRequest> request_of(const RunFlags& f) {
   r.timeout_seconds = f.timeout;
   r.shared_bytes = f.shared;
   r.arch = f.arch;
+  r.include_dirs = f.include_dirs;
+  r.defines = f.defines;
+  if (f.gpu && (!f.include_dirs.empty() || !f.defines.empty())) {
+    return fail("--gpu with -I or -D: the GPU build (NVRTC) does not take them yet");
+  }
   r.record_steps = !f.trace_path.empty() || f.gpu;  // the GPU comparison needs the steps
   r.keep_initial_buffers = f.gpu;
   r.color_compiler_output = isatty(STDERR_FILENO) != 0;
@@ -148,8 +155,7 @@ int run(const RunFlags& f, const std::vector<std::string>& gpu_only_flags) {
       std::vector<BufferData> sim_buffers;
       for (const runner::OutputBuffer& b : result.buffers) {
         sim_buffers.push_back(
-            {b.arg, value_type_from_string(runner::to_string(b.type)).value_or(ValueType::none),
-             b.bytes});
+            {b.arg, runner::element_value_type(b.type), b.bytes});
       }
       gpu->comparison = compare_run(*ran, &result.trace, sim_buffers, f.gpu_flags.tolerance_ulps);
       gpu->run = std::move(*ran);
@@ -259,6 +265,10 @@ CommandRun add_run_command(CLI::App& app) {
   run_app->add_option("--arch", f->arch,
                       "the architecture the file is compiled for, as nvcc's -arch: sm_70 ... sm_90 "
                       "(default); sets __CUDA_ARCH__ and which intrinsics exist");
+  run_app->add_option("-I,--include-dir", f->include_dirs,
+                      "a folder the kernel's #include searches (after the CUDA shim); repeatable");
+  run_app->add_option("-D,--define", f->defines,
+                      "NAME or NAME=VALUE, defined for the kernel compiler; repeatable");
   run_app->add_flag("--list-kernels", f->list_kernels, "list the file's kernels and exit");
   return [f, blocks, calls, ulps, out] {
     std::vector<std::string> gpu_only;

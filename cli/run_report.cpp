@@ -18,8 +18,9 @@ std::string dims(Dim3 d) {
 
 json dims_json(Dim3 d) { return json::array({d.x, d.y, d.z}); }
 
-ValueType value_type(runner::ElementType type) {
-  return value_type_from_string(runner::to_string(type)).value_or(ValueType::none);
+// Element `i` of `buffer` as format_element and element_json take it.
+runner::ShownElement shown(const runner::OutputBuffer& buffer, std::uint64_t i) {
+  return runner::shown_element(buffer.type, buffer.element(i));
 }
 
 // "lane 3", "lanes 0-15,17", "no lanes".
@@ -32,12 +33,12 @@ std::string lanes_text(LaneMask lanes) {
 
 // Up to `head` values, "...", then the last `tail` ones.
 std::string buffer_text(const runner::OutputBuffer& buffer, std::uint64_t head, std::uint64_t tail) {
-  const ValueType type = value_type(buffer.type);
   const std::uint64_t count = buffer.count();
   std::string out = "[";
   auto append = [&](std::uint64_t i) {
     if (out.size() > 1) out += ", ";
-    out += format_element(buffer.element(i), type);
+    const runner::ShownElement element = shown(buffer, i);
+    out += format_element(element.bits, element.type);
   };
   if (count <= head + tail) {
     for (std::uint64_t i = 0; i < count; ++i) append(i);
@@ -73,10 +74,10 @@ Dim3 coordinates(std::uint64_t linear, Dim3 extent) {
 }
 
 json buffer_values_json(const runner::OutputBuffer& buffer) {
-  const ValueType type = value_type(buffer.type);
   json values = json::array();
   for (std::uint64_t i = 0; i < buffer.count(); ++i) {
-    values.push_back(element_json(buffer.element(i), type));
+    const runner::ShownElement element = shown(buffer, i);
+    values.push_back(element_json(element.bits, element.type));
   }
   return values;
 }

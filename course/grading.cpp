@@ -43,9 +43,7 @@ std::string stop_message(const runner::KernelFileResult& r) {
 
 namespace detail {
 
-ValueType value_type(runner::ElementType type) {
-  return value_type_from_string(runner::to_string(type)).value_or(ValueType::none);
-}
+ValueType value_type(runner::ElementType type) { return runner::element_value_type(type); }
 
 runner::KernelFileRequest request_for_case(const Exercise& e, const fs::path& file,
                                            const GradeCase& c, const Schedule& s,

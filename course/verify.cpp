@@ -8,9 +8,7 @@
 namespace warpsim::course {
 namespace {
 
-ValueType value_type(runner::ElementType type) {
-  return value_type_from_string(runner::to_string(type)).value_or(ValueType::none);
-}
+ValueType value_type(runner::ElementType type) { return runner::element_value_type(type); }
 
 std::vector<BufferData> buffer_data(const std::vector<runner::OutputBuffer>& buffers) {
   std::vector<BufferData> out;

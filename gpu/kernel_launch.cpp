@@ -120,23 +120,7 @@ Expected<DeviceTrace> finish_trace(const TraceBuffers& t, const GpuRunRequest& r
 
 }  // namespace
 
-ValueType value_type_of(runner::ElementType type) {
-  switch (type) {
-    case runner::ElementType::i32:
-      return ValueType::i32;
-    case runner::ElementType::u32:
-      return ValueType::u32;
-    case runner::ElementType::f32:
-      return ValueType::f32;
-    case runner::ElementType::i64:
-      return ValueType::i64;
-    case runner::ElementType::u64:
-      return ValueType::u64;
-    case runner::ElementType::f64:
-      return ValueType::f64;
-  }
-  return ValueType::none;
-}
+ValueType value_type_of(runner::ElementType type) { return runner::element_value_type(type); }
 
 Expected<void> check_request(const GpuRunRequest& request) {
   if (request.kernel_expression.empty()) return fail("no kernel named");
@@ -156,6 +140,11 @@ Expected<void> check_request(const GpuRunRequest& request) {
   }
   for (std::size_t i = 0; i < request.args.size(); ++i) {
     const runner::ArgSpec& arg = request.args[i];
+    if (value_type_of(arg.type) == ValueType::none) {
+      return fail("--arg " + std::to_string(i + 1) + " (" + arg.type_text() +
+                  "): --gpu runs and compares 32- and 64-bit elements only, not " +
+                  std::string(runner::to_string(arg.type)));
+    }
     const std::uint64_t want = arg.is_buffer ? arg.count * runner::element_size(arg.type) : 0;
     if (request.initial[i].size() != want) {
       return fail("--arg " + std::to_string(i + 1) + " (" + arg.type_text() + ") needs " +

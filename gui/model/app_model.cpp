@@ -319,8 +319,7 @@ void load_gpu_side(LoadedRun& r, const LiveGpu& live) {
   side.source = source;
   std::vector<BufferData> sim;
   for (const runner::OutputBuffer& b : r.result.buffers) {
-    sim.push_back({b.arg, value_type_from_string(runner::to_string(b.type)).value_or(ValueType::none),
-                   b.bytes});
+    sim.push_back({b.arg, runner::element_value_type(b.type), b.bytes});
   }
   const std::uint64_t ulps = r.request.lesson ? r.request.lesson->tolerance_ulps : 0;
   side.comparison = compare_run(*gpu, &r.result.trace, sim, ulps);

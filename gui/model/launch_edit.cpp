@@ -10,8 +10,10 @@ std::optional<std::vector<std::string>> buffer_elements(const runner::ArgSpec& s
   if (!spec.is_buffer || spec.count > limit || spec.init == runner::BufferInit::file) {
     return std::nullopt;
   }
-  const ValueType type =
-      value_type_from_string(runner::to_string(spec.type)).value_or(ValueType::none);
+  const auto text = [&](std::uint64_t bits) {
+    const runner::ShownElement shown = runner::shown_element(spec.type, bits);
+    return format_value(shown.bits, shown.type);
+  };
   std::vector<std::string> values;
   values.reserve(spec.count);
   for (std::uint64_t i = 0; i < spec.count; ++i) {
@@ -23,11 +25,11 @@ std::optional<std::vector<std::string>> buffer_elements(const runner::ArgSpec& s
         values.push_back(std::to_string(i));
         break;
       case runner::BufferInit::list:
-        values.push_back(format_value(spec.list.at(i), type));
+        values.push_back(text(spec.list.at(i)));
         break;
       case runner::BufferInit::random:
-        values.push_back(format_value(
-            runner::random_element(spec.type, spec.seed, spec.low, spec.high, i), type));
+        values.push_back(
+            text(runner::random_element(spec.type, spec.seed, spec.low, spec.high, i)));
         break;
       case runner::BufferInit::file:
         return std::nullopt;

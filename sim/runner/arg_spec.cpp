@@ -12,44 +12,26 @@
 namespace warpsim::runner {
 namespace {
 
-struct TypeName {
-  std::string_view name;
-  ElementType type;
-};
-constexpr std::array<TypeName, 6> kTypeNames{{{"i32", ElementType::i32},
-                                              {"u32", ElementType::u32},
-                                              {"f32", ElementType::f32},
-                                              {"i64", ElementType::i64},
-                                              {"u64", ElementType::u64},
-                                              {"f64", ElementType::f64}}};
-
-// C spellings people type by habit, and what to write instead.
-struct Alias {
-  std::string_view c_name;
-  std::string_view ours;
-};
-constexpr std::array<Alias, 10> kAliases{{{"int", "i32"},
-                                          {"int32", "i32"},
-                                          {"unsigned", "u32"},
-                                          {"uint", "u32"},
-                                          {"uint32", "u32"},
-                                          {"float", "f32"},
-                                          {"double", "f64"},
-                                          {"long", "i64"},
-                                          {"int64", "i64"},
-                                          {"uint64", "u64"}}};
-
 std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
 
 std::string unknown_type_message(std::string_view name) {
   std::string message = "unknown type " + quoted(name);
-  for (const Alias& alias : kAliases) {
-    if (alias.c_name == name) return message + " (write " + std::string(alias.ours) + ")";
+  for (const ElementTypeFacts& facts : element_types()) {
+    for (const std::string_view c_name : facts.c_names) {
+      if (!c_name.empty() && c_name == name) {
+        return message + " (write " + std::string(facts.name) + ")";
+      }
+    }
   }
-  return message + "; types are i32, u32, f32, i64, u64, f64";
+  message += "; types are ";
+  for (const ElementTypeFacts& facts : element_types()) {
+    if (facts.type != element_types().front().type) message += ", ";
+    message += facts.name;
+  }
+  return message;
 }
 
-bool is_integer(ElementType type) { return type != ElementType::f32 && type != ElementType::f64; }
+using Form = ElementTypeFacts::Form;
 
 std::string_view trim(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
@@ -90,13 +72,14 @@ Expected<IntegerText> parse_integer_text(std::string_view text) {
 Expected<std::uint64_t> parse_integer(ElementType type, std::string_view text) {
   auto parsed = parse_integer_text(text);
   if (!parsed) return fail(parsed.error().message);
-  const bool is_signed = type == ElementType::i32 || type == ElementType::i64;
+  const bool is_signed = element_kind(type) == ValueKind::signed_integer;
   const std::size_t bits = element_size(type) * 8;
   const std::uint64_t all_ones = bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
   const std::uint64_t magnitude = parsed->magnitude;
-  const std::string range = is_signed ? (bits == 32 ? "-2147483648..2147483647"
-                                                    : "-9223372036854775808..9223372036854775807")
-                                      : (bits == 32 ? "0..4294967295" : "0..18446744073709551615");
+  const std::uint64_t half_range = std::uint64_t{1} << (bits - 1);
+  const std::string range = is_signed ? "-" + std::to_string(half_range) + ".." +
+                                            std::to_string(half_range - 1)
+                                      : "0.." + std::to_string(all_ones);
   auto out_of_range = [&] {
     return fail(quoted(text) + " is out of range for " +
                                        std::string(to_string(type)) + " (" + range +
@@ -164,9 +147,10 @@ Expected<ArgSpec> parse_buffer_init(ArgSpec spec, std::string_view init) {
     spec.init = BufferInit::iota;
   } else if (init.substr(0, 7) == "random:") {
     spec.init = BufferInit::random;
-    const bool is_unsigned = spec.type == ElementType::u32 || spec.type == ElementType::u64;
-    spec.low = is_unsigned ? 0 : -99;
-    spec.high = 99;
+    const ElementTypeFacts& facts = element_facts(spec.type);
+    const bool is_unsigned = facts.random_low >= 0;
+    spec.low = facts.random_low;
+    spec.high = facts.random_high;
     std::vector<std::string_view> parts;
     for (std::string_view rest = init.substr(7);;) {
       const std::size_t colon = rest.find(':');
@@ -188,10 +172,14 @@ Expected<ArgSpec> parse_buffer_init(ArgSpec spec, std::string_view init) {
       spec.high = static_cast<std::int64_t>(*high);
       if (spec.low > spec.high) return fail("random: LO is above HI");
       if (is_unsigned && spec.low < 0) return fail("random: an unsigned buffer needs LO >= 0");
-      const std::int64_t limit = element_size(spec.type) == 4 ? (std::int64_t{1} << 31) : (std::int64_t{1} << 53);
-      if (spec.low < -limit || spec.high >= limit) {
-        return fail("random: LO and HI must fit the type exactly (|x| < 2^" +
-                    std::string(element_size(spec.type) == 4 ? "31" : "53") + ")");
+      if (spec.low < facts.exact_low || spec.high > facts.exact_high) {
+        // |x| < 2^31 for the 32-bit types, |x| < 2^53 for the 64-bit ones, else LO..HI.
+        const bool symmetric = facts.exact_low == -facts.exact_high - 1;
+        const std::string range =
+            symmetric ? "|x| < 2^" + std::to_string(std::countr_zero(
+                                         static_cast<std::uint64_t>(facts.exact_high) + 1))
+                      : std::to_string(facts.exact_low) + ".." + std::to_string(facts.exact_high);
+        return fail("random: LO and HI must fit the type exactly (" + range + ")");
       }
     }
   } else if (init.substr(0, 5) == "file:") {
@@ -238,13 +226,27 @@ Expected<ArgSpec> parse_buffer_init(ArgSpec spec, std::string_view init) {
 
 // The --arg spelling that fits a parameter, e.g. "f32[N]:zeros" or "i32:VALUE"; "" if none does.
 std::string suggested_arg(const KernelParam& param) {
-  const char* prefix = param.kind == ValueKind::signed_integer     ? "i"
-                       : param.kind == ValueKind::unsigned_integer ? "u"
-                       : param.kind == ValueKind::floating         ? "f"
-                                                                   : nullptr;
-  if (prefix == nullptr || (param.size != 4 && param.size != 8)) return {};
-  const std::string type = prefix + std::to_string(param.size * 8);
-  return param.is_pointer ? type + "[N]:zeros" : type + ":VALUE";
+  for (const ElementTypeFacts& facts : element_types()) {
+    if (facts.kind != param.kind || facts.size != param.size) continue;
+    const std::string type(facts.name);
+    return param.is_pointer ? type + "[N]:zeros" : type + ":VALUE";
+  }
+  return {};
+}
+
+// A 16-bit float from text: parsed as a float, rounded to nearest even; a finite value that
+// rounds to infinity is out of range.
+Expected<std::uint64_t> parse_16bit_float(ElementType type, std::string_view text) {
+  auto value = parse_float_value<float>(text);
+  if (!value) return fail(value.error().message);
+  const bool half = element_facts(type).form == Form::half;
+  const std::uint16_t bits = half ? f16_bits(*value) : bf16_bits(*value);
+  const float back = half ? f16_value(bits) : bf16_value(bits);
+  if (std::isinf(back) && !std::isinf(*value)) {
+    return fail(quoted(text) + " is out of range for " + std::string(to_string(type)) +
+                (half ? " (largest finite value 65504)" : " (largest finite value about 3.39e38)"));
+  }
+  return Expected<std::uint64_t>(bits);
 }
 
 }  // namespace
@@ -258,70 +260,26 @@ std::uint64_t random_element(ElementType type, std::uint64_t seed, std::int64_t 
   z ^= z >> 31;
   const auto span = static_cast<std::uint64_t>(high - low) + 1;
   const std::int64_t value = low + static_cast<std::int64_t>(span == 0 ? z : z % span);
-  switch (type) {
-    case ElementType::f32: {
-      const auto f = static_cast<float>(value);
-      std::uint32_t bits = 0;
-      std::memcpy(&bits, &f, sizeof bits);
-      return bits;
-    }
-    case ElementType::f64: {
-      const auto d = static_cast<double>(value);
-      std::uint64_t bits = 0;
-      std::memcpy(&bits, &d, sizeof bits);
-      return bits;
-    }
-    case ElementType::i32:
-    case ElementType::u32:
-      return static_cast<std::uint32_t>(value);
-    case ElementType::i64:
-    case ElementType::u64:
+  return integer_element(type, value);
+}
+
+std::uint64_t integer_element(ElementType type, std::int64_t value) {
+  const ElementTypeFacts& facts = element_facts(type);
+  switch (facts.form) {
+    case Form::floating:
+      return facts.size == 4 ? std::bit_cast<std::uint32_t>(static_cast<float>(value))
+                             : std::bit_cast<std::uint64_t>(static_cast<double>(value));
+    case Form::half:
+      return f16_bits(static_cast<float>(value));
+    case Form::bfloat16:
+      return bf16_bits(static_cast<float>(value));
+    case Form::boolean:
+      return static_cast<std::uint64_t>(value) & 1;
+    case Form::integer:
       break;
   }
-  return static_cast<std::uint64_t>(value);
-}
-
-std::string_view to_string(ElementType type) {
-  for (const TypeName& entry : kTypeNames) {
-    if (entry.type == type) return entry.name;
-  }
-  return "?";
-}
-
-std::optional<ElementType> element_type_from_string(std::string_view name) {
-  for (const TypeName& entry : kTypeNames) {
-    if (entry.name == name) return entry.type;
-  }
-  return std::nullopt;
-}
-
-std::size_t element_size(ElementType type) {
-  switch (type) {
-    case ElementType::i32:
-    case ElementType::u32:
-    case ElementType::f32:
-      return 4;
-    case ElementType::i64:
-    case ElementType::u64:
-    case ElementType::f64:
-      return 8;
-  }
-  return 0;
-}
-
-ValueKind element_kind(ElementType type) {
-  switch (type) {
-    case ElementType::i32:
-    case ElementType::i64:
-      return ValueKind::signed_integer;
-    case ElementType::u32:
-    case ElementType::u64:
-      return ValueKind::unsigned_integer;
-    case ElementType::f32:
-    case ElementType::f64:
-      return ValueKind::floating;
-  }
-  return ValueKind::other;
+  return facts.size == 8 ? static_cast<std::uint64_t>(value)
+                         : static_cast<std::uint64_t>(value) & ((std::uint64_t{1} << (facts.size * 8)) - 1);
 }
 
 std::string ArgSpec::type_text() const {
@@ -332,7 +290,19 @@ std::string ArgSpec::type_text() const {
 
 Expected<std::uint64_t> parse_element(ElementType type, std::string_view text) {
   text = trim(text);
-  if (is_integer(type)) return parse_integer(type, text);
+  switch (element_facts(type).form) {
+    case Form::integer:
+      return parse_integer(type, text);
+    case Form::boolean:
+      if (text == "1" || text == "true") return Expected<std::uint64_t>(1);
+      if (text == "0" || text == "false") return Expected<std::uint64_t>(0);
+      return fail(quoted(text) + " is not a b8 (bool) value: 0, 1, false or true");
+    case Form::half:
+    case Form::bfloat16:
+      return parse_16bit_float(type, text);
+    case Form::floating:
+      break;
+  }
   if (type == ElementType::f32) {
     auto value = parse_float_value<float>(text);
     if (!value) return fail(value.error().message);

@@ -14,25 +14,6 @@ namespace {
 
 std::size_t page_size() { return static_cast<std::size_t>(sysconf(_SC_PAGESIZE)); }
 
-std::uint64_t iota_bits(ElementType type, std::uint64_t i) {
-  switch (type) {
-    case ElementType::f32: {
-      const float value = static_cast<float>(i);
-      std::uint32_t bits = 0;
-      std::memcpy(&bits, &value, sizeof bits);
-      return bits;
-    }
-    case ElementType::f64: {
-      const double value = static_cast<double>(i);
-      std::uint64_t bits = 0;
-      std::memcpy(&bits, &value, sizeof bits);
-      return bits;
-    }
-    default:
-      return i;
-  }
-}
-
 std::string fill_from_file(const GuardedBuffer& buffer, const ArgSpec& spec) {
   const int fd = open(spec.path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return "cannot read " + spec.path + ": " + std::strerror(errno);
@@ -147,7 +128,7 @@ Expected<ArgumentBuffers> ArgumentBuffers::create(const std::vector<ArgSpec>& sp
         break;  // a fresh memory file reads as zeros
       case BufferInit::iota:
         for (std::uint64_t i = 0; i < spec.count; ++i) {
-          const std::uint64_t bits = iota_bits(spec.type, i);
+          const std::uint64_t bits = integer_element(spec.type, static_cast<std::int64_t>(i));
           std::memcpy(buffer.data + i * element, &bits, element);  // little-endian host
         }
         break;

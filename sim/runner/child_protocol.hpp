@@ -77,6 +77,11 @@ struct StopReport {
   std::int64_t buffer_arg = -1;  // the fault address lies in this buffer's guard page
   std::int64_t element = 0;      // ... at this element index
   std::int64_t shared_offset = -1;  // or past the dynamic shared memory, at this byte offset
+  std::uint64_t steps = 0;        // warp-level steps simulated before the stop
+  std::uint32_t spin_warp = 0;    // lanes that spin in one loop (LanePosition::spin_lanes)
+  std::uint32_t spin_lanes = 0;
+  char spin_file[512] = {};
+  std::uint32_t spin_line = 0;
   std::uint32_t frame_count = 0;
   // Offsets into the kernel's shared object of the faulting pc (exact) and the return addresses
   // (minus one, so they fall inside the call) that lie in it, innermost first.

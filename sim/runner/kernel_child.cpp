@@ -75,6 +75,11 @@ int write_access(const void* context) {
 #endif
 }
 
+// Async-signal-safe strncpy that always terminates.
+void copy_name(char* to, std::size_t size, const char* from) {
+  for (std::size_t i = 0; from != nullptr && from[i] != '\0' && i + 1 < size; ++i) to[i] = from[i];
+}
+
 void on_stop_signal(int signal, siginfo_t* info, void* context) {
   static StopReport report;  // static: the alternate stack is small and this is 1 KiB
   report = StopReport{};
@@ -97,11 +102,12 @@ void on_stop_signal(int signal, siginfo_t* info, void* context) {
   report.warp = position.warp;
   report.lane = position.lane;
   report.last_line = position.last_line;
-  for (std::size_t i = 0; position.last_file != nullptr && position.last_file[i] != '\0' &&
-                          i + 1 < sizeof report.last_file;
-       ++i) {
-    report.last_file[i] = position.last_file[i];
-  }
+  copy_name(report.last_file, sizeof report.last_file, position.last_file);
+  report.steps = position.steps;
+  report.spin_warp = position.spin_warp;
+  report.spin_lanes = position.spin_lanes;
+  copy_name(report.spin_file, sizeof report.spin_file, position.spin_file);
+  report.spin_line = position.spin_line;
 
   if (has_address && g_crash.shared_guard != 0 && report.fault_address >= g_crash.shared_guard &&
       report.fault_address - g_crash.shared_guard < static_cast<std::uintptr_t>(getpagesize())) {

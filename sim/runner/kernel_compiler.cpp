@@ -281,7 +281,8 @@ std::string empty_body_warning(const Toolchain& toolchain, const CompileOptions&
   if (!source) return {};
   const std::optional<std::size_t> written = kernel_body_size(*source, options.kernel_name);
   if (!written || *written == 0) return {};
-  auto expanded = preprocess_for_kernel_scan(toolchain, options.file, options.arch);
+  auto expanded =
+      preprocess_for_kernel_scan(toolchain, options.file, options.arch, options.user_flags);
   if (!expanded) return {};
   const std::optional<std::size_t> compiled = kernel_body_size(*expanded, options.kernel_name);
   if (!compiled || *compiled != 0) return {};
@@ -368,7 +369,7 @@ Expected<Toolchain> find_toolchain() {
 }
 
 Expected<std::string> preprocess_for_kernel_scan(const Toolchain& toolchain, const std::string& file,
-                                               int arch) {
+                                               int arch, const std::vector<std::string>& user_flags) {
   const fs::path absolute = fs::absolute(file).lexically_normal();
   std::vector<std::string> argv = toolchain.compiler;
   for (const std::string& definition : arch_definitions(arch)) argv.push_back(definition);
@@ -376,8 +377,12 @@ Expected<std::string> preprocess_for_kernel_scan(const Toolchain& toolchain, con
   for (const std::string& arg :
        {std::string("-std=c++17"), std::string("-E"), std::string("-x"), std::string("c++"),
         std::string("-DWARPSIM_SCAN_KERNELS"), "-I" + toolchain.shim_dir,
-        "-I" + toolchain.include_dir, "-I" + absolute.parent_path().string(),
-        std::string("-include"), std::string("warpsim/cuda_shim.hpp"), absolute.string()}) {
+        "-I" + toolchain.include_dir}) {
+    argv.push_back(arg);
+  }
+  argv.insert(argv.end(), user_flags.begin(), user_flags.end());
+  for (const std::string& arg : {"-I" + absolute.parent_path().string(), std::string("-include"),
+                                 std::string("warpsim/cuda_shim.hpp"), absolute.string()}) {
     argv.push_back(arg);
   }
   const ProcessOutput run = run_process(argv);
@@ -422,6 +427,31 @@ std::uint8_t never_set_fill_of(const std::string& version) {
 
 }  // namespace
 
+Expected<std::vector<std::string>> user_compiler_flags(const std::vector<std::string>& include_dirs,
+                                                       const std::vector<std::string>& defines) {
+  std::vector<std::string> flags;
+  for (const std::string& dir : include_dirs) {
+    std::error_code error;
+    if (dir.empty() || !fs::is_directory(dir, error)) {
+      return fail("-I '" + dir + "': no such folder");
+    }
+    flags.push_back("-I" + fs::absolute(dir).lexically_normal().string());
+  }
+  for (const std::string& define : defines) {
+    const std::string name = define.substr(0, define.find('='));
+    const bool identifier =
+        !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) != 0 || name[0] == '_') &&
+        std::all_of(name.begin(), name.end(), [](char c) {
+          return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+        });
+    if (!identifier) {
+      return fail("-D '" + define + "': expected NAME or NAME=VALUE, NAME an identifier");
+    }
+    flags.push_back("-D" + define);
+  }
+  return Expected<std::vector<std::string>>(std::move(flags));
+}
+
 Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
                                       const std::string& prepared_source,
                                       const CompileOptions& options) {
@@ -438,6 +468,7 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
   for (const std::string& flag : arch_flags) key.add(flag);
   key.add(toolchain.library).add(options.user_dir).add(header_digest(toolchain));
   key.add(toolchain.libcudacxx_dir);
+  for (const std::string& flag : options.user_flags) key.add(flag);
   key.add(options.kernel_name);  // the warnings (.notes) are about this kernel
   const std::string stem = toolchain.cache_dir + "/kernels/" + key.hex();
   const std::string object = stem + ".so";
@@ -461,9 +492,11 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
   argv.insert(argv.end(), arch_flags.begin(), arch_flags.end());
   add_libcudacxx(toolchain, argv);
   const std::string library_dir = fs::path(toolchain.library).parent_path().string();
+  argv.push_back("-I" + toolchain.shim_dir);
+  argv.push_back("-I" + toolchain.include_dir);
+  argv.insert(argv.end(), options.user_flags.begin(), options.user_flags.end());
   for (const std::string& arg :
-       {"-I" + toolchain.shim_dir, "-I" + toolchain.include_dir, "-I" + options.user_dir,
-        std::string("-MD"), std::string("-MF"), make_rule, std::string("-o"), temporary_object,
+       {"-I" + options.user_dir, std::string("-MD"), std::string("-MF"), make_rule, std::string("-o"), temporary_object,
         source, std::string("-x"), std::string("none"), toolchain.library,
         "-Wl,-rpath," + library_dir, std::string("-Wl,--no-undefined")}) {
     argv.push_back(arg);

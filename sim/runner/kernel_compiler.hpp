@@ -46,6 +46,7 @@ struct CompileOptions {
   // no check.
   std::string file;
   std::string kernel_name;
+  std::vector<std::string> user_flags;  // user_compiler_flags: -I and -D from the request
 };
 
 struct CompiledKernel {
@@ -65,7 +66,8 @@ struct CompiledKernel {
 // shim's, not system headers), so that scan_kernels finds kernels that macros declare.
 // `__global__` stays in the text.
 Expected<std::string> preprocess_for_kernel_scan(const Toolchain& toolchain, const std::string& file,
-                                               int arch = 900);
+                                               int arch = 900,
+                                               const std::vector<std::string>& user_flags = {});
 
 // Compiles `prepared_source` (see prepare_source) for `options`, or returns the cached object.
 // The error of a failed compile is the compiler's own output, unchanged. The architecture is part

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 
@@ -88,6 +89,7 @@ RunStatus add_outcome(KernelFileResult& result, const ChildOutcome& outcome,
     std::memcpy(&stop, stop_frame->payload.data(), sizeof stop);
     result.trace.diagnostics.push_back(stop_diagnostic(stop, context, result.trace));
     result.message = result.trace.diagnostics.back().message;
+    result.steps = stop.steps;
     return stop.signal == kTimeLimitSignal ? RunStatus::timeout : RunStatus::crashed;
   }
   result.message = outcome.timed_out ? "the kernel did not finish within the time limit and "
@@ -111,10 +113,11 @@ std::vector<OutputBuffer> buffer_bytes(const ArgumentBuffers& buffers) {
 // The kernels that a macro declares, seen in the preprocessed file; empty when it does not
 // preprocess (the compile will say why).
 std::vector<KernelInfo> macro_kernels(const std::string& file, const std::vector<KernelInfo>& written,
-                                      int arch = 900) {
+                                      int arch = 900,
+                                      const std::vector<std::string>& user_flags = {}) {
   auto toolchain = find_toolchain();
   if (!toolchain) return {};
-  auto expanded = preprocess_for_kernel_scan(*toolchain, file, arch);
+  auto expanded = preprocess_for_kernel_scan(*toolchain, file, arch, user_flags);
   if (!expanded) return {};
   std::vector<KernelInfo> found;
   for (KernelInfo& kernel : scan_kernels(*expanded)) {
@@ -131,11 +134,11 @@ std::vector<KernelInfo> macro_kernels(const std::string& file, const std::vector
 // Resolves --kernel against the kernels written in the file; a name found there in no form is
 // looked up again among those that macros declare.
 Expected<KernelChoice> find_kernel(const std::string& source, const KernelFileRequest& request,
-                                   int arch) {
+                                   int arch, const std::vector<std::string>& user_flags) {
   std::vector<KernelInfo> kernels = scan_kernels(source);
   auto kernel = resolve_kernel(kernels, request.kernel, request.file);
   if (kernel || kernel.error().message.rfind("unknown kernel", 0) != 0) return kernel;
-  const std::vector<KernelInfo> more = macro_kernels(request.file, kernels, arch);
+  const std::vector<KernelInfo> more = macro_kernels(request.file, kernels, arch, user_flags);
   if (more.empty()) return kernel;
   kernels.insert(kernels.end(), more.begin(), more.end());
   return resolve_kernel(kernels, request.kernel, request.file);
@@ -235,7 +238,9 @@ KernelFileResult run_kernel_file(const KernelFileRequest& request) {
   if (!arch) return bad_input(arch.error().message);
   auto source = read_text_file(request.file);
   if (!source) return bad_input(source.error().message);
-  const auto kernel = find_kernel(*source, request, *arch);
+  const auto user_flags = user_compiler_flags(request.include_dirs, request.defines);
+  if (!user_flags) return bad_input(user_flags.error().message);
+  const auto kernel = find_kernel(*source, request, *arch, *user_flags);
   if (!kernel) return bad_input(kernel.error().message);
   result.kernel = kernel->name;
   result.kernel_expression = kernel->expression;
@@ -254,7 +259,7 @@ KernelFileResult run_kernel_file(const KernelFileRequest& request) {
   const std::string kernel_name = kernel->name.substr(0, kernel->name.find('<'));
   auto compiled = compile_kernel(*toolchain, prepared,
                                  {absolute.parent_path().string(), *arch, request.color_compiler_output,
-                                  absolute.string(), kernel_name});
+                                  absolute.string(), kernel_name, *user_flags});
   if (!compiled) {
     std::string output = compiled.error().message;
     if (!output.empty() && output.back() != '\n') output += "\n";
@@ -276,6 +281,9 @@ KernelFileResult run_kernel_file(const KernelFileRequest& request) {
   launch.max_steps = request.max_steps;
   launch.record_steps = request.record_steps;
   launch.never_set_fill = compiled->never_set_fill;
+  // Spinning lanes yield to the others (forward progress) for as long as the run may take: the
+  // time limit ends a livelock, and its report names the lanes that spin.
+  launch.spin_limit = std::numeric_limits<std::uint64_t>::max();
   const ChildOutcome outcome = run_in_child(
       toolchain->kernel_host,
       {compiled->shared_object, request.args, buffers->buffers(), launch, request.record_steps},

@@ -128,7 +128,7 @@ std::string prepare_source(std::string_view user_source, std::string_view absolu
   out += "extern unsigned char* " + std::string(kSharedAlias) + " __asm__(\"" +
          kDynamicSharedBaseSymbol + "\");\n";
   out += "#line 1 \"" + escape_for_string_literal(absolute_path) + "\"\n";
-  out += rewrite_extern_shared(user_source);
+  out += insert_loop_ticks(rewrite_extern_shared(user_source));
   if (!out.empty() && out.back() != '\n') out += '\n';
   out += "#line 1 \"<warpsim-generated>\"\n";
   out += "extern \"C\" __attribute__((visibility(\"default\"))) const warpsim::KernelDescriptor* ";

@@ -7,6 +7,7 @@
 
 #include "kernel_child.hpp"
 #include "subprocess.hpp"
+#include "warpsim/diagnostic_text.hpp"
 
 namespace warpsim::runner {
 namespace {
@@ -89,6 +90,19 @@ std::string lane_text(const StopReport& report, Dim3 block_idx) {
   return text.str();
 }
 
+// "; lanes 0-31 of warp 0 spun without progress at k.cu:5 (...)", or "" when no lane spun.
+std::string spin_text(const StopReport& report, Dim3 block_idx) {
+  if (report.spin_lanes == 0) return {};
+  std::ostringstream text;
+  text << "; " << lanes_text(report.spin_lanes) << " of warp " << report.spin_warp << " in block ("
+       << block_idx.x << "," << block_idx.y << "," << block_idx.z << ") spun without progress";
+  if (report.spin_line != 0) text << " at " << report.spin_file << ":" << report.spin_line;
+  text << " (spinning lanes yield to the other lanes and warps of their block, as on Volta and "
+          "later GPUs, and nothing they waited for happened: a livelock, or a flag that a later "
+          "block sets, while warpsim runs blocks one at a time)";
+  return text.str();
+}
+
 }  // namespace
 
 Diagnostic stop_diagnostic(const StopReport& report, const StopContext& context, Trace& trace) {
@@ -113,7 +127,9 @@ Diagnostic stop_diagnostic(const StopReport& report, const StopContext& context,
     limit << context.timeout_seconds;
     d.kind = DiagnosticKind::timeout;
     d.message = "kernel did not finish within " + limit.str() +
-                " s (a lane loops forever without a warp-level call?); last running: " + who + at;
+                " s (a lane loops forever without a warp-level call?); last running: " + who + at +
+                spin_text(report, block_idx) + "; " + std::to_string(report.steps) +
+                (report.steps == 1 ? " warp-level step" : " warp-level steps") + " ran";
     return d;
   }
   const GuardedBuffer* hit =

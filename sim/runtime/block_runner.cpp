@@ -75,6 +75,7 @@ LanePosition position_snapshot() noexcept {
     p.last_file = lane->where_file;
     p.last_line = lane->where.line;
   }
+  if (tl_runner != nullptr) tl_runner->spin_snapshot(p);
   return p;
 }
 
@@ -128,6 +129,9 @@ BlockOutcome BlockRunner::run(std::uint64_t block_linear, Dim3 block_idx) {
   outcome_ = {};
   aborted_ = unwinding_ = false;
   current_warp_ = 0;
+  spun_ticks_ = exits_ = 0;
+  spun_since_steps_ = steps_;
+  spun_since_exits_ = 0;
   g_position.block = block_linear;
   g_position.block_idx = block_idx;
 
@@ -138,9 +142,12 @@ BlockOutcome BlockRunner::run(std::uint64_t block_linear, Dim3 block_idx) {
     w.exited = ~present;
     w.ready = present;
     w.threads = present;
-    w.at_op = w.at_barrier = 0;
+    w.at_op = w.at_barrier = w.yielded = 0;
     w.sequence = 0;
+    w.settled_when_spun = {0, 0, w.exited, 0};
     w.where.fill({});  // line 0: no call yet in this block
+    w.spin_where.fill({});
+    w.spin_file.fill(nullptr);
     w.activemask_fresh = 0;
   }
   for (Lane& l : lanes_) {
@@ -175,6 +182,7 @@ void BlockRunner::lane_entry(void* lane) {
   if (r.unwinding_) r.leave_for_good(self, nullptr);
   Warp& w = r.warps_[self.warp];
   w.exited |= lane_bit(static_cast<int>(self.lane));
+  ++r.exits_;
   r.leave_for_good(self, r.pick_next());
 }
 
@@ -201,6 +209,7 @@ void BlockRunner::leave_for_good(Lane& self, Lane* next) {
 void BlockRunner::set_running(Lane* lane) {
   running_ = lane;
   device::current_env = lane != nullptr ? &lane->env : nullptr;
+  device::spin_budget = device::kSpinSliceTicks;
 }
 
 void BlockRunner::switch_to(Lane* next) {
@@ -218,6 +227,7 @@ void BlockRunner::switch_to(Lane* next) {
 void BlockRunner::hand_over(Lane& self, Lane& next) {
   running_ = &next;
   device::current_env = &next.env;
+  device::spin_budget = device::kSpinSliceTicks;  // each lane runs a whole slice before it yields
   void* fake_stack = nullptr;
   before_switch(&fake_stack, &self, &next);
   warpsim_fiber_switch(&self.context, next.context);
@@ -251,6 +261,7 @@ Lane* BlockRunner::pick_next() {
       w.ready &= ~lane_bit(lane);
       return &lane_of(w, lane);
     }
+    if (w.yielded != 0 && rejoin_spinners(w)) continue;
     if (order_seeded_) {
       if (choose_warp()) continue;
     } else {
@@ -259,7 +270,8 @@ Lane* BlockRunner::pick_next() {
       for (std::uint32_t k = 1; k < warp_count && !moved; ++k) {
         const std::uint32_t index = (current_warp_ + k) % warp_count;
         Warp& other = warps_[index];
-        if (other.ready != 0 || (other.at_op != 0 && resolve_warp(other))) {
+        if (other.ready != 0 || (other.yielded != 0 && rejoin_spinners(other)) ||
+            (other.at_op != 0 && resolve_warp(other))) {
           current_warp_ = index;
           moved = true;
         }
@@ -276,6 +288,7 @@ Lane* BlockRunner::pick_next() {
       if (order_seeded_) choose_warp();
       continue;
     }
+    if (rejoin_all_spinners()) continue;
     if (resolve_stuck()) continue;
     describe_deadlock();
   }
@@ -285,6 +298,7 @@ Lane* BlockRunner::pick_next() {
 bool BlockRunner::choose_warp() {
   runnable_.clear();
   for (Warp& x : warps_) {
+    if (x.ready == 0 && x.yielded != 0) rejoin_spinners(x);
     if (x.ready == 0 && x.at_op != 0) resolve_warp(x);
     if (aborted_) return false;
     if (x.ready != 0) runnable_.push_back(x.index);
@@ -354,6 +368,8 @@ std::uint64_t BlockRunner::warp_op_general(device::WarpCall call, std::uint64_t 
   if (site.file != l.where_file) note_site(l, site);
   Warp& w = *l.warp_state;
   file_operands(l, w, call, value, site.line);
+  // Lanes that spun while the others ran on to this call try again before it completes.
+  if (w.ready == 0 && w.yielded != 0) rejoin_spinners(w);
   // Under maximal convergence the warp's next ready lane runs; when this was the last lane to
   // arrive, it completes the call first and the warp's lanes run on at once, lowest first, as
   // pick_next would choose (this warp stays the current one).

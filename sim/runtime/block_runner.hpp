@@ -49,7 +49,17 @@ struct Warp {
   LaneMask at_op = 0;    // waiting in a warp-level call
   LaneMask at_barrier = 0;
   LaneMask threads = 0;  // lanes that are threads of the block (all 32 but in a partial warp)
+  LaneMask yielded = 0;  // spun for a whole slice and gave way (forward_progress.cpp)
   std::uint32_t sequence = 0;
+  // The warp's state when its spinning lanes last ran: if a lane of the warp has settled since
+  // (arrived at a call or barrier, exited, completed a step), they rejoin the warp at once.
+  struct Settled {
+    LaneMask at_op = 0, at_barrier = 0, exited = 0;
+    std::uint32_t sequence = 0;
+    bool operator==(const Settled&) const = default;
+  } settled_when_spun{};
+  std::array<SourceLine, kWarpSize> spin_where{};  // the loop each lane last spun in (line 0: none)
+  std::array<const char*, kWarpSize> spin_file{};  // ... its file as the kernel spelled it
 
   // The call each waiting lane is in. An exited lane keeps its last call's op and site (line 0:
   // it made none in this block).
@@ -97,9 +107,13 @@ class BlockRunner {
                                bool* pred);
   int block_barrier(Op op, int predicate, device::CallSite site);
   void lane_printf(std::string text);
+  // The running lane has spent its slice of ticks (device::spin_tick): it yields.
+  void spin_preempt(device::CallSite site);
 
   static BlockRunner* current();
   const Lane* running_lane() const { return running_; }
+  // For crash and time-limit reports (async-signal-safe): steps so far and the spinning lanes.
+  void spin_snapshot(LanePosition& position) const noexcept;
 
  private:
   static void lane_entry(void* lane);
@@ -121,6 +135,11 @@ class BlockRunner {
   void unwind_suspended_lanes();
 
   bool choose_warp();  // with an order seed: the next warp to run
+  // Forward progress (forward_progress.cpp): spinning lanes run again, within their warp once a
+  // lane of it settled, or all of them once nothing else can run.
+  bool rejoin_spinners(Warp& warp);
+  bool rejoin_all_spinners();
+  void stop_livelock();
   bool resolve_warp(Warp& warp);
   bool resolve_barrier();
   bool resolve_stuck();
@@ -176,6 +195,12 @@ class BlockRunner {
   fiber::Context main_context_ = nullptr;
   Lane* running_ = nullptr;  // nullptr: the launching (main) context
   bool aborted_ = false;
+  // Ticks spun since the block last made progress (a step, a barrier, a lane's exit), and the
+  // step and exit counts that progress is measured against.
+  std::uint64_t spun_ticks_ = 0;
+  std::uint64_t spun_since_steps_ = 0;
+  std::uint64_t exits_ = 0;
+  std::uint64_t spun_since_exits_ = 0;
   bool unwinding_ = false;
   BlockOutcome outcome_;
   std::mt19937_64 rng_;

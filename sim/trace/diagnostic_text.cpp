@@ -239,6 +239,27 @@ std::string step_budget_message(std::uint64_t max_steps, std::uint64_t block, st
          " warp " + std::to_string(warp) + " at " + site;
 }
 
+std::string livelock_stop_message(std::uint64_t block, std::uint64_t spin_limit,
+                                  std::span<const LivelockSpinner> spinners, std::uint64_t waiting,
+                                  std::span<const std::string> files) {
+  std::string text = "livelock in block " + std::to_string(block) + ": ";
+  for (std::size_t k = 0; k < spinners.size(); ++k) {
+    const LivelockSpinner& s = spinners[k];
+    if (k > 0) text += "; ";
+    text += lanes_text(s.lanes) + " of warp " + std::to_string(s.warp) + " spun without progress";
+    if (s.where.line != 0) text += " at " + site_text(s.where, files);
+  }
+  text += " (" + std::to_string(spin_limit) +
+          " loop iterations and atomics in the block with no warp-level step, barrier or exit; ";
+  if (waiting > 0) {
+    text += plural(waiting, "thread waits", "threads wait") +
+            " in warp-level calls or barriers meanwhile; ";
+  }
+  text += "nothing they wait for can happen: a flag never set, or set by a later block, and "
+          "warpsim runs blocks one at a time)";
+  return text;
+}
+
 std::string kernel_exception_message(const char* what) {
   if (what == nullptr) return "kernel code threw a non-standard exception";
   return "kernel code threw: " + std::string(what);

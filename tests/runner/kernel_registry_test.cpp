@@ -87,7 +87,7 @@ TEST_CASE("pointer and scalar parameters are described and passed as cudaLaunchK
   CHECK(g_seen_count == 1234567890123ull);
 }
 
-TEST_CASE("types no --arg names are kind `other`; enums take their underlying kind") {
+TEST_CASE("types no --arg names are kind `other`; bool is boolean; enums take their underlying kind") {
   const KernelDescriptor& d = kernel_descriptor<&odd_types>::value("odd_types");
   REQUIRE(d.param_count == 8);
   CHECK(d.params[0].is_pointer);
@@ -99,7 +99,7 @@ TEST_CASE("types no --arg names are kind `other`; enums take their underlying ki
   CHECK(d.params[2].size == 1);
   CHECK(d.params[3].kind == ValueKind::signed_integer);
   CHECK(d.params[3].size == 8);
-  CHECK(d.params[4].kind == ValueKind::other);  // bool
+  CHECK(d.params[4].kind == ValueKind::boolean);  // bool: --arg b8
   CHECK(d.params[5].kind == ValueKind::floating);
   CHECK(d.params[5].size == 8);
   CHECK(d.params[6].is_pointer);

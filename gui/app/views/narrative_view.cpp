@@ -17,8 +17,6 @@ ImVec4 colour4(Rgba c) { return ImVec4(c.r / 255.0f, c.g / 255.0f, c.b / 255.0f,
 
 // "[0, 1, 2, ...]": a buffer's first elements as a learner reads them.
 std::string buffer_text(const runner::OutputBuffer& b, std::size_t limit) {
-  const ValueType type =
-      value_type_from_string(runner::to_string(b.type)).value_or(ValueType::none);
   const std::size_t size = runner::element_size(b.type);
   std::string text = "[";
   std::size_t n = 0;
@@ -29,7 +27,8 @@ std::string buffer_text(const runner::OutputBuffer& b, std::size_t limit) {
     }
     std::uint64_t bits = 0;
     std::memcpy(&bits, b.bytes.data() + at, size);
-    text += (n > 0 ? ", " : "") + format_value(bits, type);
+    const runner::ShownElement shown = runner::shown_element(b.type, bits);
+    text += (n > 0 ? ", " : "") + format_value(shown.bits, shown.type);
   }
   return text + "]";
 }

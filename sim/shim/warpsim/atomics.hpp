@@ -1,16 +1,22 @@
-// Atomic functions. Lanes are fibers on one OS thread and only switch at warp-level calls and
-// barriers, so a plain read-modify-write is atomic here, as each CUDA atomic is on the device.
+// Atomic functions. Lanes are fibers on one OS thread and only switch at warp-level calls,
+// barriers and between atomics (a spinning lane yields, device_abi.hpp's spin_tick), so a plain
+// read-modify-write is atomic here, as each CUDA atomic is on the device.
 #pragma once
 
 #include <cstring>
 
 #include "warpsim/arch.hpp"
+#include "warpsim/device_abi.hpp"
 #include "warpsim/vector_types.hpp"
 
 namespace warpsim::shim {
 
+// Each atomic is a tick of forward progress: a lane spinning on atomics yields to the others.
+inline void atomic_tick() { ::warpsim::device::spin_tick({nullptr, 0}); }
+
 template <class T, class F>
 inline T atomic_update(T* address, F update) {
+  atomic_tick();
   const T old = *address;
   *address = update(old);
   return old;
@@ -68,6 +74,7 @@ WARPSIM_ATOMIC(atomicDec, unsigned int, (old == 0u || old > val) ? val : old - 1
 
 #define WARPSIM_ATOMIC_CAS(T)                                                          \
   inline T atomicCAS(T* address, T compare, T val) {                                   \
+    ::warpsim::shim::atomic_tick();                                                    \
     const T old = *address;                                                            \
     if (old == compare) *address = val;                                                \
     return old;                                                                        \

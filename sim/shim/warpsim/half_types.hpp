@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "warpsim/float16_ops.hpp"
+#include "warpsim/kernel_registry.hpp"
 #include "warpsim/vector_types.hpp"
 
 struct __half_raw {
@@ -87,6 +88,7 @@ struct Scalar {
 }  // namespace warpsim::shim::f16
 
 struct __half : warpsim::shim::f16::Scalar<__half, warpsim::shim::f16::Binary16, __half_raw> {
+  static constexpr warpsim::ValueKind warpsim_value_kind = warpsim::ValueKind::half;  // --arg f16
   using Scalar::Scalar;
   __half() = default;
   explicit __half(const __nv_bfloat16 b);  // bf16.hpp: through float, rounded to nearest even
@@ -112,6 +114,7 @@ struct __half : warpsim::shim::f16::Scalar<__half, warpsim::shim::f16::Binary16,
 
 struct __nv_bfloat16
     : warpsim::shim::f16::Scalar<__nv_bfloat16, warpsim::shim::f16::Bfloat16, __nv_bfloat16_raw> {
+  static constexpr warpsim::ValueKind warpsim_value_kind = warpsim::ValueKind::bfloat16;  // bf16
   using Scalar::Scalar;
   __nv_bfloat16() = default;
   explicit __nv_bfloat16(const __half h)

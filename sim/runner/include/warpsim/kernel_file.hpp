@@ -9,7 +9,8 @@
 //   // r.status == warpsim::RunStatus::completed, r.buffer<int>(1), r.trace.diagnostics
 //
 // Arguments go one per kernel parameter, in order: a pointer parameter takes a buffer, any other
-// a scalar of the same size. Elements are 32- or 64-bit integers, float or double.
+// a scalar of the same size. Elements are integers of 8 to 64 bits, bool, float or double (f16
+// and bf16 through runner::parse_arg_spec("f16[4]:1,2,3,4")).
 #pragma once
 
 #include <cstddef>
@@ -33,15 +34,9 @@ namespace detail {
 // T's bits, zero-extended to 64 (ArgSpec's form).
 template <class T>
 std::uint64_t element_bits(T value) {
-  if constexpr (sizeof(T) == 4) {
-    std::uint32_t bits = 0;
-    std::memcpy(&bits, &value, sizeof bits);
-    return bits;
-  } else {
-    std::uint64_t bits = 0;
-    std::memcpy(&bits, &value, sizeof bits);
-    return bits;
-  }
+  std::uint64_t bits = 0;  // the value's bytes, zero-extended (little-endian host)
+  std::memcpy(&bits, &value, sizeof value);
+  return bits;
 }
 
 template <class T>

@@ -10,10 +10,12 @@
 // the CLI and the GUI render the values.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -30,11 +32,47 @@ namespace warpsim::runner {
 // ---------------------------------------------------------------------------------------------
 // --arg SPEC, --grid, --block
 
-enum class ElementType : std::uint8_t { i32, u32, f32, i64, u64, f64 };
+// The element types of --arg buffers and scalars. Every fact about one is a row of one table
+// (element_types.cpp); the functions below read it.
+enum class ElementType : std::uint8_t { i32, u32, f32, i64, u64, f64, u8, i8, u16, i16, f16, bf16, b8 };
+
+struct ElementTypeFacts {
+  // How text, iota and random values become an element's bits.
+  enum class Form : std::uint8_t { integer, floating, half, bfloat16, boolean };
+  ElementType type{};
+  std::string_view name;                    // "f16", as --arg spells it
+  std::array<std::string_view, 3> c_names;  // what people write by habit ("__half", "half")
+  std::uint8_t size = 0;                    // bytes
+  ValueKind kind{};                         // the kernel parameter type it passes as
+  Form form{};
+  // The trace's type for these bits in GPU comparisons (32- and 64-bit elements only; none for
+  // the rest, which --gpu does not run).
+  ValueType value_type = ValueType::none;
+  std::int64_t exact_low = 0, exact_high = 0;  // random:SEED:LO:HI's bounds: integers it holds
+  std::int64_t random_low = 0, random_high = 0;  // random:SEED's default range
+};
+std::span<const ElementTypeFacts> element_types();
+const ElementTypeFacts& element_facts(ElementType type);
+
 std::string_view to_string(ElementType type);
 std::optional<ElementType> element_type_from_string(std::string_view name);
 std::size_t element_size(ElementType type);
 ValueKind element_kind(ElementType type);
+ValueType element_value_type(ElementType type);  // ElementTypeFacts::value_type
+
+// One element as reports show it: the bits of a 32/64-bit ValueType that format_element prints
+// (i8 and i16 sign-extended to i32, u8, u16 and b8 as u32, f16 and bf16 as their float value).
+struct ShownElement {
+  ValueType type = ValueType::none;
+  std::uint64_t bits = 0;
+};
+ShownElement shown_element(ElementType type, std::uint64_t bits);
+
+// IEEE binary16 and bfloat16 from a float, rounded to nearest even (NaN stays NaN), and back.
+std::uint16_t f16_bits(float value);
+std::uint16_t bf16_bits(float value);
+float f16_value(std::uint16_t bits);
+float bf16_value(std::uint16_t bits);
 
 enum class BufferInit : std::uint8_t { zeros, iota, file, list, random };
 
@@ -63,6 +101,11 @@ Expected<ArgSpec> parse_arg_spec(std::string_view text);
 // f32/f64), the same on every machine (a counter-based generator, no std:: distributions).
 std::uint64_t random_element(ElementType type, std::uint64_t seed, std::int64_t low,
                              std::int64_t high, std::uint64_t index);
+
+// The integer `value` as an element of `type` (iota and random buffers): converted to the float
+// types (rounded to nearest even), wrapped to the integer types' width as a C cast does, its
+// lowest bit for b8.
+std::uint64_t integer_element(ElementType type, std::int64_t value);
 
 // One element of `type` from text, as its bits zero-extended to 64.
 Expected<std::uint64_t> parse_element(ElementType type, std::string_view text);
@@ -113,6 +156,11 @@ inline constexpr const char* kDynamicSharedSymbol = "warpsim_dynamic_shared";
 inline constexpr const char* kDynamicSharedBaseSymbol = "warpsim_dynamic_shared_base";
 std::string rewrite_extern_shared(std::string_view source);
 
+// Forward progress: puts a tick (device::spin_tick) at the start of every iteration of every
+// `for`, `while` and `do` loop, on the loop's own line, so that a lane spinning in a loop yields
+// to the lanes and warps it waits for. Line numbers are unchanged.
+std::string insert_loop_ticks(std::string_view source);
+
 // The translation unit handed to the compiler: `#line 1 "<absolute_path>"`, the rewritten user
 // source, then a block (under `#line 1 "<warpsim-generated>"`) that exports the chosen kernel's
 // descriptor as `extern "C" warpsim_kernel_entry()`.
@@ -160,7 +208,16 @@ struct KernelFileRequest {
   bool record_steps = true;           // false: steps are counted; the trace keeps the rest
   bool keep_initial_buffers = false;  // fill KernelFileResult::initial_buffers (for a GPU run)
   bool color_compiler_output = false; // a failed compile's output with the compiler's colours
+  // For the kernel compiler, as nvcc takes them: -I DIR (searched after the CUDA shim, so the
+  // simulated CUDA headers stay in front of a toolkit's) and -D NAME or -D NAME=VALUE.
+  std::vector<std::string> include_dirs{};
+  std::vector<std::string> defines{};
 };
+
+// include_dirs and defines as compiler flags ("-I/abs/dir", "-DNAME=VALUE"); the error names a
+// folder that does not exist or a NAME that is no identifier.
+Expected<std::vector<std::string>> user_compiler_flags(const std::vector<std::string>& include_dirs,
+                                                       const std::vector<std::string>& defines);
 
 // A buffer argument's bytes at one moment (before or after the launch).
 struct OutputBuffer {
@@ -192,19 +249,28 @@ std::string_view to_string(RunStatus status);
 // kExitRan for completed, kExitBadInput for bad_input, kExitKernelFailed for the rest.
 int exit_status(RunStatus status);
 
-// The ElementType that holds a T: f32 for float, i32 for int, u64 for std::uint64_t, ...
+// The ElementType that holds a T: f32 for float, i32 for int, u64 for std::uint64_t, b8 for bool,
+// i8 for signed char (and char on x86-64), u16 for unsigned short, ... (f16 and bf16 have no
+// host type here: spell them with parse_arg_spec("f16[4]:1,2,3,4")).
 template <class T>
 constexpr ElementType element_type_of() {
-  static_assert(
-      std::is_same_v<T, float> || std::is_same_v<T, double> ||
-          (std::is_integral_v<T> && !std::is_same_v<T, bool> && (sizeof(T) == 4 || sizeof(T) == 8)),
-      "kernel file arguments are 32- or 64-bit integers, float or double");
-  if constexpr (std::is_floating_point_v<T>) {
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                    (std::is_integral_v<T> && sizeof(T) <= 8),
+                "kernel file arguments are integers, bool, float or double");
+  if constexpr (std::is_same_v<T, bool>) {
+    return ElementType::b8;
+  } else if constexpr (std::is_floating_point_v<T>) {
     return sizeof(T) == 4 ? ElementType::f32 : ElementType::f64;
   } else if constexpr (std::is_signed_v<T>) {
-    return sizeof(T) == 4 ? ElementType::i32 : ElementType::i64;
+    return sizeof(T) == 1   ? ElementType::i8
+           : sizeof(T) == 2 ? ElementType::i16
+           : sizeof(T) == 4 ? ElementType::i32
+                            : ElementType::i64;
   } else {
-    return sizeof(T) == 4 ? ElementType::u32 : ElementType::u64;
+    return sizeof(T) == 1   ? ElementType::u8
+           : sizeof(T) == 2 ? ElementType::u16
+           : sizeof(T) == 4 ? ElementType::u32
+                            : ElementType::u64;
   }
 }
 

@@ -79,4 +79,20 @@ int block_barrier(Op op, int predicate, CallSite site);
 
 int vprintf(const char* format, va_list args);
 
+// Forward progress (Volta+ independent thread scheduling). A lane that spins waiting for another
+// lane or warp never reaches a warp-level call, so it would keep the core for good. Every loop
+// iteration of a kernel file (warpsim run inserts the tick, sim/runner/source_loops.cpp) and every
+// atomic counts one tick against the running lane's slice; when the slice is spent, the lane
+// yields to the other lanes and warps of its block (spin_preempt). Deterministic: ticks, not time.
+// initial-exec, as current_env: one decrement and a predicted branch per tick.
+inline constexpr std::int32_t kSpinSliceTicks = 4096;
+extern __thread std::int32_t spin_budget __attribute__((tls_model("initial-exec")));
+// The slice is spent: the running lane yields (outside a launch it only refills the slice).
+// `site.line` 0: no site of its own (an atomic), the loop's tick names it.
+void spin_preempt(CallSite site);
+constexpr void spin_tick(CallSite site = CallSite::here()) {
+  if (__builtin_is_constant_evaluated()) return;  // loops in constexpr functions
+  if (__builtin_expect(--spin_budget <= 0, 0)) spin_preempt(site);
+}
+
 }  // namespace warpsim::device

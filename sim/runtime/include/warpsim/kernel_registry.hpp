@@ -23,10 +23,24 @@ namespace warpsim {
 inline constexpr std::uint32_t kKernelAbiVersion = 1;
 
 enum class ValueKind : std::uint8_t {
-  signed_integer,
+  signed_integer,  // char too, where it is signed (x86-64)
   unsigned_integer,
   floating,
-  other,  // class, union, void, bool, character types: no --arg type describes them
+  other,  // class, union, void, wide character types: no --arg type describes them
+  boolean,
+  half,      // __half
+  bfloat16,  // __nv_bfloat16
+};
+
+// Classes that stand for a CUDA arithmetic type (the shim's __half and __nv_bfloat16) name their
+// kind in a member `static constexpr ValueKind warpsim_value_kind`.
+template <class T, class = void>
+struct declared_value_kind {
+  static constexpr ValueKind value = ValueKind::other;
+};
+template <class T>
+struct declared_value_kind<T, std::void_t<decltype(T::warpsim_value_kind)>> {
+  static constexpr ValueKind value = T::warpsim_value_kind;
 };
 
 struct KernelParam {
@@ -54,8 +68,9 @@ constexpr ValueKind value_kind() {
   using U = std::remove_cv_t<T>;
   if constexpr (std::is_enum_v<U>) {
     return value_kind<std::underlying_type_t<U>>();
-  } else if constexpr (std::is_same_v<U, bool> || std::is_same_v<U, char> ||
-                       std::is_same_v<U, wchar_t> || std::is_same_v<U, char16_t> ||
+  } else if constexpr (std::is_same_v<U, bool>) {
+    return ValueKind::boolean;
+  } else if constexpr (std::is_same_v<U, wchar_t> || std::is_same_v<U, char16_t> ||
                        std::is_same_v<U, char32_t>) {
     return ValueKind::other;
   } else if constexpr (std::is_floating_point_v<U>) {
@@ -64,6 +79,8 @@ constexpr ValueKind value_kind() {
     return ValueKind::signed_integer;
   } else if constexpr (std::is_integral_v<U>) {
     return ValueKind::unsigned_integer;
+  } else if constexpr (std::is_class_v<U>) {
+    return declared_value_kind<U>::value;
   } else {
     return ValueKind::other;
   }

@@ -32,6 +32,11 @@ struct LaunchOptions {
   std::uint64_t order_seed = 0;
   std::uint64_t max_steps = 100'000'000; // warp-level steps before the run counts as runaway
   bool record_steps = true;              // false: count steps, keep only diagnostics
+  // Forward progress: lanes that spin (loop iterations and atomics, counted as ticks) yield to
+  // the rest of the block every device::kSpinSliceTicks. When the block runs this many ticks with
+  // no warp-level step, block barrier or lane exit anywhere in it, the run ends as a livelock
+  // (status deadlock, message naming the spinning lanes and lines).
+  std::uint64_t spin_limit = std::uint64_t{1} << 26;
   std::size_t stack_bytes = 256 * 1024;  // per-lane fiber stack
   SemanticsOptions semantics{};
   // The byte the kernel's compiler fills never-set locals with (-ftrivial-auto-var-init=pattern:
@@ -65,6 +70,13 @@ struct LanePosition {
   std::uint32_t lane = 0;
   const char* last_file = ""; // the lane's last warp-level call or barrier (may be empty)
   std::uint32_t last_line = 0;
+  std::uint64_t steps = 0;    // warp-level steps the launch has simulated so far
+  // Lanes of one warp that spin in one loop (yielded, forward_progress.cpp): the running lane's,
+  // else the first such group of the block; spin_lanes 0 when no lane spins.
+  std::uint32_t spin_warp = 0;
+  LaneMask spin_lanes = 0;
+  const char* spin_file = "";
+  std::uint32_t spin_line = 0;
 };
 LanePosition current_lane_position() noexcept;
 

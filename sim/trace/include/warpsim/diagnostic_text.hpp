@@ -173,4 +173,16 @@ std::string step_budget_message(std::uint64_t max_steps, std::uint64_t block, st
                                 const std::string& site);
 std::string kernel_exception_message(const char* what);  // nullptr: not a std::exception
 
+// Lanes of one warp that spun in the same loop until the run stopped as a livelock.
+struct LivelockSpinner {
+  std::uint32_t warp = 0;
+  LaneMask lanes = 0;
+  SourceLine where{};  // line 0: no loop of a kernel file (an atomic in a loop of compiled code)
+};
+// "livelock in block 0: lanes 0-31 of warp 0 spun without progress at k.cu:12 (...)"; `waiting`:
+// lanes of the block that wait in warp-level calls or barriers meanwhile.
+std::string livelock_stop_message(std::uint64_t block, std::uint64_t spin_limit,
+                                  std::span<const LivelockSpinner> spinners, std::uint64_t waiting,
+                                  std::span<const std::string> files);
+
 }  // namespace warpsim
