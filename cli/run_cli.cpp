@@ -42,6 +42,7 @@ struct RunFlags {
   std::size_t shared = 48 * 1024;
   std::string arch = "sm_90";
   bool list_kernels = false;
+  std::vector<std::string> checks;  // --check races, --check uninit
 };
 
 bool writable_destination(const std::string& path) {
@@ -73,6 +74,17 @@ Expected<runner::KernelFileRequest> request_of(const RunFlags& f) {
   r.max_steps = f.max_steps;
   r.timeout_seconds = f.timeout;
   r.shared_bytes = f.shared;
+  for (const std::string& check : f.checks) {
+    if (check == "races") {
+      r.check_races = true;
+    } else if (check == "uninit") {
+      r.check_uninitialized_shared = true;
+    } else if (check == "all") {
+      r.check_races = r.check_uninitialized_shared = true;
+    } else {
+      return fail("--check '" + check + "': give races, uninit or all");
+    }
+  }
   r.arch = f.arch;
   r.record_steps = !f.trace_path.empty() || f.gpu;  // the GPU comparison needs the steps
   r.keep_initial_buffers = f.gpu;
@@ -259,6 +271,11 @@ CommandRun add_run_command(CLI::App& app) {
   run_app->add_option("--arch", f->arch,
                       "the architecture the file is compiled for, as nvcc's -arch: sm_70 ... sm_90 "
                       "(default); sets __CUDA_ARCH__ and which intrinsics exist");
+  run_app->add_option("--check", f->checks,
+                      "memory checks: races (data races in __shared__ memory and the --arg "
+                      "buffers), uninit (reads of __shared__ bytes no thread of the block wrote), "
+                      "all; repeat or separate with commas")
+      ->delimiter(',');
   run_app->add_flag("--list-kernels", f->list_kernels, "list the file's kernels and exit");
   return [f, blocks, calls, ulps, out] {
     std::vector<std::string> gpu_only;

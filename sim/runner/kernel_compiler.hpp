@@ -44,6 +44,9 @@ struct CompileOptions {
   // no check.
   std::string file;
   std::string kernel_name;
+  // Built with -fsanitize=thread for the memory checks: libwarpsim answers the __tsan_* calls,
+  // so libtsan is kept out of the link (see instrumentation_flags in kernel_compiler.cpp).
+  bool instrument_memory = false;
 };
 
 struct CompiledKernel {

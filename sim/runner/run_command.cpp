@@ -253,7 +253,8 @@ KernelFileResult run_kernel_file(const KernelFileRequest& request) {
   const std::string kernel_name = kernel->name.substr(0, kernel->name.find('<'));
   auto compiled = compile_kernel(*toolchain, prepared,
                                  {absolute.parent_path().string(), *arch, request.color_compiler_output,
-                                  absolute.string(), kernel_name});
+                                  absolute.string(), kernel_name,
+                                  request.check_races || request.check_uninitialized_shared});
   if (!compiled) {
     std::string output = compiled.error().message;
     if (!output.empty() && output.back() != '\n') output += "\n";
@@ -274,6 +275,8 @@ KernelFileResult run_kernel_file(const KernelFileRequest& request) {
   launch.order_seed = request.order_seed;
   launch.max_steps = request.max_steps;
   launch.record_steps = request.record_steps;
+  launch.checks.races = request.check_races;
+  launch.checks.uninitialized_shared = request.check_uninitialized_shared;
   const ChildOutcome outcome =
       run_in_child({compiled->shared_object, &request.args, &*buffers, launch,
                     request.record_steps, -1},

@@ -160,6 +160,11 @@ struct KernelFileRequest {
   bool record_steps = true;           // false: steps are counted; the trace keeps the rest
   bool keep_initial_buffers = false;  // fill KernelFileResult::initial_buffers (for a GPU run)
   bool color_compiler_output = false; // a failed compile's output with the compiler's colours
+  // `--check races` / `--check uninit`: the kernel is compiled with -fsanitize=thread (a second
+  // cached object) and every access to the argument buffers and to __shared__ memory is checked
+  // (warpsim/memory_checks.hpp); what is found is among the trace's diagnostics.
+  bool check_races = false;
+  bool check_uninitialized_shared = false;
 };
 
 // A buffer argument's bytes at one moment (before or after the launch).

@@ -10,6 +10,7 @@
 #include <functional>
 #include <string>
 
+#include "warpsim/memory_checks.hpp"
 #include "warpsim/trace.hpp"
 
 namespace warpsim {
@@ -34,6 +35,8 @@ struct LaunchOptions {
   bool record_steps = true;              // false: count steps, keep only diagnostics
   std::size_t stack_bytes = 256 * 1024;  // per-lane fiber stack
   SemanticsOptions semantics{};
+  // Race and uninitialised-shared-memory checks (memory_checks.hpp); off: no cost at all.
+  MemoryChecks checks{};
 };
 
 enum class LaunchStatus : std::uint8_t {
