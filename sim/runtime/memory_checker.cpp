@@ -14,7 +14,7 @@ namespace {
 constexpr std::uintptr_t kCellBytes = 4;
 constexpr std::uint32_t kMaxClock = (1u << 17) - 1;
 constexpr std::uint64_t kBlockBits = 20;
-constexpr std::size_t kMaxSites = 0xffff;
+constexpr std::size_t kMaxSites = 0xfff;
 constexpr std::size_t kMaxPendingReads = std::size_t{1} << 22;
 
 constinit thread_local MemoryChecker* tl_checker = nullptr;
@@ -141,7 +141,7 @@ void MemoryChecker::access(std::uintptr_t address, std::size_t size, bool write,
   Region* region = find(address);
   if (region == nullptr || thread >= threads_ || clock_overflow_) return;
   Stamp now{};
-  now.site = site_of(pc);
+  now.site = site_of(pc) & 0xfffu;
   now.atomic = atomic ? 1 : 0;
   now.clock = clock_[thread] & kMaxClock;
   now.thread = thread & 1023u;
@@ -153,6 +153,9 @@ void MemoryChecker::access(std::uintptr_t address, std::size_t size, bool write,
   for (std::uintptr_t cell_address = address & ~(kCellBytes - 1); cell_address <= last;
        cell_address += kCellBytes) {
     Cell& cell = region->cells[(cell_address - region->base) / kCellBytes];
+    const std::uintptr_t from = std::max(address, cell_address);
+    const std::uintptr_t to = std::min(last, cell_address + kCellBytes - 1);
+    now.bytes = (((1u << (to - from + 1)) - 1) << (from - cell_address)) & 0xfu;
     if (shared) {
       // Each block has its own shared memory: what another block left here is not there.
       if (cell.write.site != 0 && cell.write.block != now.block) cell.write = {};
@@ -161,7 +164,8 @@ void MemoryChecker::access(std::uintptr_t address, std::size_t size, bool write,
       }
     }
     const auto races_with = [&](Stamp earlier) {
-      return earlier.site != 0 && !(earlier.atomic && atomic) && !ordered(earlier, now);
+      return earlier.site != 0 && (earlier.bytes & now.bytes) != 0 &&
+             !(earlier.atomic && atomic) && !ordered(earlier, now);
     };
     if (!write) {
       if (shared && cell.write.site == 0) unwritten = true;

@@ -1,5 +1,5 @@
 // The memory checks of one launch (warpsim/memory_checks.hpp): a shadow of every checked byte
-// range, four bytes per cell, holding the last write and up to two reads as stamps (block,
+// range, four bytes per cell (with a byte mask per access, so neighbouring chars do not clash), holding the last write and up to two reads as stamps (block,
 // thread, the thread's clock, the code address, atomic or not), and the clocks that say which
 // accesses happen before which:
 //   - each thread's clock counts the synchronisations it took part in during its block;
@@ -47,7 +47,8 @@ class MemoryChecker {
  private:
   // 64 bits: which access, by whom, when. site 0: no access.
   struct Stamp {
-    std::uint64_t site : 16;    // index + 1 into sites_
+    std::uint64_t site : 12;    // index + 1 into sites_
+    std::uint64_t bytes : 4;    // which bytes of the cell's 4
     std::uint64_t atomic : 1;
     std::uint64_t clock : 17;   // the thread's clock in its block
     std::uint64_t thread : 10;  // linear thread index within the block
@@ -79,7 +80,7 @@ class MemoryChecker {
                    bool earlier_write, Stamp now, bool now_write);
   void report_uninitialized(const Region& region, std::uintptr_t address, std::size_t size,
                             Stamp now);
-  std::uint16_t site_of(std::uintptr_t pc);
+  std::uint16_t site_of(std::uintptr_t pc);  // 1 to kMaxSites
   Region* find(std::uintptr_t address);
   std::uint64_t full_block(Stamp stamp) const;
 
