@@ -75,15 +75,7 @@ Expected<runner::KernelFileRequest> request_of(const RunFlags& f) {
   r.timeout_seconds = f.timeout;
   r.shared_bytes = f.shared;
   for (const std::string& check : f.checks) {
-    if (check == "races") {
-      r.check_races = true;
-    } else if (check == "uninit") {
-      r.check_uninitialized_shared = true;
-    } else if (check == "all") {
-      r.check_races = r.check_uninitialized_shared = true;
-    } else {
-      return fail("--check '" + check + "': give races, uninit or all");
-    }
+    if (const Expected<void> known = runner::add_memory_checks(check, r); !known) return known.error();
   }
   r.arch = f.arch;
   r.record_steps = !f.trace_path.empty() || f.gpu;  // the GPU comparison needs the steps
@@ -274,8 +266,7 @@ CommandRun add_run_command(CLI::App& app) {
   run_app->add_option("--check", f->checks,
                       "memory checks: races (data races in __shared__ memory and the --arg "
                       "buffers), uninit (reads of __shared__ bytes no thread of the block wrote), "
-                      "all; repeat or separate with commas")
-      ->delimiter(',');
+                      "all; repeat or separate with commas");
   run_app->add_flag("--list-kernels", f->list_kernels, "list the file's kernels and exit");
   return [f, blocks, calls, ulps, out] {
     std::vector<std::string> gpu_only;

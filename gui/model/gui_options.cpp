@@ -24,7 +24,7 @@ bool takes_value(const std::string& flag) {
        {"--kernel", "--grid", "--block", "--arg", "--policy", "--seed", "--max-steps", "--timeout",
         "--shared", "--step", "--warp", "--format", "--watch", "--font-size", "--history",
         "--screenshot", "--probes", "--export-png", "--export-svg", "--bench-frames", "--size",
-        "--preset", "--gpu-record", "--tab"}) {
+        "--preset", "--gpu-record", "--tab", "--check"}) {
     if (flag == f) return true;
   }
   return false;
@@ -39,7 +39,8 @@ std::string gui_usage() {
          "Steps through a lesson or a kernel's warp-level calls lane by lane. With neither, opens\n"
          "the butterfly reduction lesson. LESSON is an id (butterfly-reduction, 4) or a lesson\n"
          "folder (warpsim lessons lists them). FILE.cu takes the flags of `warpsim run`:\n"
-         "--kernel, --grid, --block, --arg, --policy, --seed, --max-steps, --timeout, --shared.\n"
+         "--kernel, --grid, --block, --arg, --policy, --seed, --max-steps, --timeout, --shared,\n"
+         "--check (races, uninit, all: memory checks, shown among the diagnostics).\n"
          "\n"
          "  --preset NAME       a lesson's preset (its other inputs)\n"
          "  --gpu-record FILE   compare with this recorded GPU run (a lesson's gpu/*.json.gz)\n"
@@ -138,6 +139,10 @@ Expected<GuiOptions> parse_gui_options(const std::vector<std::string>& args) {
         return fail("--timeout '" + v + "': give seconds, more than 0 and at most 86400");
       }
       r.timeout_seconds = *n;
+    } else if (a == "--check") {
+      if (const Expected<void> known = runner::add_memory_checks(v, r); !known) {
+        return known.error();
+      }
     } else if (a == "--shared") {
       const auto n = number<std::size_t>(v);
       if (!n) return fail("--shared '" + v + "': give a number of bytes");

@@ -182,6 +182,24 @@ std::string_view to_string(RunStatus status) {
   return "?";
 }
 
+Expected<void> add_memory_checks(std::string_view names, KernelFileRequest& request) {
+  while (true) {
+    const std::size_t comma = names.find(',');
+    const std::string_view name = names.substr(0, comma);
+    if (name == "races") {
+      request.check_races = true;
+    } else if (name == "uninit") {
+      request.check_uninitialized_shared = true;
+    } else if (name == "all") {
+      request.check_races = request.check_uninitialized_shared = true;
+    } else {
+      return fail("--check '" + std::string(name) + "': give races, uninit or all");
+    }
+    if (comma == std::string_view::npos) return {};
+    names.remove_prefix(comma + 1);
+  }
+}
+
 int exit_status(RunStatus status) {
   if (status == RunStatus::completed) return kExitRan;
   return status == RunStatus::bad_input ? kExitBadInput : kExitKernelFailed;

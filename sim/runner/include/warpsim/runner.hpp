@@ -167,6 +167,10 @@ struct KernelFileRequest {
   bool check_uninitialized_shared = false;
 };
 
+// `--check NAMES`: turns on the checks named, comma-separated: races, uninit, all. The error
+// names the unknown word.
+Expected<void> add_memory_checks(std::string_view names, KernelFileRequest& request);
+
 // A buffer argument's bytes at one moment (before or after the launch).
 struct OutputBuffer {
   std::size_t arg = 0;  // zero-based parameter index
