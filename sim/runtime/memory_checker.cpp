@@ -106,14 +106,22 @@ void MemoryChecker::warp_sync(std::uint32_t warp, LaneMask participants) {
 }
 
 MemoryChecker::Region* MemoryChecker::find(std::uintptr_t address) {
+  if (last_region_ != nullptr && address >= last_region_->begin && address < last_region_->end) {
+    return last_region_;
+  }
   for (Region& region : regions_) {
-    if (address >= region.begin && address < region.end) return &region;
+    if (address >= region.begin && address < region.end) return last_region_ = &region;
   }
   return nullptr;
 }
 
 std::uint16_t MemoryChecker::site_of(std::uintptr_t pc) {
-  if (const auto it = site_index_.find(pc); it != site_index_.end()) return it->second;
+  SiteCacheEntry& cached = site_cache_[(pc ^ (pc >> 8)) % site_cache_.size()];
+  if (cached.pc == pc) return cached.site;
+  if (const auto it = site_index_.find(pc); it != site_index_.end()) {
+    cached = {pc, it->second};
+    return it->second;
+  }
   if (sites_.size() >= kMaxSites) return static_cast<std::uint16_t>(kMaxSites);  // shares the last
   sites_.push_back(pc);
   const auto index = static_cast<std::uint16_t>(sites_.size());

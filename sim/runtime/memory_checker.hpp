@@ -11,6 +11,7 @@
 // `access` through the compiler's __tsan_* calls (tsan_callbacks.cpp).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -94,6 +95,12 @@ class MemoryChecker {
   bool clock_overflow_ = false;
   std::vector<std::uintptr_t> sites_;  // code addresses (return addresses of the calls)
   std::unordered_map<std::uintptr_t, std::uint16_t> site_index_;
+  struct SiteCacheEntry {
+    std::uintptr_t pc = 0;
+    std::uint16_t site = 0;
+  };
+  std::array<SiteCacheEntry, 256> site_cache_{};  // direct-mapped, in front of site_index_
+  Region* last_region_ = nullptr;                 // where the previous access was
   std::unordered_map<std::uint64_t, RaceRecord> races_;  // by the pair of sites
   std::vector<std::uint64_t> race_order_;                // keys in order found
   // Reads of shared bytes not written (yet) in this block; at the block's end, those whose bytes
