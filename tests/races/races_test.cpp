@@ -15,6 +15,7 @@
 #include <string>
 
 #include "warpsim/course.hpp"
+#include "warpsim/launch.hpp"
 #include "warpsim/runner.hpp"
 
 namespace fs = std::filesystem;
@@ -209,4 +210,21 @@ TEST_CASE("no lesson preset is reported") {
       CHECK(reports(result, "kernel.cu").empty());
     }
   }
+}
+
+TEST_CASE("bad check names and unchecked code are refused, not ignored") {
+  KernelFileRequest request;
+  CHECK(add_memory_checks("races,uninit", request));
+  CHECK(request.check_races);
+  CHECK(request.check_uninitialized_shared);
+  const Expected<void> unknown = add_memory_checks("races,bogus", request);
+  REQUIRE(!unknown);
+  CHECK(unknown.error().message.find("'bogus'") != std::string::npos);
+
+  // This test program is not built with -fsanitize=thread: checks would see nothing.
+  LaunchOptions options;
+  options.grid = {1, 1, 1};
+  options.block = {32, 1, 1};
+  options.checks.races = true;
+  CHECK_THROWS_AS(launch(options, [] {}), std::invalid_argument);
 }
