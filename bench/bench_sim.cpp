@@ -31,6 +31,22 @@ warpsim::LaunchOptions shape(unsigned grid, unsigned block) {
   return o;
 }
 
+// bench_sim_checked (this file built with -fsanitize=thread): the same figures with the race and
+// uninitialised-shared-memory checks on, over `data` and the kernels' __shared__ variables.
+template <class T>
+void check_memory([[maybe_unused]] warpsim::LaunchOptions& o, [[maybe_unused]] T* data,
+                  [[maybe_unused]] std::size_t count) {
+#if defined(WARPSIM_BENCH_CHECKS)
+  o.checks.races = o.checks.uninitialized_shared = true;
+  o.checks.memory.push_back({data, count * sizeof(T), "data", sizeof(T), false});
+  if (o.checks.memory.size() == 1) {
+    for (auto& v : warpsim::shared_variables_of(reinterpret_cast<const void*>(&shape))) {
+      o.checks.memory.push_back(std::move(v));
+    }
+  }
+#endif
+}
+
 void butterfly() {
   std::vector<float> in(32), out(32);
   std::iota(in.begin(), in.end(), 0.0f);
@@ -63,6 +79,7 @@ Rates chain_rates(unsigned block, bool record, int launches, ChainKernel kernel)
   std::vector<int> out(block);
   auto options = shape(1, block);
   options.record_steps = record;
+  check_memory(options, out.data(), out.size());
   Rates rates;
   for (int i = 0; i < launches; ++i) {
     const auto start = Clock::now();
@@ -107,8 +124,11 @@ void grid_sum() {
   const int n = 16 * 1024 * 1024;
   std::vector<float> in(n, 1.0f);
   float out = 0.0f;
+  auto options = shape(1056, 256);
+  check_memory(options, in.data(), in.size());
+  check_memory(options, &out, 1);
   const auto start = Clock::now();
-  const auto r = warpsim::launch(shape(1056, 256), [&] { bench_grid_sum(in.data(), n, &out); });
+  const auto r = warpsim::launch(options, [&] { bench_grid_sum(in.data(), n, &out); });
   const double s = seconds_since(start);
   std::printf("grid-stride sum, 16M floats, 1056x256:              %8.3f s             (target <= 1 s)    [%llu steps, sum %.0f, %s]\n",
               s, static_cast<unsigned long long>(r.steps), static_cast<double>(out),
@@ -142,7 +162,11 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+#if defined(WARPSIM_BENCH_CHECKS)
+  std::printf("warpsim simulator benchmark (one core), memory checks on (races, uninit)\n");
+#else
   std::printf("warpsim simulator benchmark (one core)\n");
+#endif
   for (const Figure& f : kFigures) {
     bool wanted = argc == 1;
     for (int a = 1; a < argc; ++a) wanted = wanted || std::strcmp(argv[a], f.name) == 0;

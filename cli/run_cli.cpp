@@ -44,6 +44,7 @@ struct RunFlags {
   std::vector<std::string> include_dirs;
   std::vector<std::string> defines;
   bool list_kernels = false;
+  std::vector<std::string> checks;  // --check races, --check uninit
 };
 
 bool writable_destination(const std::string& path) {
@@ -75,6 +76,9 @@ Expected<runner::KernelFileRequest> request_of(const RunFlags& f) {
   r.max_steps = f.max_steps;
   r.timeout_seconds = f.timeout;
   r.shared_bytes = f.shared;
+  for (const std::string& check : f.checks) {
+    if (const Expected<void> known = runner::add_memory_checks(check, r); !known) return known.error();
+  }
   r.arch = f.arch;
   r.include_dirs = f.include_dirs;
   r.defines = f.defines;
@@ -269,6 +273,10 @@ CommandRun add_run_command(CLI::App& app) {
                       "a folder the kernel's #include searches (after the CUDA shim); repeatable");
   run_app->add_option("-D,--define", f->defines,
                       "NAME or NAME=VALUE, defined for the kernel compiler; repeatable");
+  run_app->add_option("--check", f->checks,
+                      "memory checks: races (data races in __shared__ memory and the --arg "
+                      "buffers), uninit (reads of __shared__ bytes no thread of the block wrote), "
+                      "all; repeat or separate with commas");
   run_app->add_flag("--list-kernels", f->list_kernels, "list the file's kernels and exit");
   return [f, blocks, calls, ulps, out] {
     std::vector<std::string> gpu_only;

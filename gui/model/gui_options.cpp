@@ -25,7 +25,7 @@ bool takes_value(const std::string& flag) {
         "--seed",       "--max-steps", "--timeout",    "--shared",     "--step",
         "--warp",       "--format",    "--watch",      "--font-size",  "--history",
         "--screenshot", "--probes",    "--export-png", "--export-svg", "--bench-frames",
-        "--size",       "--preset",    "--gpu-record", "--tab",        "--exercise"}) {
+        "--size",       "--preset",    "--gpu-record", "--tab",        "--exercise",   "--check"}) {
     if (flag == f) return true;
   }
   return false;
@@ -41,7 +41,8 @@ std::string gui_usage() {
          "Steps through a lesson or a kernel's warp-level calls lane by lane. With neither, opens\n"
          "the butterfly reduction lesson. LESSON is an id (butterfly-reduction, 4) or a lesson\n"
          "folder (warpsim lessons lists them). FILE.cu takes the flags of `warpsim run`:\n"
-         "--kernel, --grid, --block, --arg, --policy, --seed, --max-steps, --timeout, --shared.\n"
+         "--kernel, --grid, --block, --arg, --policy, --seed, --max-steps, --timeout, --shared,\n"
+         "--check (races, uninit, all: memory checks, shown among the diagnostics).\n"
          "--exercise ID opens a classroom exercise (warpsim exercises lists them) with FILE.cu\n"
          "(default: its starter) to grade: edit the file in your editor, press G to grade it, and\n"
          "step through a failing case lane by lane next to the reference solution's values.\n"
@@ -149,6 +150,10 @@ Expected<GuiOptions> parse_gui_options(const std::vector<std::string>& args) {
         return fail("--timeout '" + v + "': give seconds, more than 0 and at most 86400");
       }
       r.timeout_seconds = *n;
+    } else if (a == "--check") {
+      if (const Expected<void> known = runner::add_memory_checks(v, r); !known) {
+        return known.error();
+      }
     } else if (a == "--shared") {
       const auto n = number<std::size_t>(v);
       if (!n) return fail("--shared '" + v + "': give a number of bytes");

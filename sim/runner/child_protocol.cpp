@@ -94,9 +94,50 @@ std::vector<Frame> parse_frames(std::string_view bytes) {
   return frames;
 }
 
-// LaunchOptions travel as their bytes, so that every option reaches the kernel host.
-static_assert(std::is_trivially_copyable_v<LaunchOptions>,
-              "LaunchOptions is sent to the kernel host as bytes: give it plain fields only");
+// Every LaunchOptions field travels, one by one (its memory checks' ranges are the kernel
+// host's to find). A field added to LaunchOptions changes its size: send it here, then update.
+static_assert(sizeof(LaunchOptions) == 136,
+              "LaunchOptions changed: send the new field in encode(JobMessage) and decode_job");
+
+namespace {
+
+void put_options(Writer& out, const LaunchOptions& o) {
+  out.put(o.grid);
+  out.put(o.block);
+  out.put<std::uint64_t>(o.dynamic_shared_bytes);
+  out.put(o.policy);
+  out.put(o.seed);
+  out.put(o.order_seed);
+  out.put(o.max_steps);
+  out.put(o.record_steps);
+  out.put(o.spin_limit);
+  out.put<std::uint64_t>(o.stack_bytes);
+  out.put(o.semantics);
+  out.put(o.never_set_fill);
+  out.put(o.checks.races);
+  out.put(o.checks.uninitialized_shared);
+}
+
+LaunchOptions get_options(Reader& in) {
+  LaunchOptions o;
+  o.grid = in.get<Dim3>();
+  o.block = in.get<Dim3>();
+  o.dynamic_shared_bytes = in.get<std::uint64_t>();
+  o.policy = in.get<ConvergencePolicy>();
+  o.seed = in.get<std::uint64_t>();
+  o.order_seed = in.get<std::uint64_t>();
+  o.max_steps = in.get<std::uint64_t>();
+  o.record_steps = in.get<bool>();
+  o.spin_limit = in.get<std::uint64_t>();
+  o.stack_bytes = in.get<std::uint64_t>();
+  o.semantics = in.get<SemanticsOptions>();
+  o.never_set_fill = in.get<std::uint8_t>();
+  o.checks.races = in.get<bool>();
+  o.checks.uninitialized_shared = in.get<bool>();
+  return o;
+}
+
+}  // namespace
 
 std::string encode(const JobMessage& job) {
   Writer out;
@@ -114,7 +155,7 @@ std::string encode(const JobMessage& job) {
     out.put(static_cast<std::uint8_t>(buffer.type));
     out.put(buffer.count);
   }
-  out.put(job.options);
+  put_options(out, job.options);
   out.put(static_cast<std::uint8_t>(job.want_trace));
   return out.take();
 }
@@ -140,7 +181,7 @@ std::optional<JobMessage> decode_job(std::string_view bytes) {
     buffer.count = in.get<std::uint64_t>();
     job.buffers.push_back(buffer);
   }
-  job.options = in.get<LaunchOptions>();
+  job.options = get_options(in);
   job.want_trace = in.get<std::uint8_t>() != 0;
   if (!in.ok()) return std::nullopt;
   return job;

@@ -216,6 +216,27 @@ std::size_t dynamic_shared_capacity() {
   return static_cast<const ElfW(Sym)*>(entry)->st_size;
 }
 
+// What the memory checks look at: every argument buffer, the dynamic shared memory and the
+// kernel object's __shared__ variables.
+void add_checked_memory(LaunchOptions& options, const ArgumentBuffers& buffers,
+                        const void* kernel_object) {
+  if (!options.checks.any()) return;
+  for (const GuardedBuffer& buffer : buffers.buffers()) {
+    const std::size_t size = element_size(buffer.type);
+    options.checks.memory.push_back(
+        {buffer.data, buffer.count * size, "the buffer of --arg " + std::to_string(buffer.arg + 1),
+         static_cast<std::uint32_t>(size), false});
+  }
+  if (g_crash.shared_base != 0 && options.dynamic_shared_bytes != 0) {
+    options.checks.memory.push_back({reinterpret_cast<const void*>(g_crash.shared_base),
+                                     options.dynamic_shared_bytes, "extern __shared__ memory", 0,
+                                     true});
+  }
+  for (CheckedMemory& variable : shared_variables_of(kernel_object)) {
+    options.checks.memory.push_back(std::move(variable));
+  }
+}
+
 const KernelDescriptor& load_kernel(const ChildJob& job) {
   void* handle = dlopen(job.shared_object.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr)
@@ -288,9 +309,11 @@ void run_child(const ChildJob& job) {
       args[i] = &scalars[i];
     }
   }
+  LaunchOptions options = job.options;
+  add_checked_memory(options, *job.buffers, reinterpret_cast<const void*>(kernel.invoke));
   LaunchResult result;
   try {
-    result = launch(job.options, [&] { kernel.invoke(args.data()); });
+    result = launch(options, [&] { kernel.invoke(args.data()); });
   } catch (const std::invalid_argument& error) {
     fail_input(job.result_fd, error.what());
   }

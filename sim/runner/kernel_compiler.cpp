@@ -301,6 +301,23 @@ std::vector<std::string> read_lines(const std::string& path) {
   return lines;
 }
 
+// -fsanitize=thread without its runtime: the compiler driver links libtsan whenever the flag is
+// on, and a folder holding an empty linker script named libtsan.so, searched first, takes its
+// place (libtsan would start its own race detector, which knows nothing of fibers or warps).
+Expected<std::vector<std::string>> instrumentation_flags(const Toolchain& toolchain) {
+  const std::string dir = toolchain.cache_dir + "/no-libtsan";
+  const std::string script = dir + "/libtsan.so";
+  if (!is_file(script)) {
+    std::error_code error;
+    fs::create_directories(dir, error);
+    if (error || !write_file_atomically(script, "/* warpsim: libwarpsim answers the __tsan_* calls */\n")) {
+      return fail("cannot write " + script + ": the memory checks need it");
+    }
+  }
+  return Expected<std::vector<std::string>>(
+      std::vector<std::string>{"-fsanitize=thread", "-L" + dir});
+}
+
 // The first of $CUDA_HOME, $CUDA_PATH and /usr/local/cuda that has include/cccl/cuda/std.
 std::string find_libcudacxx() {
   for (const std::string& root :
@@ -460,12 +477,19 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
   std::vector<std::string> arch_flags = arch_definitions(options.arch);
   const std::uint8_t fill = never_set_fill_of(*version);
   if (fill != 0) arch_flags.push_back("-ftrivial-auto-var-init=pattern");
+  std::vector<std::string> check_flags;
+  if (options.instrument_memory) {
+    auto flags = instrumentation_flags(toolchain);
+    if (!flags) return fail(flags.error().message);
+    check_flags = std::move(*flags);
+  }
 
   ContentHash key;
   key.add(prepared_source).add(toolchain.compiler_path).add(*version);
   for (const std::string& word : toolchain.compiler) key.add(word);
   for (const std::string& flag : codegen_flags()) key.add(flag);
   for (const std::string& flag : arch_flags) key.add(flag);
+  for (const std::string& flag : check_flags) key.add(flag);
   key.add(toolchain.library).add(options.user_dir).add(header_digest(toolchain));
   key.add(toolchain.libcudacxx_dir);
   for (const std::string& flag : options.user_flags) key.add(flag);
@@ -490,6 +514,7 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
   std::vector<std::string> argv = toolchain.compiler;
   argv.insert(argv.end(), codegen_flags().begin(), codegen_flags().end());
   argv.insert(argv.end(), arch_flags.begin(), arch_flags.end());
+  argv.insert(argv.end(), check_flags.begin(), check_flags.end());
   add_libcudacxx(toolchain, argv);
   const std::string library_dir = fs::path(toolchain.library).parent_path().string();
   argv.push_back("-I" + toolchain.shim_dir);

@@ -47,6 +47,9 @@ struct CompileOptions {
   std::string file;
   std::string kernel_name;
   std::vector<std::string> user_flags;  // user_compiler_flags: -I and -D from the request
+  // Built with -fsanitize=thread for the memory checks: libwarpsim answers the __tsan_* calls,
+  // so libtsan is kept out of the link (see instrumentation_flags in kernel_compiler.cpp).
+  bool instrument_memory = false;
 };
 
 struct CompiledKernel {

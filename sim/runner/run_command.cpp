@@ -186,6 +186,24 @@ std::string_view to_string(RunStatus status) {
   return "?";
 }
 
+Expected<void> add_memory_checks(std::string_view names, KernelFileRequest& request) {
+  while (true) {
+    const std::size_t comma = names.find(',');
+    const std::string_view name = names.substr(0, comma);
+    if (name == "races") {
+      request.check_races = true;
+    } else if (name == "uninit") {
+      request.check_uninitialized_shared = true;
+    } else if (name == "all") {
+      request.check_races = request.check_uninitialized_shared = true;
+    } else {
+      return fail("--check '" + std::string(name) + "': give races, uninit or all");
+    }
+    if (comma == std::string_view::npos) return {};
+    names.remove_prefix(comma + 1);
+  }
+}
+
 int exit_status(RunStatus status) {
   if (status == RunStatus::completed) return kExitRan;
   return status == RunStatus::bad_input ? kExitBadInput : kExitKernelFailed;
@@ -259,7 +277,8 @@ KernelFileResult run_kernel_file(const KernelFileRequest& request) {
   const std::string kernel_name = kernel->name.substr(0, kernel->name.find('<'));
   auto compiled = compile_kernel(*toolchain, prepared,
                                  {absolute.parent_path().string(), *arch, request.color_compiler_output,
-                                  absolute.string(), kernel_name, *user_flags});
+                                  absolute.string(), kernel_name, *user_flags,
+                                  request.check_races || request.check_uninitialized_shared});
   if (!compiled) {
     std::string output = compiled.error().message;
     if (!output.empty() && output.back() != '\n') output += "\n";
@@ -281,6 +300,8 @@ KernelFileResult run_kernel_file(const KernelFileRequest& request) {
   launch.max_steps = request.max_steps;
   launch.record_steps = request.record_steps;
   launch.never_set_fill = compiled->never_set_fill;
+  launch.checks.races = request.check_races;
+  launch.checks.uninitialized_shared = request.check_uninitialized_shared;
   // Spinning lanes yield to the others (forward progress) for as long as the run may take: the
   // time limit ends a livelock, and its report names the lanes that spin.
   launch.spin_limit = std::numeric_limits<std::uint64_t>::max();

@@ -1,4 +1,5 @@
 #include "block_runner.hpp"
+#include "memory_checker.hpp"
 
 #include "warpsim/detail/lane_compare.hpp"
 
@@ -470,6 +471,7 @@ void BlockRunner::complete_group(Warp& w, LaneMask group, bool masks_disagree) {
     }
   }
   w.pred = (w.pred & ~group) | (out_.pred & group);
+  if (checker_ != nullptr && op == Op::syncwarp) [[unlikely]] checker_->warp_sync(w.index, group);
   w.at_op &= ~group;
   w.ready |= group;
 
@@ -525,6 +527,7 @@ bool BlockRunner::resolve_barrier() {
   }
   if (!sync::barrier_completes(barrier_view_)) return false;
   const sync::BarrierTally tally = sync::tally_barrier(barrier_view_);
+  if (checker_ != nullptr) checker_->block_barrier();
 
   const Warp* first_warp = nullptr;
   for (const Warp& w : warps_) {

@@ -27,6 +27,7 @@
 namespace warpsim::runtime {
 
 struct Warp;
+class MemoryChecker;
 
 struct Lane {
   fiber::Context context = nullptr;  // where the lane resumes
@@ -114,6 +115,8 @@ class BlockRunner {
   const Lane* running_lane() const { return running_; }
   // For crash and time-limit reports (async-signal-safe): steps so far and the spinning lanes.
   void spin_snapshot(LanePosition& position) const noexcept;
+  // The launch's memory checks, told of every __syncthreads and __syncwarp (nullptr: none).
+  void set_checker(MemoryChecker* checker) { checker_ = checker; }
 
  private:
   static void lane_entry(void* lane);
@@ -208,6 +211,7 @@ class BlockRunner {
   std::mt19937_64 order_rng_;        // which warp runs next, when order_seeded_
   std::vector<std::uint32_t> runnable_;  // choose_warp's candidates (kept to reuse its memory)
   StepOutputs out_{};
+  MemoryChecker* checker_ = nullptr;
 
   std::unordered_map<std::uint64_t, std::size_t> diagnostic_index_;  // (kind, file, line) -> index
   std::vector<DiagnosticFacts> diagnostic_facts_;  // what each of trace_.diagnostics says

@@ -1,10 +1,12 @@
 #include "warpsim/launch.hpp"
 
+#include <memory>
 #include <random>
 #include <stdexcept>
 #include <string>
 
 #include "block_runner.hpp"
+#include "memory_checker.hpp"
 #include "warpsim/device_abi.hpp"
 
 namespace warpsim {
@@ -95,6 +97,18 @@ LaunchResult launch(const LaunchOptions& options, const std::function<void()>& t
   result.trace.grid = options.grid;
   result.trace.block = options.block;
   runtime::BlockRunner runner(options, thread_body, result.trace, result.steps);
+  std::unique_ptr<runtime::MemoryChecker> checker;
+  if (options.checks.any()) {
+    if (!instrumented_code_loaded()) {
+      throw std::invalid_argument(
+          "memory checks need the kernel compiled with -fsanitize=thread (warpsim run --check "
+          "does that); no such code is loaded, so nothing would be checked");
+    }
+    checker = std::make_unique<runtime::MemoryChecker>(
+        options.checks, static_cast<std::uint32_t>(options.block.count()));
+    checker->make_current(true);
+    runner.set_checker(checker.get());
+  }
   const Dim3 g = options.grid;
   BlockOrder order(g.count(), options.order_seed);
   for (std::uint64_t i = 0; i < g.count(); ++i) {
@@ -102,13 +116,15 @@ LaunchResult launch(const LaunchOptions& options, const std::function<void()>& t
     const Dim3 idx{static_cast<std::uint32_t>(linear % g.x),
                    static_cast<std::uint32_t>(linear / g.x % g.y),
                    static_cast<std::uint32_t>(linear / (std::uint64_t{g.x} * g.y))};
+    if (checker) checker->begin_block(linear);
     runtime::BlockOutcome outcome = runner.run(linear, idx);
     if (outcome.status != LaunchStatus::completed) {
       result.status = outcome.status;
       result.message = std::move(outcome.message);
-      return result;
+      break;
     }
   }
+  if (checker) checker->add_diagnostics(result.trace);
   return result;
 }
 

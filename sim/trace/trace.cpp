@@ -23,6 +23,8 @@ std::string_view to_string(DiagnosticKind kind) {
     case DiagnosticKind::out_of_bounds: return "out_of_bounds";
     case DiagnosticKind::kernel_fault: return "kernel_fault";
     case DiagnosticKind::timeout: return "timeout";
+    case DiagnosticKind::data_race: return "data_race";
+    case DiagnosticKind::uninitialized_shared_read: return "uninitialized_shared_read";
   }
   return "?";
 }

@@ -9,13 +9,38 @@
 #include "warpsim/device_abi.hpp"
 #include "warpsim/vector_types.hpp"
 
+#if defined(__SANITIZE_THREAD__)
+#define WARPSIM_CHECKED_BUILD 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define WARPSIM_CHECKED_BUILD 1
+#endif
+#endif
+
+#if defined(WARPSIM_CHECKED_BUILD)
+// Under `--check races` (code built with -fsanitize=thread) the accesses inside an atomic are
+// atomic accesses for the race checker: atomics never race with each other.
+extern "C" void warpsim_atomic_begin();
+extern "C" void warpsim_atomic_end();
+#endif
+
 namespace warpsim::shim {
 
 // Each atomic is a tick of forward progress: a lane spinning on atomics yields to the others.
 inline void atomic_tick() { ::warpsim::device::spin_tick({nullptr, 0}); }
 
+struct AtomicScope {
+#if defined(WARPSIM_CHECKED_BUILD)
+  AtomicScope() { warpsim_atomic_begin(); }
+  ~AtomicScope() { warpsim_atomic_end(); }
+  AtomicScope(const AtomicScope&) = delete;
+  AtomicScope& operator=(const AtomicScope&) = delete;
+#endif
+};
+
 template <class T, class F>
 inline T atomic_update(T* address, F update) {
+  [[maybe_unused]] const AtomicScope atomic;
   atomic_tick();
   const T old = *address;
   *address = update(old);
@@ -74,6 +99,7 @@ WARPSIM_ATOMIC(atomicDec, unsigned int, (old == 0u || old > val) ? val : old - 1
 
 #define WARPSIM_ATOMIC_CAS(T)                                                          \
   inline T atomicCAS(T* address, T compare, T val) {                                   \
+    [[maybe_unused]] const ::warpsim::shim::AtomicScope atomic;                                         \
     ::warpsim::shim::atomic_tick();                                                    \
     const T old = *address;                                                            \
     if (old == compare) *address = val;                                                \

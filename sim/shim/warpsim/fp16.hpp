@@ -5,6 +5,7 @@
 //   __half2int_rn(2.5) == 2; __half2ull_rz(NaN) == 0x8000000000000000
 #pragma once
 
+#include "warpsim/atomics.hpp"
 #include "warpsim/float16_ops.hpp"
 #include "warpsim/half_types.hpp"
 

@@ -212,12 +212,21 @@ struct KernelFileRequest {
   // simulated CUDA headers stay in front of a toolkit's) and -D NAME or -D NAME=VALUE.
   std::vector<std::string> include_dirs{};
   std::vector<std::string> defines{};
+  // `--check races` / `--check uninit`: the kernel is compiled with -fsanitize=thread (a second
+  // cached object) and every access to the argument buffers and to __shared__ memory is checked
+  // (warpsim/memory_checks.hpp); what is found is among the trace's diagnostics.
+  bool check_races = false;
+  bool check_uninitialized_shared = false;
 };
 
 // include_dirs and defines as compiler flags ("-I/abs/dir", "-DNAME=VALUE"); the error names a
 // folder that does not exist or a NAME that is no identifier.
 Expected<std::vector<std::string>> user_compiler_flags(const std::vector<std::string>& include_dirs,
                                                        const std::vector<std::string>& defines);
+
+// `--check NAMES`: turns on the checks named, comma-separated: races, uninit, all. The error
+// names the unknown word.
+Expected<void> add_memory_checks(std::string_view names, KernelFileRequest& request);
 
 // A buffer argument's bytes at one moment (before or after the launch).
 struct OutputBuffer {

@@ -10,6 +10,7 @@
 #include <functional>
 #include <string>
 
+#include "warpsim/memory_checks.hpp"
 #include "warpsim/trace.hpp"
 
 namespace warpsim {
@@ -43,6 +44,8 @@ struct LaunchOptions {
   // GCC's 0xfe), or 0: values that hold it where a collective passes them to another lane are
   // named (uninitialised_value). 0: not filled, nothing checked.
   std::uint8_t never_set_fill = 0;
+  // Race and uninitialised-shared-memory checks (memory_checks.hpp); off: no cost at all.
+  MemoryChecks checks{};
 };
 
 enum class LaunchStatus : std::uint8_t {

@@ -145,7 +145,44 @@ struct UninitialisedValue {
   std::uint64_t bits = 0;
 };
 
+// One thread's access to memory that a memory check looked at (data races, uninitialised reads).
+struct MemoryAccess {
+  std::uint64_t block = 0;    // linear block index
+  std::uint32_t thread = 0;   // linear thread index within the block (warp and lane follow)
+  bool write = false;
+  bool atomic = false;
+  SourceLine where{};
+};
+
+// Which bytes: `memory` ("sdata", "out (argument 1)") at `byte_offset`, an element of
+// `element_size` bytes (0: unknown, the offset is named in bytes).
+struct MemoryPlace {
+  std::string memory;
+  bool shared = false;
+  std::uint64_t byte_offset = 0;
+  std::uint32_t element_size = 0;
+};
+
+// data_race: `first` and `second` (in the order the simulator ran them) touched `place`, at
+// least one wrote, and no barrier, __syncwarp or pair of atomics ordered them.
+struct DataRace {
+  MemoryPlace place;
+  MemoryAccess first, second;
+};
+
+// uninitialized_shared_read: `read` read `place`, which no thread of its block had written.
+struct UninitializedSharedRead {
+  MemoryPlace place;
+  MemoryAccess read;
+};
+
 }  // namespace facts
+
+// The messages of the memory checks: which bytes, which threads (block, warp, lane) at which
+// lines, and what would order them ("no __syncthreads() between line 14 and line 15").
+std::string data_race_message(const facts::DataRace& race, std::span<const std::string> files);
+std::string uninitialized_shared_message(const facts::UninitializedSharedRead& read,
+                                         std::span<const std::string> files);
 
 // What a diagnostic says, as values. Its kind follows from the alternative.
 using DiagnosticFacts =

@@ -37,8 +37,11 @@ enum class DiagnosticKind : std::uint8_t {
   out_of_bounds,           // a lane touched memory outside a buffer warpsim allocated
   kernel_fault,            // the kernel crashed (bad pointer, stack overflow, ...)
   timeout,                 // the run passed its wall-clock limit (a lane looping without calls)
+  data_race,               // two threads touched the same bytes, one wrote, nothing ordered them
+  uninitialized_shared_read,  // a thread read __shared__ bytes no thread of its block wrote
 };
-inline constexpr int kDiagnosticKindCount = static_cast<int>(DiagnosticKind::timeout) + 1;
+inline constexpr int kDiagnosticKindCount =
+    static_cast<int>(DiagnosticKind::uninitialized_shared_read) + 1;
 std::string_view to_string(DiagnosticKind kind);
 std::optional<DiagnosticKind> diagnostic_kind_from_string(std::string_view name);
 

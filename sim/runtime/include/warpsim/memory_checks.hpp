@@ -1,0 +1,49 @@
+// Memory checks of a launch: data races (two threads touch the same bytes, at least one writes,
+// and nothing orders them) and reads of __shared__ memory that no thread of the block wrote.
+//
+//   warpsim::LaunchOptions options{.grid = {4}, .block = {256}};
+//   options.checks.races = true;
+//   options.checks.memory.push_back({out, bytes, "out", sizeof(float), false});
+//   options.checks.memory += warpsim::shared_variables_of(&my_kernel);  // its __shared__ arrays
+//
+// Only code compiled with -fsanitize=thread is checked, and without libtsan: the simulator's
+// runtime answers the compiler's __tsan_* calls itself (race_checker.cpp says how). `warpsim run
+// --check races` compiles the kernel file that way; launch() refuses checks when no instrumented
+// code is loaded. Happens-before, not the simulator's order of lanes, decides: __syncthreads (and
+// its variants) orders a block, __syncwarp its participants, atomics do not race with atomics;
+// shuffles, votes, matches and volatile order nothing (../shared/spec/warp-semantics.md, 0).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace warpsim {
+
+// One range of memory to check.
+struct CheckedMemory {
+  const void* begin = nullptr;
+  std::size_t bytes = 0;
+  std::string name;                // as messages name it: "sdata", "out (argument 1)"
+  std::uint32_t element_size = 0;  // for element indices in messages; 0: the access's size
+  bool shared = false;             // per block: a __shared__ variable or dynamic shared memory
+};
+
+struct MemoryChecks {
+  bool races = false;                 // DiagnosticKind::data_race
+  bool uninitialized_shared = false;  // DiagnosticKind::uninitialized_shared_read
+  std::vector<CheckedMemory> memory;  // only accesses inside these are checked
+  bool any() const { return races || uninitialized_shared; }
+};
+
+// The __shared__ variables (thread_local under the shim) of the loaded object that holds
+// `address_in_object`, at their addresses for the calling thread, named as the kernel names them
+// ("sdata"), read from the object's symbol table. Empty when it has none or cannot be read.
+std::vector<CheckedMemory> shared_variables_of(const void* address_in_object);
+
+// Whether code compiled with -fsanitize=thread has been loaded into this process (its module
+// constructor announces itself): without it, checks see no access at all.
+bool instrumented_code_loaded();
+
+}  // namespace warpsim

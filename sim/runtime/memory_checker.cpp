@@ -1,0 +1,371 @@
+#include "memory_checker.hpp"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <bit>
+#include <stdexcept>
+
+#include "code_lines.hpp"
+
+namespace warpsim::runtime {
+namespace {
+
+constexpr std::uintptr_t kCellBytes = 4;
+constexpr std::uint32_t kMaxClock = (1u << 17) - 1;
+constexpr std::uint64_t kBlockBits = 20;
+constexpr std::size_t kMaxSites = 0xfff;
+constexpr std::size_t kMaxPendingReads = std::size_t{1} << 22;
+
+constinit thread_local MemoryChecker* tl_checker = nullptr;
+
+}  // namespace
+
+MemoryChecker::MemoryChecker(const MemoryChecks& checks, std::uint32_t block_threads)
+    : checks_(checks), threads_(block_threads) {
+  for (const CheckedMemory& memory : checks_.memory) {
+    if (memory.begin == nullptr || memory.bytes == 0) continue;
+    Region region;
+    region.begin = reinterpret_cast<std::uintptr_t>(memory.begin);
+    region.end = region.begin + memory.bytes;
+    region.base = region.begin & ~(kCellBytes - 1);
+    const std::size_t cells = (region.end - region.base + kCellBytes - 1) / kCellBytes;
+    region.mapped = cells * sizeof(Cell);
+    // Untouched pages cost nothing: a large buffer's shadow is paid for as it is used.
+    void* shadow = mmap(nullptr, region.mapped, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (shadow == MAP_FAILED) {
+      throw std::invalid_argument("cannot map the race checker's shadow of " + memory.name +
+                                  " (" + std::to_string(memory.bytes) + " bytes)");
+    }
+    region.cells = static_cast<Cell*>(shadow);
+    region.memory = memory;
+    regions_.push_back(std::move(region));
+  }
+  clock_.assign(threads_, 1);
+  barrier_clock_.assign(threads_, 0);
+  warp_view_.assign(std::size_t{threads_} * kWarpSize, 0);
+}
+
+MemoryChecker::~MemoryChecker() {
+  make_current(false);
+  for (Region& region : regions_) munmap(region.cells, region.mapped);
+}
+
+MemoryChecker* MemoryChecker::current() { return tl_checker; }
+
+void MemoryChecker::make_current(bool on) {
+  if (on && tl_checker != this) {
+    outer_ = tl_checker;
+    tl_checker = this;
+  } else if (!on && tl_checker == this) {
+    tl_checker = outer_;
+  }
+}
+
+void MemoryChecker::begin_block(std::uint64_t block) {
+  settle_pending_reads();
+  block_ = block;
+  std::fill(clock_.begin(), clock_.end(), 1);
+  std::fill(barrier_clock_.begin(), barrier_clock_.end(), 0);
+  std::fill(warp_view_.begin(), warp_view_.end(), 0);
+}
+
+void MemoryChecker::block_barrier() {
+  for (std::uint32_t t = 0; t < threads_; ++t) {
+    barrier_clock_[t] = clock_[t];
+    if (clock_[t] < kMaxClock) {
+      ++clock_[t];
+    } else {
+      clock_overflow_ = true;
+    }
+  }
+}
+
+void MemoryChecker::warp_sync(std::uint32_t warp, LaneMask participants) {
+  const std::uint32_t first = warp * kWarpSize;
+  std::uint32_t joined[kWarpSize] = {};
+  for (LaneMask m = participants; m != 0; m &= m - 1) {
+    const std::uint32_t lane = static_cast<std::uint32_t>(std::countr_zero(m));
+    if (first + lane >= threads_) continue;
+    const std::uint32_t* view = &warp_view_[std::size_t{first + lane} * kWarpSize];
+    for (std::uint32_t k = 0; k < kWarpSize; ++k) joined[k] = std::max(joined[k], view[k]);
+    joined[lane] = std::max(joined[lane], clock_[first + lane]);
+  }
+  for (LaneMask m = participants; m != 0; m &= m - 1) {
+    const std::uint32_t lane = static_cast<std::uint32_t>(std::countr_zero(m));
+    const std::uint32_t thread = first + lane;
+    if (thread >= threads_) continue;
+    std::copy(joined, joined + kWarpSize, &warp_view_[std::size_t{thread} * kWarpSize]);
+    if (clock_[thread] < kMaxClock) {
+      ++clock_[thread];
+    } else {
+      clock_overflow_ = true;
+    }
+  }
+}
+
+MemoryChecker::Region* MemoryChecker::find(std::uintptr_t address) {
+  if (last_region_ != nullptr && address >= last_region_->begin && address < last_region_->end) {
+    return last_region_;
+  }
+  for (Region& region : regions_) {
+    if (address >= region.begin && address < region.end) return last_region_ = &region;
+  }
+  return nullptr;
+}
+
+std::uint16_t MemoryChecker::site_of(std::uintptr_t pc) {
+  SiteCacheEntry& cached = site_cache_[(pc ^ (pc >> 8)) % site_cache_.size()];
+  if (cached.pc == pc) return cached.site;
+  if (const auto it = site_index_.find(pc); it != site_index_.end()) {
+    cached = {pc, it->second};
+    return it->second;
+  }
+  if (sites_.size() >= kMaxSites) return static_cast<std::uint16_t>(kMaxSites);  // shares the last
+  sites_.push_back(pc);
+  const auto index = static_cast<std::uint16_t>(sites_.size());
+  site_index_.emplace(pc, index);
+  return index;
+}
+
+bool MemoryChecker::ordered(Stamp earlier, Stamp now) const {
+  if (earlier.block != now.block) return false;  // blocks of one launch are never ordered
+  if (earlier.thread == now.thread) return true;
+  if (earlier.thread >= threads_) return false;
+  if (earlier.clock <= barrier_clock_[earlier.thread]) return true;
+  if (earlier.thread / kWarpSize != now.thread / kWarpSize) return false;
+  return warp_view_[std::size_t{now.thread} * kWarpSize + earlier.thread % kWarpSize] >=
+         earlier.clock;
+}
+
+std::uint64_t MemoryChecker::full_block(Stamp stamp) const {
+  const std::uint64_t mask = (std::uint64_t{1} << kBlockBits) - 1;
+  return (block_ & mask) == stamp.block ? block_ : stamp.block;
+}
+
+void MemoryChecker::access(std::uintptr_t address, std::size_t size, bool write, bool atomic,
+                           std::uintptr_t pc, std::uint32_t thread) {
+  Region* region = find(address);
+  if (region == nullptr || thread >= threads_ || clock_overflow_) return;
+  Stamp now{};
+  now.site = site_of(pc) & 0xfffu;
+  now.atomic = atomic ? 1 : 0;
+  now.clock = clock_[thread] & kMaxClock;
+  now.thread = thread & 1023u;
+  now.block = block_ & ((std::uint64_t{1} << kBlockBits) - 1);
+  const bool shared = region->memory.shared;
+  const std::uintptr_t last = std::min(address + std::max<std::size_t>(size, 1), region->end) - 1;
+  bool reported = false;
+  bool unwritten = false;
+  for (std::uintptr_t cell_address = address & ~(kCellBytes - 1); cell_address <= last;
+       cell_address += kCellBytes) {
+    Cell& cell = region->cells[(cell_address - region->base) / kCellBytes];
+    const std::uintptr_t from = std::max(address, cell_address);
+    const std::uintptr_t to = std::min(last, cell_address + kCellBytes - 1);
+    now.bytes = (((1u << (to - from + 1)) - 1) << (from - cell_address)) & 0xfu;
+    if (shared) {
+      // Each block has its own shared memory: what another block left here is not there.
+      if (cell.write.site != 0 && cell.write.block != now.block) cell.write = {};
+      for (Stamp& read : cell.read) {
+        if (read.site != 0 && read.block != now.block) read = {};
+      }
+    }
+    const auto races_with = [&](Stamp earlier) {
+      return earlier.site != 0 && (earlier.bytes & now.bytes) != 0 &&
+             !(earlier.atomic && atomic) && !ordered(earlier, now);
+    };
+    if (!write) {
+      if (shared && cell.write.site == 0) unwritten = true;
+      if (checks_.races && !reported && races_with(cell.write)) {
+        report_race(*region, address, size, cell.write, true, now, false);
+        reported = true;
+      }
+      // Keep a read that the new one does not follow (it may race with a later write).
+      if (cell.read[0].site == 0 || ordered(cell.read[0], now)) {
+        cell.read[0] = now;
+      } else {
+        cell.read[1] = now;
+      }
+    } else {
+      if (checks_.races && !reported) {
+        if (races_with(cell.write)) {
+          report_race(*region, address, size, cell.write, true, now, true);
+          reported = true;
+        } else {
+          for (const Stamp read : cell.read) {
+            if (races_with(read)) {
+              report_race(*region, address, size, read, false, now, true);
+              reported = true;
+              break;
+            }
+          }
+        }
+      }
+      cell.write = now;
+      cell.read[0] = cell.read[1] = {};
+    }
+  }
+  if (unwritten && checks_.uninitialized_shared && pending_reads_.size() < kMaxPendingReads) {
+    pending_reads_.push_back({region, address, size, now});
+  }
+}
+
+void MemoryChecker::settle_pending_reads() {
+  for (const PendingRead& read : pending_reads_) {
+    const Region& region = *read.region;
+    const std::uintptr_t last = std::min(read.address + std::max<std::size_t>(read.size, 1), region.end) - 1;
+    bool written = true;
+    for (std::uintptr_t cell_address = read.address & ~(kCellBytes - 1); cell_address <= last;
+         cell_address += kCellBytes) {
+      const Cell& cell = region.cells[(cell_address - region.base) / kCellBytes];
+      if (cell.write.site == 0 || cell.write.block != read.stamp.block) written = false;
+    }
+    if (!written) report_uninitialized(region, read.address, read.size, read.stamp);
+  }
+  pending_reads_.clear();
+}
+
+void MemoryChecker::report_race(const Region& region, std::uintptr_t address, std::size_t size,
+                                Stamp earlier, bool earlier_write, Stamp now, bool now_write) {
+  const std::uint64_t low = std::min(earlier.site, now.site);
+  const std::uint64_t high = std::max(earlier.site, now.site);
+  const std::uint64_t key = low << 16 | high;
+  auto [it, inserted] = races_.try_emplace(key);
+  RaceRecord& record = it->second;
+  ++record.count;
+  // Each pair of sites keeps its widest example: threads of two blocks, else of two warps.
+  const auto scope = [](Stamp a, Stamp b) {
+    return a.block != b.block ? 2 : a.thread / kWarpSize != b.thread / kWarpSize ? 1 : 0;
+  };
+  if (!inserted && scope(earlier, now) <= scope(record.first, record.second)) return;
+  if (inserted) race_order_.push_back(key);
+  record.region = static_cast<std::size_t>(&region - regions_.data());
+  record.offset = address - region.begin;
+  record.access_size = static_cast<std::uint32_t>(size);
+  record.first = earlier;
+  record.second = now;
+  record.first_write = earlier_write;
+  record.second_write = now_write;
+  record.first_block = full_block(earlier);
+  record.second_block = block_;
+}
+
+void MemoryChecker::report_uninitialized(const Region& region, std::uintptr_t address,
+                                         std::size_t size, Stamp now) {
+  auto [it, inserted] = uninitialized_.try_emplace(static_cast<std::uint16_t>(now.site));
+  RaceRecord& record = it->second;
+  ++record.count;
+  if (!inserted) return;
+  uninitialized_order_.push_back(static_cast<std::uint16_t>(now.site));
+  record.region = static_cast<std::size_t>(&region - regions_.data());
+  record.offset = address - region.begin;
+  record.access_size = static_cast<std::uint32_t>(size);
+  record.second = now;
+  record.second_block = full_block(now);
+}
+
+void MemoryChecker::add_diagnostics(Trace& trace) {
+  settle_pending_reads();
+  const std::vector<CodeLine> lines = code_lines(sites_);
+  const auto where = [&](Stamp stamp) {
+    SourceLine at{};
+    const std::size_t index = stamp.site - 1u;
+    if (stamp.site != 0 && index < lines.size() && !lines[index].file.empty()) {
+      at.file = trace.file_index(lines[index].file);
+      at.line = lines[index].line;
+    }
+    return at;
+  };
+  const auto place = [&](const RaceRecord& record) {
+    const CheckedMemory& memory = regions_[record.region].memory;
+    facts::MemoryPlace p;
+    p.memory = memory.name;
+    p.shared = memory.shared;
+    p.byte_offset = record.offset;
+    p.element_size = memory.element_size != 0 ? memory.element_size : record.access_size;
+    return p;
+  };
+  const auto diagnostic = [](DiagnosticKind kind, std::string message, const facts::MemoryAccess& at,
+                             LaneMask lanes, std::uint64_t count) {
+    Diagnostic d;
+    d.kind = kind;
+    d.message = std::move(message);
+    d.lanes = lanes;
+    d.block = at.block;
+    d.warp = at.thread / kWarpSize;
+    d.where = at.where;
+    d.occurrences = count;
+    return d;
+  };
+
+  // One diagnostic per pair of lines, whichever ran first, with the widest example (threads of
+  // two blocks, else of two warps): that says which barrier is missing.
+  struct Found {
+    std::uint64_t lines = 0;
+    facts::DataRace race;
+    std::uint64_t count = 0;
+  };
+  const auto scope = [](const facts::DataRace& race) {
+    return race.first.block != race.second.block                            ? 2
+           : race.first.thread / kWarpSize != race.second.thread / kWarpSize ? 1
+                                                                             : 0;
+  };
+  std::vector<Found> found;
+  for (const std::uint64_t key : race_order_) {
+    const RaceRecord& record = races_.at(key);
+    facts::DataRace race;
+    race.place = place(record);
+    race.first = {record.first_block, static_cast<std::uint32_t>(record.first.thread),
+                  record.first_write, record.first.atomic != 0, where(record.first)};
+    race.second = {record.second_block, static_cast<std::uint32_t>(record.second.thread),
+                   record.second_write, record.second.atomic != 0, where(record.second)};
+    const auto line_key = [](SourceLine s) { return std::uint64_t{s.file} << 32 | s.line; };
+    const std::uint64_t a = line_key(race.first.where), b = line_key(race.second.where);
+    const std::uint64_t pair = std::min(a, b) * 0x9e3779b97f4a7c15ull ^ std::max(a, b);
+    const auto known = std::find_if(found.begin(), found.end(),
+                                    [&](const Found& f) { return f.lines == pair; });
+    if (known == found.end()) {
+      found.push_back({pair, race, record.count});
+    } else {
+      known->count += record.count;
+      if (scope(race) > scope(known->race)) known->race = race;
+    }
+  }
+  for (const Found& f : found) {
+    LaneMask lanes = lane_bit(static_cast<int>(f.race.second.thread % kWarpSize));
+    if (scope(f.race) == 0) lanes |= lane_bit(static_cast<int>(f.race.first.thread % kWarpSize));
+    trace.diagnostics.push_back(diagnostic(DiagnosticKind::data_race,
+                                           data_race_message(f.race, trace.files), f.race.second,
+                                           lanes, f.count));
+  }
+  const std::size_t first_uninitialized = trace.diagnostics.size();
+  for (const std::uint16_t site : uninitialized_order_) {
+    const RaceRecord& record = uninitialized_.at(site);
+    facts::UninitializedSharedRead read;
+    read.place = place(record);
+    read.read = {record.second_block, static_cast<std::uint32_t>(record.second.thread), false,
+                 record.second.atomic != 0, where(record.second)};
+    const auto same_line = std::find_if(
+        trace.diagnostics.begin() + static_cast<std::ptrdiff_t>(first_uninitialized),
+        trace.diagnostics.end(), [&](const Diagnostic& d) { return d.where == read.read.where; });
+    if (same_line != trace.diagnostics.end()) {
+      same_line->occurrences += record.count;
+      continue;
+    }
+    trace.diagnostics.push_back(diagnostic(
+        DiagnosticKind::uninitialized_shared_read, uninitialized_shared_message(read, trace.files),
+        read.read, lane_bit(static_cast<int>(read.read.thread % kWarpSize)), record.count));
+  }
+  if (clock_overflow_) {
+    Diagnostic d;
+    d.kind = DiagnosticKind::data_race;
+    d.message = "the memory checks stopped: a thread took part in more than " +
+                std::to_string(kMaxClock) +
+                " barriers or __syncwarp calls in one block, more than the checker counts; "
+                "accesses after that were not checked";
+    trace.diagnostics.push_back(std::move(d));
+  }
+}
+
+}  // namespace warpsim::runtime

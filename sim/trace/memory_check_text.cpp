@@ -1,0 +1,83 @@
+// The wording of the memory checks' diagnostics (diagnostic_text.hpp declares them).
+#include <string>
+
+#include "warpsim/diagnostic_text.hpp"
+
+namespace warpsim {
+namespace {
+
+// "sdata[17] (shared memory)", "sdata[17] byte 2 ...", "sdata byte 68 ...", or for global
+// memory "element 17 of the buffer of --arg 2 (global memory)".
+std::string place_text(const facts::MemoryPlace& place) {
+  std::string where;
+  if (place.element_size != 0) {
+    const std::uint64_t element = place.byte_offset / place.element_size;
+    const std::uint64_t byte = place.byte_offset % place.element_size;
+    where = place.shared ? place.memory + "[" + std::to_string(element) + "]"
+                         : "element " + std::to_string(element) + " of " + place.memory;
+    if (byte != 0) where += " (byte " + std::to_string(byte) + ")";
+  } else {
+    where = place.shared ? place.memory + " byte " + std::to_string(place.byte_offset)
+                         : "byte " + std::to_string(place.byte_offset) + " of " + place.memory;
+  }
+  return where + (place.shared ? " (shared memory)" : " (global memory)");
+}
+
+// "thread 17 (warp 0, lane 17)", with "of block 3" where `with_block`.
+std::string thread_text(const facts::MemoryAccess& access, bool with_block) {
+  std::string text = "thread " + std::to_string(access.thread) + " (warp " +
+                     std::to_string(access.thread / kWarpSize) + ", lane " +
+                     std::to_string(access.thread % kWarpSize) + ")";
+  if (with_block) text += " of block " + std::to_string(access.block);
+  return text;
+}
+
+std::string verb(const facts::MemoryAccess& access) {
+  if (access.atomic) return "updates it atomically";
+  return access.write ? "writes it" : "reads it";
+}
+
+std::string line_text(SourceLine where) { return "line " + std::to_string(where.line); }
+
+}  // namespace
+
+std::string data_race_message(const facts::DataRace& race, std::span<const std::string> files) {
+  const facts::MemoryAccess& a = race.first;
+  const facts::MemoryAccess& b = race.second;
+  const bool same_block = a.block == b.block;
+  std::string text = "data race on " + place_text(race.place) + ": " +
+                     thread_text(a, !same_block) + " " + verb(a) + " at " +
+                     site_text(a.where, files) + " and " + thread_text(b, !same_block) + " " +
+                     verb(b) + " at " + site_text(b.where, files);
+  if (!same_block) {
+    return text +
+           ", and nothing orders two blocks of one launch: let each block write only its own "
+           "elements, use atomics, or split the work into two launches";
+  }
+  const bool same_warp = a.thread / kWarpSize == b.thread / kWarpSize;
+  const std::string between = a.where.line == b.where.line
+                                  ? "between two runs of " + line_text(a.where)
+                                  : "between " + line_text(a.where) + " and " + line_text(b.where);
+  if (same_warp) {
+    text += ", with no __syncwarp() (or __syncthreads()) " + between +
+            ": lanes of a warp do not run in lockstep since Volta, and neither volatile nor a "
+            "shuffle orders memory";
+  } else {
+    text += ", with no __syncthreads() " + between;
+  }
+  if (a.where.line == b.where.line) {
+    text += " (if the threads update one shared element there, an atomic such as atomicAdd is the fix)";
+  }
+  return text;
+}
+
+std::string uninitialized_shared_message(const facts::UninitializedSharedRead& read,
+                                         std::span<const std::string> files) {
+  return thread_text(read.read, true) + " reads " + place_text(read.place) + " at " +
+         site_text(read.read.where, files) +
+         ", which no thread of its block has written in this launch: shared memory starts "
+         "undefined in every block (the simulator's bytes are left over from another block or "
+         "zero; a GPU's are whatever was there)";
+}
+
+}  // namespace warpsim

@@ -1,0 +1,13 @@
+// Hillis-Steele block scan that reads its neighbour's slot before the barrier.
+__global__ void block_scan(const int* in, int* out) {
+  __shared__ int s[128];
+  const unsigned t = threadIdx.x;
+  s[t] = in[t];
+  __syncthreads();
+  for (unsigned offset = 1; offset < blockDim.x; offset *= 2) {
+    const int v = t >= offset ? s[t - offset] : 0;  // expect: race
+    s[t] += v;                                       // expect: race
+    __syncthreads();
+  }
+  out[t] = s[t];
+}
