@@ -44,10 +44,14 @@ struct CompileOptions {
   // no check.
   std::string file;
   std::string kernel_name;
+  // A whole program (`warpsim exec`): an executable with the user's main instead of a shared
+  // object, and the user's -I and -D flags.
+  bool executable = false;
+  std::vector<std::string> extra_flags;
 };
 
 struct CompiledKernel {
-  std::string shared_object;  // path inside the cache
+  std::string shared_object;  // path inside the cache (the executable, for a whole program)
   bool from_cache = false;
   // One line each, for the user: a kernel whose body the preprocessor removed for this
   // architecture (it runs, does nothing and reports 0 steps).

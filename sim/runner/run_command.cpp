@@ -253,7 +253,7 @@ KernelFileResult run_kernel_file(const KernelFileRequest& request) {
   const std::string kernel_name = kernel->name.substr(0, kernel->name.find('<'));
   auto compiled = compile_kernel(*toolchain, prepared,
                                  {absolute.parent_path().string(), *arch, request.color_compiler_output,
-                                  absolute.string(), kernel_name});
+                                  absolute.string(), kernel_name, false, {}});
   if (!compiled) {
     std::string output = compiled.error().message;
     if (!output.empty() && output.back() != '\n') output += "\n";
