@@ -12,7 +12,6 @@
 // so the arguments are evaluated once, in the caller, as CUDA evaluates them.
 #pragma once
 
-#include <chrono>
 #include <cstddef>
 #include <cstring>
 #include <tuple>
@@ -449,3 +448,35 @@ KernelLaunch<Call> launch_kernel(const char* kernel, const char* file, unsigned 
 }
 
 }  // namespace warpsim::shim
+
+// ---- what `warpsim exec` does not simulate: a call fails to compile, naming it
+
+struct CUgraph_st;
+struct CUgraphExec_st;
+struct cudaArray;
+using cudaGraph_t = CUgraph_st*;
+using cudaGraphExec_t = CUgraphExec_st*;
+using cudaArray_t = cudaArray*;
+using cudaTextureObject_t = unsigned long long;
+using cudaSurfaceObject_t = unsigned long long;
+
+#define WARPSIM_HOST_NOT_SIMULATED(NAME, WHY) WARPSIM_NOT_SIMULATED(cudaError_t, NAME, WHY)
+WARPSIM_HOST_NOT_SIMULATED(cudaGraphCreate, "warpsim exec runs each launch when it is made; CUDA graphs are not simulated")
+WARPSIM_HOST_NOT_SIMULATED(cudaStreamBeginCapture, "warpsim exec runs each launch when it is made; stream capture (CUDA graphs) is not simulated")
+WARPSIM_HOST_NOT_SIMULATED(cudaStreamEndCapture, "stream capture (CUDA graphs) is not simulated")
+WARPSIM_HOST_NOT_SIMULATED(cudaGraphInstantiate, "CUDA graphs are not simulated")
+WARPSIM_HOST_NOT_SIMULATED(cudaGraphLaunch, "CUDA graphs are not simulated")
+WARPSIM_HOST_NOT_SIMULATED(cudaLaunchKernel, "launch kernels with <<<...>>> (warpsim exec rewrites those)")
+WARPSIM_HOST_NOT_SIMULATED(cudaLaunchKernelEx, "launch kernels with <<<...>>> (warpsim exec rewrites those)")
+WARPSIM_HOST_NOT_SIMULATED(cudaLaunchCooperativeKernel, "cooperative (grid-wide) launches are not simulated: blocks run one at a time")
+WARPSIM_HOST_NOT_SIMULATED(cudaCreateTextureObject, "textures are not simulated")
+WARPSIM_HOST_NOT_SIMULATED(cudaCreateSurfaceObject, "surfaces are not simulated")
+WARPSIM_HOST_NOT_SIMULATED(cudaMallocArray, "CUDA arrays (textures) are not simulated")
+WARPSIM_HOST_NOT_SIMULATED(cudaMemcpy2D, "2D copies are not simulated; copy row by row with cudaMemcpy")
+WARPSIM_HOST_NOT_SIMULATED(cudaMallocPitch, "pitched allocations are not simulated; use cudaMalloc")
+WARPSIM_HOST_NOT_SIMULATED(cudaMemcpyPeer, "the simulator has one device: multi-GPU is not simulated")
+WARPSIM_HOST_NOT_SIMULATED(cudaDeviceEnablePeerAccess, "the simulator has one device: multi-GPU is not simulated")
+WARPSIM_HOST_NOT_SIMULATED(cudaIpcGetMemHandle, "inter-process memory is not simulated")
+WARPSIM_HOST_NOT_SIMULATED(cudaOccupancyMaxActiveBlocksPerMultiprocessor, "occupancy is not simulated")
+WARPSIM_HOST_NOT_SIMULATED(cudaOccupancyMaxPotentialBlockSize, "occupancy is not simulated")
+#undef WARPSIM_HOST_NOT_SIMULATED
