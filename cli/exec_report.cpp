@@ -21,14 +21,10 @@ std::string launch_shape(const program::LaunchRecord& r) {
 }
 
 std::string ending_text(const runner::ProgramResult& r) {
-  switch (r.status) {
-    case runner::ProgramStatus::exited:
-      return "the program exited with status " + std::to_string(r.exit_code);
-    case runner::ProgramStatus::bad_input:
-      return r.message;
-    default:
-      return r.message;
+  if (r.status == runner::ProgramStatus::exited) {
+    return "the program exited with status " + std::to_string(r.exit_code);
   }
+  return r.message;
 }
 
 std::vector<std::string> lines_of(const std::string& text) {

@@ -12,7 +12,7 @@ int main() {
   int* host = nullptr;
   CHECK(cudaHostAlloc(&host, n * sizeof(int), cudaHostAllocMapped));
   int* device = nullptr;
-  CHECK(cudaHostGetDevicePointer(&device, host, 0));
+  CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device), host, 0));
   squares<<<(n + 255) / 256, 256>>>(device, n);
   CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());

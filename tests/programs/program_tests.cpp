@@ -285,3 +285,13 @@ TEST_CASE("exec --gpu without a GPU says so in one line and exits 3") {
   CHECK(contains(run.err, "warpsim exec: --gpu: "));
   CHECK(run.out.empty());
 }
+
+TEST_CASE("a launch that runs away stops the program there: the launch and its step count") {
+  const ProcessOutcome run =
+      run_warpsim({"exec", "--max-steps", "5000", (kCases / "runaway.cu").string()});
+  INFO(run.err);
+  CHECK(run.exit_code == 123);
+  CHECK_FALSE(contains(run.out, "not reached"));
+  CHECK(contains(run.err, "warpsim stopped the program at launch 1 (shuffleForever at runaway.cu:16)"));
+  CHECK(contains(run.err, "step_budget_exceeded"));
+}
