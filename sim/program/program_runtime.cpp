@@ -184,7 +184,8 @@ int launch_kernel(const KernelLaunchRequest& request, void (*body)(void*), void*
   }
   write_line(s.record_fd, to_json_line(record));
   if (!completed) {
-    std::fprintf(stderr, "warpsim: launch %llu of %s stopped (%s): %s\n",
+    // Under warpsim exec the report says it; run on its own, the program says it here.
+    if (s.record_fd < 0) std::fprintf(stderr, "warpsim: launch %llu of %s stopped (%s): %s\n",
                  static_cast<unsigned long long>(record.index + 1), record.kernel.c_str(),
                  record.status.c_str(), record.message.c_str());
     std::fflush(nullptr);

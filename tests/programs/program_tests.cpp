@@ -295,3 +295,20 @@ TEST_CASE("a launch that runs away stops the program there: the launch and its s
   CHECK(contains(run.err, "warpsim stopped the program at launch 1 (shuffleForever at runaway.cu:16)"));
   CHECK(contains(run.err, "step_budget_exceeded"));
 }
+
+TEST_CASE("--arch picks the device path of #if __CUDA_ARCH__ and the reported compute capability") {
+  const fs::path report90 = scratch() / "arch90.json", report70 = scratch() / "arch70.json";
+  REQUIRE(run_warpsim({"exec", "--json", report90.string(), (kPrograms / "arch_paths.cu").string()})
+              .exit_code == 0);
+  REQUIRE(run_warpsim({"exec", "--arch", "sm_70", "--json", report70.string(),
+                       (kPrograms / "arch_paths.cu").string()})
+              .exit_code == 0);
+  // sm_90: one __reduce_add_sync per warp; sm_70: five shuffles per warp.
+  CHECK(json::parse(read_text(report90))["launches"][0]["steps"] == 2);
+  CHECK(json::parse(read_text(report70))["launches"][0]["steps"] == 10);
+  const ProcessOutcome query =
+      run_warpsim({"exec", "--arch", "sm_80", (kPrograms / "device_query.cu").string()});
+  CHECK(contains(query.err, "compute capability 8.0"));
+  CHECK(run_warpsim({"exec", "--arch", "sm_99", (kPrograms / "arch_paths.cu").string()}).exit_code ==
+        125);
+}
