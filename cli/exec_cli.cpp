@@ -104,20 +104,24 @@ CommandRun add_exec_command(CLI::App& app) {
       "With --gpu: 0 when both programs print the same and return the same status, 1 when they\n"
       "differ, 3 when there is no GPU or no nvcc.");
   exec_app->add_option("file", f->request.file, "the CUDA program (.cu with main)")->required();
-  exec_app->add_option("program_args", f->request.program_args, "the program's arguments (after --)");
+  exec_app->add_option("program_args", f->request.program_args,
+                       "the program's arguments (after --)");
   exec_app->add_option("--arch", f->request.arch,
                        "compile for sm_70 ... sm_90 (default): __CUDA_ARCH__, the compute "
                        "capability cudaGetDeviceProperties reports");
   exec_app->add_option("-I", f->request.include_dirs, "an include folder for the compiler");
-  exec_app->add_option("-D", f->request.definitions, "a macro for the compiler: NAME or NAME=VALUE");
+  exec_app->add_option("-D", f->request.definitions,
+                       "a macro for the compiler: NAME or NAME=VALUE");
   exec_app->add_option("--trace", f->request.trace_dir,
                        "write one trace JSON per launch into this folder (as run --trace)");
   exec_app->add_option("--json", f->json_path, "write the report as one JSON object to this file");
-  exec_app->add_option("--time-limit", f->request.time_limit_seconds,
-                       "wall-clock seconds the program may run (default 60)")
+  exec_app
+      ->add_option("--time-limit", f->request.time_limit_seconds,
+                   "wall-clock seconds the program may run (default 60)")
       ->check(CLI::Range(0.001, 86400.0));
-  exec_app->add_option("--max-steps", f->request.max_steps,
-                       "warp-level steps a launch may take before it counts as runaway")
+  exec_app
+      ->add_option("--max-steps", f->request.max_steps,
+                   "warp-level steps a launch may take before it counts as runaway")
       ->check(CLI::PositiveNumber);
   exec_app->add_flag("--gpu", f->gpu,
                      "also build the file with nvcc, run it on the GPU and compare the two "

@@ -21,7 +21,7 @@ struct ProgramComparison {
   bool same_stdout = false;
   bool same_exit_status = false;
   std::size_t first_different_line = 0;  // 1-based; 0 when stdout is the same
-  std::string sim_line, gpu_line;         // that line on each side ("" past the end)
+  std::string sim_line, gpu_line;        // that line on each side ("" past the end)
   bool identical() const { return same_stdout && same_exit_status; }
 };
 ProgramComparison compare_programs(const std::string& sim_stdout, int sim_status,

@@ -18,10 +18,18 @@ Dim3 dims_of(const json& value) {
 }  // namespace
 
 std::string to_json_line(const LaunchRecord& r) {
-  json out{{"index", r.index},   {"kernel", r.kernel},         {"file", r.file},
-           {"line", r.line},     {"grid", dims(r.grid)},       {"block", dims(r.block)},
-           {"shared_bytes", r.shared_bytes}, {"stream", r.stream}, {"status", r.status},
-           {"message", r.message}, {"steps", r.steps},         {"diagnostics", r.diagnostics},
+  json out{{"index", r.index},
+           {"kernel", r.kernel},
+           {"file", r.file},
+           {"line", r.line},
+           {"grid", dims(r.grid)},
+           {"block", dims(r.block)},
+           {"shared_bytes", r.shared_bytes},
+           {"stream", r.stream},
+           {"status", r.status},
+           {"message", r.message},
+           {"steps", r.steps},
+           {"diagnostics", r.diagnostics},
            {"trace_file", r.trace_file}};
   if (r.status == "crashed") {
     out["signal"] = r.signal;

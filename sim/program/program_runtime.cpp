@@ -110,7 +110,8 @@ void install_crash_handlers() {
 std::string trace_name(std::uint64_t index, std::string_view kernel) {
   std::string name;
   for (const char c : kernel) {
-    const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    const bool plain =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
     name += plain ? c : '_';
     if (name.size() >= 48) break;
   }
@@ -176,7 +177,8 @@ int launch_kernel(const KernelLaunchRequest& request, void (*body)(void*), void*
   record.diagnostics = result.trace.diagnostics.size();
   const bool completed = result.status == LaunchStatus::completed;
   const std::string folder = !s.trace_dir.empty() ? s.trace_dir : s.dir;
-  if (!folder.empty() && (!s.trace_dir.empty() || !result.trace.diagnostics.empty() || !completed)) {
+  if (!folder.empty() &&
+      (!s.trace_dir.empty() || !result.trace.diagnostics.empty() || !completed)) {
     record.trace_file = folder + "/" + trace_name(record.index, record.kernel);
     std::ofstream out(record.trace_file, std::ios::binary | std::ios::trunc);
     write_trace_json(out, result.trace);
@@ -185,9 +187,10 @@ int launch_kernel(const KernelLaunchRequest& request, void (*body)(void*), void*
   write_line(s.record_fd, to_json_line(record));
   if (!completed) {
     // Under warpsim exec the report says it; run on its own, the program says it here.
-    if (s.record_fd < 0) std::fprintf(stderr, "warpsim: launch %llu of %s stopped (%s): %s\n",
-                 static_cast<unsigned long long>(record.index + 1), record.kernel.c_str(),
-                 record.status.c_str(), record.message.c_str());
+    if (s.record_fd < 0)
+      std::fprintf(stderr, "warpsim: launch %llu of %s stopped (%s): %s\n",
+                   static_cast<unsigned long long>(record.index + 1), record.kernel.c_str(),
+                   record.status.c_str(), record.message.c_str());
     std::fflush(nullptr);
     _exit(kProgramStoppedExitStatus);
   }
@@ -205,7 +208,8 @@ int last_error(bool reset) {
 void* allocate(std::size_t bytes) {
   if (bytes == 0) return nullptr;
   constexpr std::size_t kAlignment = 256;
-  void* pointer = std::aligned_alloc(kAlignment, (bytes + kAlignment - 1) / kAlignment * kAlignment);
+  void* pointer =
+      std::aligned_alloc(kAlignment, (bytes + kAlignment - 1) / kAlignment * kAlignment);
   if (pointer == nullptr) return nullptr;
   ProgramState& s = state();
   std::lock_guard lock(s.mutex);

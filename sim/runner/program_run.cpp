@@ -29,8 +29,8 @@ class ScratchDir {
  public:
   ScratchDir() {
     const char* tmp = std::getenv("TMPDIR");
-    std::string pattern = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") +
-                          "/warpsim-exec-XXXXXX";
+    std::string pattern =
+        std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/warpsim-exec-XXXXXX";
     if (mkdtemp(pattern.data()) != nullptr) path_ = pattern;
   }
   ~ScratchDir() {
@@ -76,7 +76,8 @@ ChildEnd run_limited(const std::vector<std::string>& argv,
     for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
     args.push_back(nullptr);
     execv(args[0], args.data());
-    std::fprintf(stderr, "warpsim exec: cannot run %s: %s\n", argv[0].c_str(), std::strerror(errno));
+    std::fprintf(stderr, "warpsim exec: cannot run %s: %s\n", argv[0].c_str(),
+                 std::strerror(errno));
     _exit(127);
   }
   end.started = true;
@@ -194,11 +195,16 @@ std::string find_nvcc() {
 
 std::string_view to_string(ProgramStatus status) {
   switch (status) {
-    case ProgramStatus::exited: return "exited";
-    case ProgramStatus::kernel_stopped: return "kernel_stopped";
-    case ProgramStatus::crashed: return "crashed";
-    case ProgramStatus::timeout: return "timeout";
-    case ProgramStatus::bad_input: return "bad_input";
+    case ProgramStatus::exited:
+      return "exited";
+    case ProgramStatus::kernel_stopped:
+      return "kernel_stopped";
+    case ProgramStatus::crashed:
+      return "crashed";
+    case ProgramStatus::timeout:
+      return "timeout";
+    case ProgramStatus::bad_input:
+      return "bad_input";
   }
   return "?";
 }
@@ -215,11 +221,15 @@ int exec_exit_status(const ProgramResult& result) {
   switch (result.status) {
     case ProgramStatus::exited:
       return result.exit_code == 0 && result.diagnostic_count() != 0 ? kExecKernelProblem
-                                                                      : result.exit_code;
-    case ProgramStatus::kernel_stopped: return kExecKernelProblem;
-    case ProgramStatus::crashed: return 128 + result.signal;
-    case ProgramStatus::timeout: return kExecTimeLimit;
-    case ProgramStatus::bad_input: return kExecBadInput;
+                                                                     : result.exit_code;
+    case ProgramStatus::kernel_stopped:
+      return kExecKernelProblem;
+    case ProgramStatus::crashed:
+      return 128 + result.signal;
+    case ProgramStatus::timeout:
+      return kExecTimeLimit;
+    case ProgramStatus::bad_input:
+      return kExecBadInput;
   }
   return kExecBadInput;
 }
@@ -241,7 +251,8 @@ ProgramResult run_program(const ProgramRequest& request) {
   if (!request.trace_dir.empty()) {
     std::error_code error;
     fs::create_directories(request.trace_dir, error);
-    if (error) return bad_input("cannot create --trace " + request.trace_dir + ": " + error.message());
+    if (error)
+      return bad_input("cannot create --trace " + request.trace_dir + ": " + error.message());
   }
   const fs::path absolute = fs::absolute(request.file).lexically_normal();
   CompileOptions options;
@@ -259,7 +270,8 @@ ProgramResult run_program(const ProgramRequest& request) {
   }
 
   ScratchDir scratch;
-  if (scratch.path().empty()) return bad_input(std::string("cannot create a temporary folder: ") + std::strerror(errno));
+  if (scratch.path().empty())
+    return bad_input(std::string("cannot create a temporary folder: ") + std::strerror(errno));
   std::vector<std::pair<std::string, std::string>> environment{
       {program::kProgramDirEnv, scratch.path()}};
   if (!request.trace_dir.empty()) {
@@ -299,8 +311,8 @@ ProgramResult run_program(const ProgramRequest& request) {
              stopped_at_launch) {
     const program::LaunchRecord& last = result.launches.back().record;
     result.status = ProgramStatus::kernel_stopped;
-    result.message = "warpsim stopped the program at " + where_launch(last) + ": " +
-                     last.status + ": " + last.message;
+    result.message = "warpsim stopped the program at " + where_launch(last) + ": " + last.status +
+                     ": " + last.message;
   } else {
     result.status = ProgramStatus::exited;
     result.exit_code = WEXITSTATUS(end.wait_status);
@@ -342,8 +354,8 @@ Expected<NativeRun> run_program_with_nvcc(const ProgramRequest& request) {
   const ChildEnd end = run_limited(program_argv, {}, stdout_path, request.time_limit_seconds);
   if (!end.started) return fail(ErrorKind::internal, end.failure);
   run.timed_out = end.timed_out;
-  run.exit_code = WIFSIGNALED(end.wait_status) ? 128 + WTERMSIG(end.wait_status)
-                                               : WEXITSTATUS(end.wait_status);
+  run.exit_code =
+      WIFSIGNALED(end.wait_status) ? 128 + WTERMSIG(end.wait_status) : WEXITSTATUS(end.wait_status);
   run.program_stdout = read_whole(stdout_path);
   return run;
 }

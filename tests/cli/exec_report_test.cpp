@@ -101,6 +101,7 @@ TEST_CASE("compare_programs finds the first differing line and a differing exit 
 
   std::ostringstream out;
   cli::write_comparison_text(out, differ, 0, 1);
-  CHECK(out.str().find("stdout differs, exit status differs (simulator 0, GPU 1)") != std::string::npos);
+  CHECK(out.str().find("stdout differs, exit status differs (simulator 0, GPU 1)") !=
+        std::string::npos);
   CHECK(out.str().find("first difference at line 2") != std::string::npos);
 }

@@ -9,8 +9,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -144,7 +144,7 @@ TEST_CASE("a program that never ends stops at the time limit and says in which l
   INFO(run.err);
   CHECK(run.exit_code == 124);
   CHECK(run.seconds < 30);
-  CHECK(contains(run.out, "waiting\n"));       // what it printed before passed through
+  CHECK(contains(run.out, "waiting\n"));  // what it printed before passed through
   CHECK_FALSE(contains(run.out, "PASSED"));
   CHECK(contains(run.err, "time limit of 2 s"));
   CHECK(contains(run.err, "during launch 1 (waitForFlag at spin_forever.cu:16)"));
@@ -203,8 +203,10 @@ TEST_CASE("-D and -I reach the compiler") {
     std::ofstream(scratch() / "defines.cu")
         << "#include <cstdio>\n#include \"value.h\"\n"
            "__global__ void add(int* out) { atomicAdd(out, EXTRA); }\n"
-           "int main() { int* out; cudaMallocManaged(&out, sizeof(int)); *out = VALUE_FROM_HEADER;\n"
-           "  add<<<1, 2>>>(out); cudaDeviceSynchronize(); std::printf(\"%d\\n\", *out); return 0; }\n";
+           "int main() { int* out; cudaMallocManaged(&out, sizeof(int)); *out = "
+           "VALUE_FROM_HEADER;\n"
+           "  add<<<1, 2>>>(out); cudaDeviceSynchronize(); std::printf(\"%d\\n\", *out); return 0; "
+           "}\n";
   }
   const ProcessOutcome run = run_warpsim(
       {"exec", "-I", dir.string(), "-D", "EXTRA=1", (scratch() / "defines.cu").string()});
@@ -226,8 +228,9 @@ TEST_CASE("--trace writes one trace per launch, readable as warpsim run --trace 
   CHECK(traces[3].filename() == "004-transform_float__Clamp_.json");
 
   const fs::path reduce_dir = scratch() / "reduce-traces";
-  REQUIRE(run_warpsim({"exec", "--trace", reduce_dir.string(), (kPrograms / "warp_reduce.cu").string()})
-              .exit_code == 0);
+  REQUIRE(
+      run_warpsim({"exec", "--trace", reduce_dir.string(), (kPrograms / "warp_reduce.cu").string()})
+          .exit_code == 0);
   const fs::path trace_file = reduce_dir / "001-blockSum_int__256_.json";
   REQUIRE(fs::exists(trace_file));
   const auto trace = warpsim::read_trace_json(read_text(trace_file));
@@ -239,8 +242,8 @@ TEST_CASE("--trace writes one trace per launch, readable as warpsim run --trace 
 
 TEST_CASE("the --json report lists every launch with its kernel, shape and steps") {
   const fs::path report = scratch() / "streams.json";
-  const ProcessOutcome run = run_warpsim(
-      {"exec", "--json", report.string(), (kPrograms / "streams_events.cu").string()});
+  const ProcessOutcome run =
+      run_warpsim({"exec", "--json", report.string(), (kPrograms / "streams_events.cu").string()});
   REQUIRE(run.exit_code == 0);
   const json object = json::parse(read_text(report));
   REQUIRE(object["launches"].size() == 2);
@@ -262,14 +265,15 @@ TEST_CASE("an invalid launch is refused as on a GPU and listed in the report") {
 TEST_CASE("warpsim run --kernel works on a whole program: its host code compiles and is ignored") {
   const ProcessOutcome run =
       run_warpsim({"run", (kPrograms / "warp_reduce.cu").string(), "--kernel", "blockSum<int, 256>",
-               "--grid", "2", "--block", "256", "--arg", "i32[1024]:iota", "--arg", "i32[1]:zeros",
-               "--arg", "i32:1024", "--json"});
+                   "--grid", "2", "--block", "256", "--arg", "i32[1024]:iota", "--arg",
+                   "i32[1]:zeros", "--arg", "i32:1024", "--json"});
   INFO(run.err);
   REQUIRE(run.exit_code == 0);
   const json object = json::parse(run.out);
   CHECK(object["buffers"][1]["values"] == json::array({523776}));  // 0 + 1 + ... + 1023
 
-  const ProcessOutcome listing = run_warpsim({"run", (kPrograms / "cg_tile_reduce.cu").string(), "--list-kernels"});
+  const ProcessOutcome listing =
+      run_warpsim({"run", (kPrograms / "cg_tile_reduce.cu").string(), "--list-kernels"});
   CHECK(listing.exit_code == 0);
   CHECK(contains(listing.out, "tileSums"));
 }
@@ -292,7 +296,8 @@ TEST_CASE("a launch that runs away stops the program there: the launch and its s
   INFO(run.err);
   CHECK(run.exit_code == 123);
   CHECK_FALSE(contains(run.out, "not reached"));
-  CHECK(contains(run.err, "warpsim stopped the program at launch 1 (shuffleForever at runaway.cu:16)"));
+  CHECK(contains(run.err,
+                 "warpsim stopped the program at launch 1 (shuffleForever at runaway.cu:16)"));
   CHECK(contains(run.err, "step_budget_exceeded"));
 }
 
@@ -309,6 +314,7 @@ TEST_CASE("--arch picks the device path of #if __CUDA_ARCH__ and the reported co
   const ProcessOutcome query =
       run_warpsim({"exec", "--arch", "sm_80", (kPrograms / "device_query.cu").string()});
   CHECK(contains(query.err, "compute capability 8.0"));
-  CHECK(run_warpsim({"exec", "--arch", "sm_99", (kPrograms / "arch_paths.cu").string()}).exit_code ==
-        125);
+  CHECK(
+      run_warpsim({"exec", "--arch", "sm_99", (kPrograms / "arch_paths.cu").string()}).exit_code ==
+      125);
 }

@@ -178,22 +178,47 @@ inline cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int d
   if (device != 0) return cudaErrorInvalidDevice;
   const cudaDeviceProp p = warpsim_simulated_device_properties();
   switch (attr) {
-    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
-    case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
-    case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; break;
-    case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; break;
-    case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; break;
-    case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; break;
-    case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; break;
-    case cudaDevAttrMaxSharedMemoryPerBlock: *value = static_cast<int>(p.sharedMemPerBlock); break;
-    case cudaDevAttrWarpSize: *value = p.warpSize; break;
-    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
-    case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
-    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
+    case cudaDevAttrMaxThreadsPerBlock:
+      *value = p.maxThreadsPerBlock;
+      break;
+    case cudaDevAttrMaxBlockDimX:
+      *value = p.maxThreadsDim[0];
+      break;
+    case cudaDevAttrMaxBlockDimY:
+      *value = p.maxThreadsDim[1];
+      break;
+    case cudaDevAttrMaxBlockDimZ:
+      *value = p.maxThreadsDim[2];
+      break;
+    case cudaDevAttrMaxGridDimX:
+      *value = p.maxGridSize[0];
+      break;
+    case cudaDevAttrMaxGridDimY:
+      *value = p.maxGridSize[1];
+      break;
+    case cudaDevAttrMaxGridDimZ:
+      *value = p.maxGridSize[2];
+      break;
+    case cudaDevAttrMaxSharedMemoryPerBlock:
+      *value = static_cast<int>(p.sharedMemPerBlock);
+      break;
+    case cudaDevAttrWarpSize:
+      *value = p.warpSize;
+      break;
+    case cudaDevAttrMultiProcessorCount:
+      *value = p.multiProcessorCount;
+      break;
+    case cudaDevAttrComputeCapabilityMajor:
+      *value = p.major;
+      break;
+    case cudaDevAttrComputeCapabilityMinor:
+      *value = p.minor;
+      break;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin:
       *value = static_cast<int>(p.sharedMemPerBlockOptin);
       break;
-    default: return cudaErrorInvalidValue;
+    default:
+      return cudaErrorInvalidValue;
   }
   return cudaSuccess;
 }
@@ -461,22 +486,33 @@ using cudaTextureObject_t = unsigned long long;
 using cudaSurfaceObject_t = unsigned long long;
 
 #define WARPSIM_HOST_NOT_SIMULATED(NAME, WHY) WARPSIM_NOT_SIMULATED(cudaError_t, NAME, WHY)
-WARPSIM_HOST_NOT_SIMULATED(cudaGraphCreate, "warpsim exec runs each launch when it is made; CUDA graphs are not simulated")
-WARPSIM_HOST_NOT_SIMULATED(cudaStreamBeginCapture, "warpsim exec runs each launch when it is made; stream capture (CUDA graphs) is not simulated")
+WARPSIM_HOST_NOT_SIMULATED(
+    cudaGraphCreate, "warpsim exec runs each launch when it is made; CUDA graphs are not simulated")
+WARPSIM_HOST_NOT_SIMULATED(
+    cudaStreamBeginCapture,
+    "warpsim exec runs each launch when it is made; stream capture (CUDA graphs) is not simulated")
 WARPSIM_HOST_NOT_SIMULATED(cudaStreamEndCapture, "stream capture (CUDA graphs) is not simulated")
 WARPSIM_HOST_NOT_SIMULATED(cudaGraphInstantiate, "CUDA graphs are not simulated")
 WARPSIM_HOST_NOT_SIMULATED(cudaGraphLaunch, "CUDA graphs are not simulated")
-WARPSIM_HOST_NOT_SIMULATED(cudaLaunchKernel, "launch kernels with <<<...>>> (warpsim exec rewrites those)")
-WARPSIM_HOST_NOT_SIMULATED(cudaLaunchKernelEx, "launch kernels with <<<...>>> (warpsim exec rewrites those)")
-WARPSIM_HOST_NOT_SIMULATED(cudaLaunchCooperativeKernel, "cooperative (grid-wide) launches are not simulated: blocks run one at a time")
+WARPSIM_HOST_NOT_SIMULATED(cudaLaunchKernel,
+                           "launch kernels with <<<...>>> (warpsim exec rewrites those)")
+WARPSIM_HOST_NOT_SIMULATED(cudaLaunchKernelEx,
+                           "launch kernels with <<<...>>> (warpsim exec rewrites those)")
+WARPSIM_HOST_NOT_SIMULATED(
+    cudaLaunchCooperativeKernel,
+    "cooperative (grid-wide) launches are not simulated: blocks run one at a time")
 WARPSIM_HOST_NOT_SIMULATED(cudaCreateTextureObject, "textures are not simulated")
 WARPSIM_HOST_NOT_SIMULATED(cudaCreateSurfaceObject, "surfaces are not simulated")
 WARPSIM_HOST_NOT_SIMULATED(cudaMallocArray, "CUDA arrays (textures) are not simulated")
-WARPSIM_HOST_NOT_SIMULATED(cudaMemcpy2D, "2D copies are not simulated; copy row by row with cudaMemcpy")
+WARPSIM_HOST_NOT_SIMULATED(cudaMemcpy2D,
+                           "2D copies are not simulated; copy row by row with cudaMemcpy")
 WARPSIM_HOST_NOT_SIMULATED(cudaMallocPitch, "pitched allocations are not simulated; use cudaMalloc")
-WARPSIM_HOST_NOT_SIMULATED(cudaMemcpyPeer, "the simulator has one device: multi-GPU is not simulated")
-WARPSIM_HOST_NOT_SIMULATED(cudaDeviceEnablePeerAccess, "the simulator has one device: multi-GPU is not simulated")
+WARPSIM_HOST_NOT_SIMULATED(cudaMemcpyPeer,
+                           "the simulator has one device: multi-GPU is not simulated")
+WARPSIM_HOST_NOT_SIMULATED(cudaDeviceEnablePeerAccess,
+                           "the simulator has one device: multi-GPU is not simulated")
 WARPSIM_HOST_NOT_SIMULATED(cudaIpcGetMemHandle, "inter-process memory is not simulated")
-WARPSIM_HOST_NOT_SIMULATED(cudaOccupancyMaxActiveBlocksPerMultiprocessor, "occupancy is not simulated")
+WARPSIM_HOST_NOT_SIMULATED(cudaOccupancyMaxActiveBlocksPerMultiprocessor,
+                           "occupancy is not simulated")
 WARPSIM_HOST_NOT_SIMULATED(cudaOccupancyMaxPotentialBlockSize, "occupancy is not simulated")
 #undef WARPSIM_HOST_NOT_SIMULATED

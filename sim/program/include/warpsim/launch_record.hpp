@@ -15,7 +15,7 @@
 namespace warpsim::program {
 
 // The environment of a program run by `warpsim exec`.
-inline constexpr const char* kProgramDirEnv = "WARPSIM_PROGRAM_DIR";          // launches.jsonl
+inline constexpr const char* kProgramDirEnv = "WARPSIM_PROGRAM_DIR";             // launches.jsonl
 inline constexpr const char* kProgramTraceDirEnv = "WARPSIM_PROGRAM_TRACE_DIR";  // --trace DIR
 inline constexpr const char* kProgramMaxStepsEnv = "WARPSIM_PROGRAM_MAX_STEPS";
 inline constexpr const char* kLaunchRecordFile = "launches.jsonl";

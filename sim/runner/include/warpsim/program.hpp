@@ -28,7 +28,7 @@ struct ProgramRequest {
   std::string trace_dir;                  // one trace JSON per launch ("" for none)
   double time_limit_seconds = 60;         // wall clock, compile excluded
   std::uint64_t max_steps = 0;            // per launch; 0: the simulator's default
-  bool capture_stdout = false;            // ProgramResult::program_stdout instead of passing through
+  bool capture_stdout = false;  // ProgramResult::program_stdout instead of passing through
   bool color_compiler_output = false;
 };
 
@@ -48,10 +48,10 @@ struct ProgramLaunch {
 
 struct ProgramResult {
   ProgramStatus status = ProgramStatus::bad_input;
-  int exit_code = 0;  // exited: the program's status
-  int signal = 0;     // crashed, or killed at the time limit
-  std::string message;  // why it did not exit by itself, or never ran (one line)
-  std::string details;  // bad_input from a compile: the compiler's output
+  int exit_code = 0;                    // exited: the program's status
+  int signal = 0;                       // crashed, or killed at the time limit
+  std::string message;                  // why it did not exit by itself, or never ran (one line)
+  std::string details;                  // bad_input from a compile: the compiler's output
   std::vector<ProgramLaunch> launches;  // in program order
   std::string program_stdout;           // capture_stdout only
   double seconds = 0;                   // the program's run time (compile excluded)
