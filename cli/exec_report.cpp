@@ -50,6 +50,11 @@ void write_exec_text(std::ostream& out, const std::string& file, const runner::P
         << rec.steps << (rec.steps == 1 ? " step" : " steps") << "  " << rec.status;
     if (!rec.message.empty()) out << ": " << rec.message;
     out << "\n";
+    for (const std::uint32_t arg : rec.host_pointer_args) {
+      out << "       warning: argument " << arg + 1
+          << " points into memory no cudaMalloc, cudaMallocManaged or cudaHostAlloc gave (host "
+             "memory?): the simulator reads it, a GPU kernel may fault there\n";
+    }
     for (const Diagnostic& d : launch.trace.diagnostics) {
       out << "       ";
       print_diagnostic(out, launch.trace, d, style);
@@ -97,7 +102,8 @@ json exec_json(const std::string& file, const runner::ProgramResult& r) {
               {"status", rec.status},
               {"message", rec.message},
               {"steps", rec.steps},
-              {"diagnostics", diagnostics_json(launch.trace, rec.grid)}};
+              {"diagnostics", diagnostics_json(launch.trace, rec.grid)},
+              {"host_pointer_args", rec.host_pointer_args}};
     if (!rec.trace_file.empty() && launch.trace.steps.size() != 0) item["trace"] = rec.trace_file;
     out["launches"].push_back(std::move(item));
   }

@@ -31,6 +31,7 @@ std::string to_json_line(const LaunchRecord& r) {
            {"steps", r.steps},
            {"diagnostics", r.diagnostics},
            {"trace_file", r.trace_file}};
+  if (!r.host_pointer_args.empty()) out["host_pointer_args"] = r.host_pointer_args;
   if (r.status == "crashed") {
     out["signal"] = r.signal;
     out["crash_block"] = r.crash_block;
@@ -58,6 +59,9 @@ std::optional<LaunchRecord> launch_record_from_json(std::string_view line) {
     r.steps = in.value("steps", std::uint64_t{0});
     r.diagnostics = in.value("diagnostics", std::uint64_t{0});
     r.trace_file = in.value("trace_file", "");
+    if (in.contains("host_pointer_args")) {
+      r.host_pointer_args = in["host_pointer_args"].get<std::vector<std::uint32_t>>();
+    }
     r.signal = in.value("signal", 0);
     r.crash_block = in.value("crash_block", std::uint64_t{0});
     r.crash_thread = in.value("crash_thread", 0u);

@@ -12,9 +12,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <string>
-#include <unordered_set>
 
 #include "warpsim/device_abi.hpp"
 #include "warpsim/launch.hpp"
@@ -29,7 +29,7 @@ struct ProgramState {
   std::mutex mutex;
   int last_error = kSuccess;
   std::uint64_t launches = 0;
-  std::unordered_set<void*> allocations;
+  std::map<std::uintptr_t, std::size_t> allocations;  // start -> bytes, symbols included
   std::string dir;        // kProgramDirEnv; empty when not run by warpsim exec
   std::string trace_dir;  // kProgramTraceDirEnv
   int record_fd = -1;     // <dir>/launches.jsonl, append-only
@@ -137,6 +137,9 @@ int launch_kernel(const KernelLaunchRequest& request, void (*body)(void*), void*
   record.block = {request.block[0], request.block[1], request.block[2]};
   record.shared_bytes = request.shared_bytes;
   record.stream = reinterpret_cast<std::uintptr_t>(request.stream);
+  for (std::uint32_t arg = 0; arg < 64; ++arg) {
+    if ((request.host_pointer_args >> arg & 1) != 0) record.host_pointer_args.push_back(arg);
+  }
   options.grid = record.grid;
   options.block = record.block;
   options.dynamic_shared_bytes = request.shared_bytes;
@@ -213,7 +216,7 @@ void* allocate(std::size_t bytes) {
   if (pointer == nullptr) return nullptr;
   ProgramState& s = state();
   std::lock_guard lock(s.mutex);
-  s.allocations.insert(pointer);
+  s.allocations[reinterpret_cast<std::uintptr_t>(pointer)] = bytes;
   return pointer;
 }
 
@@ -221,9 +224,25 @@ bool release(void* pointer) {
   if (pointer == nullptr) return true;
   ProgramState& s = state();
   std::lock_guard lock(s.mutex);
-  if (s.allocations.erase(pointer) == 0) return false;
+  if (s.allocations.erase(reinterpret_cast<std::uintptr_t>(pointer)) == 0) return false;
   std::free(pointer);
   return true;
+}
+
+bool is_device_address(const void* pointer) {
+  const auto address = reinterpret_cast<std::uintptr_t>(pointer);
+  ProgramState& s = state();
+  std::lock_guard lock(s.mutex);
+  auto it = s.allocations.upper_bound(address);
+  if (it == s.allocations.begin()) return false;
+  --it;
+  return address - it->first < std::max<std::size_t>(it->second, 1);
+}
+
+void register_symbol(const void* address, std::size_t bytes) {
+  ProgramState& s = state();
+  std::lock_guard lock(s.mutex);
+  s.allocations.emplace(reinterpret_cast<std::uintptr_t>(address), bytes);
 }
 
 double now_seconds() {

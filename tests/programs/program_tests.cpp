@@ -115,6 +115,7 @@ TEST_CASE("every corpus program passes its own check under warpsim exec") {
       CHECK_FALSE(contains(run.out, "FAILED"));
       CHECK(contains(run.err, "warpsim exec: " + program.filename().string() + ": "));
       CHECK(contains(run.err, "the program exited with status 0"));
+      CHECK_FALSE(contains(run.err, "warning:"));
       if (const std::optional<Recording> gpu = recording_of(program)) {
         CHECK_MESSAGE(run.out == gpu->stdout_text, "stdout differs from the GPU's recording");
         CHECK(run.exit_code == gpu->exit_status);
@@ -317,4 +318,18 @@ TEST_CASE("--arch picks the device path of #if __CUDA_ARCH__ and the reported co
   CHECK(
       run_warpsim({"exec", "--arch", "sm_99", (kPrograms / "arch_paths.cu").string()}).exit_code ==
       125);
+}
+
+TEST_CASE("a kernel given a host pointer gets a warning in the report, naming the argument") {
+  const fs::path report = scratch() / "host_pointer.json";
+  const ProcessOutcome run = run_warpsim({"exec", (kCases / "host_pointer.cu").string()});
+  INFO(run.err);
+  CHECK(run.exit_code == 0);
+  CHECK(run.out == "42\n");
+  CHECK(contains(run.err, "warning: argument 1 points into memory no cudaMalloc"));
+  REQUIRE(run_warpsim({"exec", "--json", report.string(), (kCases / "host_pointer.cu").string()})
+              .exit_code == 0);
+  const json object = json::parse(read_text(report));
+  CHECK(object["launches"][0]["host_pointer_args"] == json::array({0}));
+  CHECK(object["launches"][1]["host_pointer_args"] == json::array());
 }

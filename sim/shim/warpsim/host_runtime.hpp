@@ -345,6 +345,7 @@ template <class T>
 cudaError_t cudaGetSymbolAddress(void** pointer, const T& symbol) {
   if (pointer == nullptr) return cudaErrorInvalidValue;
   *pointer = const_cast<T*>(&symbol);
+  ::warpsim::program::register_symbol(*pointer, sizeof(T));
   return cudaSuccess;
 }
 template <class T>
@@ -428,6 +429,23 @@ inline LaunchConfig launch_config(dim3 grid, dim3 block, std::size_t shared_byte
 
 // `call` calls the kernel with the arguments; operator() takes them, keeps a copy of each (the
 // kernel's parameters, evaluated once) and runs the launch.
+// Bit i set: argument i is a non-null pointer that no allocation of the program holds.
+template <class Value>
+bool is_host_pointer(const Value& value) {
+  if constexpr (std::is_pointer_v<Value> && !std::is_function_v<std::remove_pointer_t<Value>>) {
+    const volatile void* address = value;
+    return value != nullptr &&
+           !::warpsim::program::is_device_address(const_cast<const void*>(address));
+  } else {
+    return false;
+  }
+}
+template <class Values, std::size_t... I>
+std::uint64_t host_pointers(const Values& values, std::index_sequence<I...>) {
+  return ((static_cast<std::uint64_t>(I < 64 && is_host_pointer(std::get<I>(values))) << (I % 64)) |
+          ... | std::uint64_t{0});
+}
+
 template <class Call>
 struct KernelLaunch {
   const char* kernel;
@@ -456,6 +474,7 @@ struct KernelLaunch {
     request.block[2] = config.block.z;
     request.shared_bytes = config.shared_bytes;
     request.stream = config.stream;
+    request.host_pointer_args = host_pointers(values, std::index_sequence_for<Args...>{});
     ::warpsim::program::launch_kernel(
         request,
         [](void* opaque) {

@@ -29,6 +29,9 @@ struct KernelLaunchRequest {
   unsigned block[3] = {1, 1, 1};
   std::size_t shared_bytes = 0;  // dynamic shared memory (the third <<<>>> argument)
   const void* stream = nullptr;  // the fourth; streams run in order, so it only names the stream
+  // Bit i: argument i is a non-null pointer into no allocation of this runtime (host memory, or
+  // the host's address of a __device__ variable), which a GPU kernel may not reach.
+  std::uint64_t host_pointer_args = 0;
 };
 
 // Runs every thread of the launch through `body(context)` (which calls the kernel with the
@@ -46,6 +49,10 @@ int last_error(bool reset);
 void* allocate(std::size_t bytes);
 // Whether `pointer` came from allocate() and is now freed (a null pointer is fine too).
 bool release(void* pointer);
+// Whether `pointer` lies inside a live allocate() block or a registered symbol.
+bool is_device_address(const void* pointer);
+// cudaGetSymbolAddress: the symbol's `bytes` at `address` count as device memory from now on.
+void register_symbol(const void* address, std::size_t bytes);
 
 // Seconds since an arbitrary start, for events: they time the simulator, not a GPU.
 double now_seconds();

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "warpsim/trace.hpp"
 
@@ -36,6 +37,9 @@ struct LaunchRecord {
   std::string message;  // why it did not complete
   std::uint64_t steps = 0;
   std::uint64_t diagnostics = 0;
+  // Zero-based indexes of pointer arguments into no cudaMalloc'd (or managed, or host-allocated)
+  // memory: host memory, which the simulator reaches and a GPU kernel may fault on.
+  std::vector<std::uint32_t> host_pointer_args;
   std::string trace_file;  // the launch's trace JSON (written with diagnostics, or for --trace)
   // crashed: the signal and the lane that was running
   int signal = 0;
