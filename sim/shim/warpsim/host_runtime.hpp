@@ -273,7 +273,7 @@ cudaError_t cudaHostGetDevicePointer(T** device_pointer, void* host_pointer, uns
   return cudaSuccess;
 }
 inline cudaError_t cudaFree(void* pointer) {
-  return ::warpsim::program::release(pointer) ? cudaSuccess : cudaErrorInvalidDevicePointer;
+  return ::warpsim::program::release(pointer) ? cudaSuccess : cudaErrorInvalidValue;
 }
 inline cudaError_t cudaFreeHost(void* pointer) {
   return ::warpsim::program::release(pointer) ? cudaSuccess : cudaErrorInvalidValue;
