@@ -17,6 +17,7 @@ inline constexpr int kExitNoGpu = 3;
 using CommandRun = std::function<int()>;
 
 CommandRun add_run_command(CLI::App& app);
+CommandRun add_exec_command(CLI::App& app);
 CommandRun add_vectors_command(CLI::App& app);
 CommandRun add_walkthrough_command(CLI::App& app);
 CommandRun add_lesson_commands(CLI::App& app);

@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
     commands.emplace_back(app.get_subcommands({}).at(before), std::move(run));
   };
   add(add_run_command);
+  add(add_exec_command);
   add(add_lessons_command);
   add(add_lesson_commands);
   add(add_walkthrough_command);

@@ -82,6 +82,26 @@ json buffer_values_json(const runner::OutputBuffer& buffer) {
   return values;
 }
 
+json diagnostics_json(const Trace& trace, Dim3 grid) {
+  json list = json::array();
+  for (const Diagnostic& d : trace.diagnostics) {
+    const std::string file = file_of(trace, d.where);
+    json diagnostic = {{"kind", to_string(d.kind)},
+                       {"message", d.message},
+                       {"lanes", format_mask(d.lanes)},
+                       {"file", file.empty() ? json() : json(file)},
+                       {"line", d.where.line == 0 ? json() : json(d.where.line)},
+                       {"occurrences", d.occurrences}};
+    if (has_position(d)) {
+      diagnostic["block"] = dims_json(coordinates(d.block, grid));
+      diagnostic["warp"] = d.warp;
+    }
+    if (d.step >= 0) diagnostic["step"] = d.step;
+    list.push_back(std::move(diagnostic));
+  }
+  return list;
+}
+
 json run_json(const runner::KernelFileResult& r, const GpuOutcome* gpu) {
   json out;
   out["kernel"] = r.kernel;
@@ -92,22 +112,7 @@ json run_json(const runner::KernelFileResult& r, const GpuOutcome* gpu) {
                               {"type", runner::to_string(buffer.type)},
                               {"values", buffer_values_json(buffer)}});
   }
-  out["diagnostics"] = json::array();
-  for (const Diagnostic& d : r.trace.diagnostics) {
-    const std::string file = file_of(r.trace, d.where);
-    json diagnostic = {{"kind", to_string(d.kind)},
-                       {"message", d.message},
-                       {"lanes", format_mask(d.lanes)},
-                       {"file", file.empty() ? json() : json(file)},
-                       {"line", d.where.line == 0 ? json() : json(d.where.line)},
-                       {"occurrences", d.occurrences}};
-    if (has_position(d)) {
-      diagnostic["block"] = dims_json(coordinates(d.block, r.grid));
-      diagnostic["warp"] = d.warp;
-    }
-    if (d.step >= 0) diagnostic["step"] = d.step;
-    out["diagnostics"].push_back(std::move(diagnostic));
-  }
+  out["diagnostics"] = diagnostics_json(r.trace, r.grid);
   out["steps"] = r.steps;
   if (!r.message.empty()) out["message"] = r.message;
   if (!r.warnings.empty()) out["warnings"] = r.warnings;

@@ -31,6 +31,8 @@ Dim3 coordinates(std::uint64_t linear, Dim3 extent);
 // A buffer as people read it: "[0, 1, 2, ..., 30, 31]", at most `head` + `tail` elements.
 std::string buffer_text(const runner::OutputBuffer& buffer, std::uint64_t head = 32,
                         std::uint64_t tail = 8);
+// run.md's "diagnostics" array for a trace of a launch of shape `grid`.
+nlohmann::ordered_json diagnostics_json(const Trace& trace, Dim3 grid);
 // Every element of a buffer as run.md's JSON writes them.
 nlohmann::ordered_json buffer_values_json(const runner::OutputBuffer& buffer);
 

@@ -27,10 +27,11 @@ namespace {
 // Flags that shape the object code; part of the cache key. C++17, as nvcc and NVRTC default to.
 // DWARF 4: with DWARF 5 line tables, binutils 2.40's addr2line names the compiled file (in the
 // cache) instead of the user's file from `#line` for some addresses.
-const std::vector<std::string>& codegen_flags() {
-  static const std::vector<std::string> flags{
-      "-std=c++17", "-O1", "-g",  "-gdwarf-4", "-fPIC",
-      "-shared",    "-x",  "c++", "-include",  "warpsim/cuda_shim.hpp"};
+// A whole program (`warpsim exec`) is the same without -shared.
+std::vector<std::string> codegen_flags(bool executable) {
+  std::vector<std::string> flags{"-std=c++17", "-O1", "-g", "-gdwarf-4", "-fPIC"};
+  if (!executable) flags.push_back("-shared");
+  for (const char* flag : {"-x", "c++", "-include", "warpsim/cuda_shim.hpp"}) flags.push_back(flag);
   return flags;
 }
 
@@ -487,7 +488,8 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
   ContentHash key;
   key.add(prepared_source).add(toolchain.compiler_path).add(*version);
   for (const std::string& word : toolchain.compiler) key.add(word);
-  for (const std::string& flag : codegen_flags()) key.add(flag);
+  const std::vector<std::string> codegen = codegen_flags(options.executable);
+  for (const std::string& flag : codegen) key.add(flag);
   for (const std::string& flag : arch_flags) key.add(flag);
   for (const std::string& flag : check_flags) key.add(flag);
   key.add(toolchain.library).add(options.user_dir).add(header_digest(toolchain));
@@ -495,7 +497,7 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
   for (const std::string& flag : options.user_flags) key.add(flag);
   key.add(options.kernel_name);  // the warnings (.notes) are about this kernel
   const std::string stem = toolchain.cache_dir + "/kernels/" + key.hex();
-  const std::string object = stem + ".so";
+  const std::string object = stem + (options.executable ? ".exe" : ".so");
   const std::string manifest = stem + ".deps";
   const std::string source = stem + ".cu";
   const std::string notes = stem + ".notes";
@@ -512,7 +514,7 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
   const std::string temporary_object = object + suffix;
   const std::string make_rule = stem + ".d" + suffix;
   std::vector<std::string> argv = toolchain.compiler;
-  argv.insert(argv.end(), codegen_flags().begin(), codegen_flags().end());
+  argv.insert(argv.end(), codegen.begin(), codegen.end());
   argv.insert(argv.end(), arch_flags.begin(), arch_flags.end());
   argv.insert(argv.end(), check_flags.begin(), check_flags.end());
   add_libcudacxx(toolchain, argv);

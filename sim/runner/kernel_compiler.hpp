@@ -50,10 +50,13 @@ struct CompileOptions {
   // Built with -fsanitize=thread for the memory checks: libwarpsim answers the __tsan_* calls,
   // so libtsan is kept out of the link (see instrumentation_flags in kernel_compiler.cpp).
   bool instrument_memory = false;
+  // A whole program (`warpsim exec`): an executable with the user's main instead of a shared
+  // object.
+  bool executable = false;
 };
 
 struct CompiledKernel {
-  std::string shared_object;  // path inside the cache
+  std::string shared_object;  // path inside the cache (the executable, for a whole program)
   bool from_cache = false;
   // One line each, for the user: a kernel whose body the preprocessor removed for this
   // architecture (it runs, does nothing and reports 0 steps).

@@ -1,5 +1,6 @@
 // Turning a user's kernel file into the translation unit the host compiler builds.
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "source_tokens.hpp"
@@ -119,8 +120,66 @@ std::string rewrite_extern_shared(std::string_view source) {
   return out;
 }
 
-std::string prepare_source(std::string_view user_source, std::string_view absolute_path,
-                           const KernelChoice& kernel) {
+namespace {
+// Where the kernel expression before a `<<<` at token `k` begins: `k`, `ns::k`, `::k<T, 4>`,
+// `a::b<int>::k<8>`. Returns `k` itself when no expression precedes.
+std::size_t launch_target_start(const std::vector<Token>& tokens, std::size_t k) {
+  std::size_t start = k;
+  while (start > 0) {
+    std::size_t i = start - 1;
+    if (tokens[i].text == ">") {  // template arguments: back to the matching '<'
+      int depth = 0;
+      while (true) {
+        if (tokens[i].text == ">") ++depth;
+        if (tokens[i].text == "<" && --depth == 0) break;
+        if (i == 0) return k;
+        --i;
+      }
+      if (i == 0) return k;
+      --i;
+    }
+    if (tokens[i].kind != Kind::identifier) break;
+    start = i;
+    if (start > 0 && tokens[start - 1].text == "::") {
+      --start;
+      const bool more = start > 0 && (tokens[start - 1].kind == Kind::identifier ||
+                                      tokens[start - 1].text == ">");
+      if (more) continue;
+    }
+    break;
+  }
+  return start;
+}
+
+bool three_in_a_row(const std::vector<Token>& tokens, std::size_t k, std::string_view c) {
+  return k + 2 < tokens.size() && tokens[k].text == c && tokens[k + 1].text == c &&
+         tokens[k + 2].text == c && tokens[k + 1].offset == tokens[k].offset + 1 &&
+         tokens[k + 2].offset == tokens[k].offset + 2;
+}
+
+// The token index of the `>>>` closing the launch configuration that starts after `<<<` at `k`.
+std::optional<std::size_t> launch_config_end(const std::vector<Token>& tokens, std::size_t k) {
+  int depth = 0;
+  for (std::size_t j = k + 3; j < tokens.size(); ++j) {
+    const std::string_view text = tokens[j].text;
+    if (text == "(" || text == "[" || text == "{") ++depth;
+    if (text == ")" || text == "]" || text == "}") {
+      if (--depth < 0) return std::nullopt;
+    }
+    if (text == ";") return std::nullopt;
+    if (depth == 0 && three_in_a_row(tokens, j, ">")) return j;
+  }
+  return std::nullopt;
+}
+
+std::string without_newlines(std::string_view text) {
+  std::string out(text);
+  std::replace(out.begin(), out.end(), '\n', ' ');
+  return out;
+}
+
+// The prelude every prepared source starts with, then the user's source under its own name.
+std::string prepared_user_source(std::string_view user_source, std::string_view absolute_path) {
   std::string out;
   out.reserve(user_source.size() + 512);
   // The registry header goes first, before the user's macros can reach it.
@@ -128,8 +187,47 @@ std::string prepare_source(std::string_view user_source, std::string_view absolu
   out += "extern unsigned char* " + std::string(kSharedAlias) + " __asm__(\"" +
          kDynamicSharedBaseSymbol + "\");\n";
   out += "#line 1 \"" + escape_for_string_literal(absolute_path) + "\"\n";
-  out += insert_loop_ticks(rewrite_extern_shared(user_source));
+  out += insert_loop_ticks(rewrite_launches(rewrite_extern_shared(user_source)));
   if (!out.empty() && out.back() != '\n') out += '\n';
+  return out;
+}
+
+}  // namespace
+
+std::string rewrite_launches(std::string_view source) {
+  const std::string stripped = strip_for_scan(source);
+  const std::vector<Token> tokens = tokenize(stripped);
+  std::string out;
+  std::size_t copied = 0;
+  for (std::size_t k = 0; k < tokens.size(); ++k) {
+    if (!three_in_a_row(tokens, k, "<")) continue;
+    const std::size_t start = launch_target_start(tokens, k);
+    const std::optional<std::size_t> close = launch_config_end(tokens, k);
+    if (start == k || !close || *close + 3 >= tokens.size() || tokens[*close + 3].text != "(" ||
+        tokens[start].offset < copied) {
+      continue;  // not a launch warpsim understands: the compiler will say so
+    }
+    const std::size_t from = tokens[start].offset;
+    const std::string_view target = source.substr(from, tokens[k].offset - from);
+    const std::size_t config_from = tokens[k + 2].offset + 1;
+    const std::string_view config = source.substr(config_from, tokens[*close].offset - config_from);
+    const std::string name = without_newlines(target);
+    out.append(source.substr(copied, from - copied));
+    out += "::warpsim::shim::launch_kernel(\"" + escape_for_string_literal(name) +
+           "\", __FILE__, __LINE__, ::warpsim::shim::launch_config(";
+    out += config;
+    out += "), [&](auto&&... warpsim_launch_args_) { " + name + "(warpsim_launch_args_...); })";
+    out.append(static_cast<std::size_t>(std::count(target.begin(), target.end(), '\n')), '\n');
+    copied = tokens[*close + 2].offset + 1;
+    k = *close + 2;
+  }
+  out.append(source.substr(copied));
+  return out;
+}
+
+std::string prepare_source(std::string_view user_source, std::string_view absolute_path,
+                           const KernelChoice& kernel) {
+  std::string out = prepared_user_source(user_source, absolute_path);
   out += "#line 1 \"<warpsim-generated>\"\n";
   out += "extern \"C\" __attribute__((visibility(\"default\"))) const warpsim::KernelDescriptor* ";
   out += kKernelEntrySymbol;
@@ -137,6 +235,10 @@ std::string prepare_source(std::string_view user_source, std::string_view absolu
   out += kernel.expression;
   out += " >::value(\"" + escape_for_string_literal(kernel.name) + "\");\n}\n";
   return out;
+}
+
+std::string prepare_program_source(std::string_view user_source, std::string_view absolute_path) {
+  return prepared_user_source(user_source, absolute_path);
 }
 
 }  // namespace warpsim::runner

@@ -200,6 +200,52 @@ TEST_CASE("prepare_source puts the user's lines under #line and registers the ke
   CHECK(prepared.find("__asm__(\"warpsim_dynamic_shared_base\")") < line_directive);
 }
 
+TEST_CASE("rewrite_launches turns each <<<>>> into the shim's launch_kernel, lines kept") {
+  struct Case {
+    std::string source, kernel, config;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"  k<<<4, 256>>>(a, n);", "k", "4, 256"},
+           {"ns::k<<<g, b, 0, s>>>();", "ns::k", "g, b, 0, s"},
+           {"::top<<<1,32>>>(x);", "::top", "1,32"},
+           {"reduce<float, 256><<<dim3(n / 256), dim3(256, 1)>>>(p);", "reduce<float, 256>",
+            "dim3(n / 256), dim3(256, 1)"},
+           {"a::b<int>::k<8><<<grid, f(x >> 1)>>>(p);", "a::b<int>::k<8>", "grid, f(x >> 1)"},
+           {"nest<vec<int>><<<1, 1>>>(p);", "nest<vec<int>>", "1, 1"},
+       }) {
+    CAPTURE(c.source);
+    const std::string rewritten = rewrite_launches(c.source);
+    CHECK(rewritten.find("::warpsim::shim::launch_kernel(\"" + c.kernel +
+                         "\", __FILE__, __LINE__, ::warpsim::shim::launch_config(" + c.config +
+                         "), [&](auto&&... warpsim_launch_args_) { " + c.kernel +
+                         "(warpsim_launch_args_...); })(") != std::string::npos);
+    CHECK(rewritten.find("<<<") == std::string::npos);
+    CHECK(rewritten.find(">>>") == std::string::npos);
+  }
+  // Launch configurations over several lines keep every line where it was.
+  const std::string multi = "int x;\nk<<<grid,\n    block>>>(a,\n b);\nint y;\n";
+  const std::string rewritten = rewrite_launches(multi);
+  CHECK(std::count(rewritten.begin(), rewritten.end(), '\n') == 5);
+  CHECK(line_of(rewritten, 5) == "int y;");
+  CHECK(line_of(rewritten, 3) == "    block), [&](auto&&... warpsim_launch_args_) { k(warpsim_launch_args_...); })(a,");
+  // Comments, strings, shifts and launches inside macros are left alone.
+  for (const std::string untouched :
+       {"// k<<<1, 1>>>();", "const char* s = \"k<<<1, 1>>>()\";", "int y = x << 2 >> 1;",
+        "#define LAUNCH(k) k<<<1, 32>>>()", "x <<<"}) {
+    CAPTURE(untouched);
+    CHECK(rewrite_launches(untouched) == untouched);
+  }
+}
+
+TEST_CASE("prepare_program_source is the user's file under #line with launches rewritten, no entry") {
+  const std::string user = "__global__ void k() {}\nint main() { k<<<1, 32>>>(); return 0; }\n";
+  const std::string prepared = prepare_program_source(user, "/tmp/p.cu");
+  CHECK(prepared.find("#line 1 \"/tmp/p.cu\"\n") != std::string::npos);
+  CHECK(prepared.find("launch_kernel(\"k\"") != std::string::npos);
+  CHECK(prepared.find(kKernelEntrySymbol) == std::string::npos);
+  CHECK(prepared.find("<warpsim-generated>") == std::string::npos);
+}
+
 TEST_CASE("kernel_body_size counts the tokens of a kernel's body, #if branches included") {
   const std::string source = R"cu(
 __global__ void declared_first(int* p);

@@ -22,6 +22,7 @@
 #include "warpsim/runtime_types.hpp"
 #include "warpsim/vector_types.hpp"
 #include "warpsim/half_types.hpp"
+#include "warpsim/host_runtime.hpp"
 #include "warpsim/warp_intrinsics.hpp"
 #include "warpsim/atomics.hpp"
 #include "warpsim/device_math.hpp"

@@ -1,12 +1,15 @@
 // The CUDA runtime's types that kernel files use (nvcc includes cuda_runtime.h in every .cu
-// file): cudaError_t with every enumerator of CUDA 13.0 and the error-reporting functions a kernel
-// may call, stream and event handles, cudaMemcpyKind. The runtime's host functions (cudaMalloc,
-// cudaMemcpy, launches) are not here: kernel files have no host code.
+// file): cudaError_t with every enumerator of CUDA 13.0 and the error-reporting functions, stream
+// and event handles, cudaMemcpyKind. The runtime's host functions (cudaMalloc, cudaMemcpy,
+// launches) are in host_runtime.hpp.
 //
-// In a kernel, no runtime call fails: cudaGetLastError() and cudaPeekAtLastError() return
-// cudaSuccess. cudaGetErrorName gives the enumerator's name; cudaGetErrorString gives CUDA's text
-// for the common errors and the name for the others.
+// cudaGetLastError() and cudaPeekAtLastError() give the last launch error of the program (a
+// launch shape CUDA refuses), cudaSuccess in kernel files run on their own. cudaGetErrorName
+// gives the enumerator's name; cudaGetErrorString gives CUDA's text for the common errors and the
+// name for the others.
 #pragma once
+
+#include "warpsim/program_runtime.hpp"
 
 enum cudaError {
   cudaSuccess = 0,
@@ -159,8 +162,12 @@ enum cudaMemcpyKind {
   cudaMemcpyDefault = 4,
 };
 
-inline cudaError_t cudaGetLastError() { return cudaSuccess; }
-inline cudaError_t cudaPeekAtLastError() { return cudaSuccess; }
+inline cudaError_t cudaGetLastError() {
+  return static_cast<cudaError_t>(::warpsim::program::last_error(true));
+}
+inline cudaError_t cudaPeekAtLastError() {
+  return static_cast<cudaError_t>(::warpsim::program::last_error(false));
+}
 
 inline const char* cudaGetErrorName(cudaError_t error) {
   switch (error) {

@@ -161,12 +161,25 @@ std::string rewrite_extern_shared(std::string_view source);
 // to the lanes and warps it waits for. Line numbers are unchanged.
 std::string insert_loop_ticks(std::string_view source);
 
-// The translation unit handed to the compiler: `#line 1 "<absolute_path>"`, the rewritten user
-// source, then a block (under `#line 1 "<warpsim-generated>"`) that exports the chosen kernel's
+// The translation unit handed to the compiler: `#line 1 "<absolute_path>"`, the user source with
+// its `extern __shared__` arrays and launches rewritten (rewrite_launches), then a block (under `#line 1 "<warpsim-generated>"`) that exports the chosen kernel's
 // descriptor as `extern "C" warpsim_kernel_entry()`.
 inline constexpr const char* kKernelEntrySymbol = "warpsim_kernel_entry";
 std::string prepare_source(std::string_view user_source, std::string_view absolute_path,
                            const KernelChoice& kernel);
+
+// Rewrites every launch `kernel<<<grid, block[, shared[, stream]]>>>(args...)` (the kernel
+// plain, qualified or with template arguments) into a call of the shim's launch_kernel
+// (warpsim/host_runtime.hpp), which runs it in the simulator:
+//   ::warpsim::shim::launch_kernel("k<4>", __FILE__, __LINE__,
+//       ::warpsim::shim::launch_config(grid, block), [&](auto&&... a) { k<4>(a...); })(args...)
+// Line numbers of all text are unchanged. Launches written inside macros are left as they are
+// (the compiler then reports the `<<<`).
+std::string rewrite_launches(std::string_view source);
+
+// The translation unit of a whole program (`warpsim exec`): prepare_source without the kernel
+// entry point; `main` is the user's.
+std::string prepare_program_source(std::string_view user_source, std::string_view absolute_path);
 
 // ---------------------------------------------------------------------------------------------
 // The compiled-kernel cache (<cache>/kernels: <hash>.so, .deps, .cu per compiled source)

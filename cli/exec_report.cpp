@@ -1,0 +1,141 @@
+#include "exec_report.hpp"
+
+#include <filesystem>
+#include <ostream>
+#include <sstream>
+#include <vector>
+
+#include "run_report.hpp"
+
+namespace warpsim::cli {
+
+using json = nlohmann::ordered_json;
+
+namespace {
+
+std::string launch_shape(const program::LaunchRecord& r) {
+  std::string text = "<<<" + shape_text(r.grid) + ", " + shape_text(r.block);
+  if (r.shared_bytes != 0 || r.stream != 0) text += ", " + std::to_string(r.shared_bytes);
+  if (r.stream != 0) text += ", stream";
+  return text + ">>>";
+}
+
+std::string ending_text(const runner::ProgramResult& r) {
+  if (r.status == runner::ProgramStatus::exited) {
+    return "the program exited with status " + std::to_string(r.exit_code);
+  }
+  return r.message;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+}  // namespace
+
+void write_exec_text(std::ostream& out, const std::string& file, const runner::ProgramResult& r,
+                     const TextStyle& style) {
+  const std::string name = std::filesystem::path(file).filename().string();
+  const std::uint64_t diagnostics = r.diagnostic_count();
+  out << "warpsim exec: " << name << ": " << r.launches.size()
+      << (r.launches.size() == 1 ? " launch" : " launches") << ", " << diagnostics
+      << (diagnostics == 1 ? " diagnostic" : " diagnostics") << "\n";
+  for (const runner::ProgramLaunch& launch : r.launches) {
+    const program::LaunchRecord& rec = launch.record;
+    out << "  " << rec.index + 1 << ". " << rec.kernel << launch_shape(rec) << "  "
+        << std::filesystem::path(rec.file).filename().string() << ":" << rec.line << "  "
+        << rec.steps << (rec.steps == 1 ? " step" : " steps") << "  " << rec.status;
+    if (!rec.message.empty()) out << ": " << rec.message;
+    out << "\n";
+    for (const std::uint32_t arg : rec.host_pointer_args) {
+      out << "       warning: argument " << arg + 1
+          << " points into memory no cudaMalloc, cudaMallocManaged or cudaHostAlloc gave (host "
+             "memory?): the simulator reads it, a GPU kernel may fault there\n";
+    }
+    for (const Diagnostic& d : launch.trace.diagnostics) {
+      out << "       ";
+      print_diagnostic(out, launch.trace, d, style);
+    }
+    if (launch.trace.diagnostics.empty() && rec.diagnostics != 0) {
+      out << "       " << rec.diagnostics << " diagnostics (their trace could not be read)\n";
+    }
+    if (!rec.trace_file.empty() && launch.trace.steps.size() != 0) {
+      out << "       trace: " << rec.trace_file << "\n";
+    }
+  }
+  out << "warpsim exec: " << ending_text(r);
+  if (r.status != runner::ProgramStatus::bad_input) {
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.2f", r.seconds);
+    out << " (" << seconds << " s)";
+  }
+  out << "\n";
+  if (r.status == runner::ProgramStatus::exited && r.exit_code == 0 && diagnostics != 0) {
+    out << "warpsim exec: the kernels misused warp-level operations (above): exit status "
+        << runner::kExecKernelProblem << "\n";
+  }
+}
+
+json exec_json(const std::string& file, const runner::ProgramResult& r) {
+  json out;
+  out["file"] = file;
+  out["status"] = runner::to_string(r.status);
+  out["exit_code"] = r.status == runner::ProgramStatus::exited ? json(r.exit_code) : json();
+  out["signal"] = r.signal != 0 ? json(r.signal) : json();
+  out["message"] = r.message;
+  out["warpsim_exit_status"] = runner::exec_exit_status(r);
+  out["seconds"] = r.seconds;
+  out["diagnostics"] = r.diagnostic_count();
+  out["launches"] = json::array();
+  for (const runner::ProgramLaunch& launch : r.launches) {
+    const program::LaunchRecord& rec = launch.record;
+    json item{{"index", rec.index},
+              {"kernel", rec.kernel},
+              {"file", rec.file},
+              {"line", rec.line},
+              {"grid", json::array({rec.grid.x, rec.grid.y, rec.grid.z})},
+              {"block", json::array({rec.block.x, rec.block.y, rec.block.z})},
+              {"shared_bytes", rec.shared_bytes},
+              {"status", rec.status},
+              {"message", rec.message},
+              {"steps", rec.steps},
+              {"diagnostics", diagnostics_json(launch.trace, rec.grid)},
+              {"host_pointer_args", rec.host_pointer_args}};
+    if (!rec.trace_file.empty() && launch.trace.steps.size() != 0) item["trace"] = rec.trace_file;
+    out["launches"].push_back(std::move(item));
+  }
+  return out;
+}
+
+ProgramComparison compare_programs(const std::string& sim_stdout, int sim_status,
+                                   const std::string& gpu_stdout, int gpu_status) {
+  ProgramComparison c;
+  c.same_stdout = sim_stdout == gpu_stdout;
+  c.same_exit_status = sim_status == gpu_status;
+  if (!c.same_stdout) {
+    const std::vector<std::string> sim = lines_of(sim_stdout), gpu = lines_of(gpu_stdout);
+    std::size_t i = 0;
+    while (i < sim.size() && i < gpu.size() && sim[i] == gpu[i]) ++i;
+    c.first_different_line = i + 1;
+    c.sim_line = i < sim.size() ? sim[i] : "";
+    c.gpu_line = i < gpu.size() ? gpu[i] : "";
+  }
+  return c;
+}
+
+void write_comparison_text(std::ostream& out, const ProgramComparison& c, int sim_status,
+                           int gpu_status) {
+  out << "warpsim exec --gpu: stdout " << (c.same_stdout ? "identical" : "differs")
+      << ", exit status " << (c.same_exit_status ? "identical" : "differs") << " (simulator "
+      << sim_status << ", GPU " << gpu_status << ")\n";
+  if (!c.same_stdout) {
+    out << "  first difference at line " << c.first_different_line << ":\n"
+        << "    simulator: " << c.sim_line << "\n"
+        << "    GPU:       " << c.gpu_line << "\n";
+  }
+}
+
+}  // namespace warpsim::cli

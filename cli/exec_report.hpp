@@ -1,0 +1,32 @@
+// What `warpsim exec` prints after the program: each launch (kernel, shape, steps, diagnostics)
+// and how the program ended, as text for people (stderr) or as one JSON object (--json FILE);
+// and, with --gpu, how the simulated program's output compares with the GPU's.
+#pragma once
+
+#include <iosfwd>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "trace_text.hpp"
+#include "warpsim/program.hpp"
+
+namespace warpsim::cli {
+
+void write_exec_text(std::ostream& out, const std::string& file,
+                     const runner::ProgramResult& result, const TextStyle& style);
+nlohmann::ordered_json exec_json(const std::string& file, const runner::ProgramResult& result);
+
+// The simulated and the GPU program side by side: same stdout, same exit status.
+struct ProgramComparison {
+  bool same_stdout = false;
+  bool same_exit_status = false;
+  std::size_t first_different_line = 0;  // 1-based; 0 when stdout is the same
+  std::string sim_line, gpu_line;        // that line on each side ("" past the end)
+  bool identical() const { return same_stdout && same_exit_status; }
+};
+ProgramComparison compare_programs(const std::string& sim_stdout, int sim_status,
+                                   const std::string& gpu_stdout, int gpu_status);
+void write_comparison_text(std::ostream& out, const ProgramComparison& comparison, int sim_status,
+                           int gpu_status);
+
+}  // namespace warpsim::cli

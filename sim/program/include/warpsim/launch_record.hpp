@@ -1,0 +1,55 @@
+// What a whole program run by `warpsim exec` tells the parent about its launches: one JSON line
+// per event in <dir>/launches.jsonl (dir from kProgramDirEnv), appended as they happen, so that a
+// program that crashes or hangs in a launch has already said which one. A launch writes a line
+// when it starts (status "running") and another when it ends; a crash in kernel code adds a
+// "crashed" line with the lane. The last line of an index is the launch's outcome.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "warpsim/trace.hpp"
+
+namespace warpsim::program {
+
+// The environment of a program run by `warpsim exec`.
+inline constexpr const char* kProgramDirEnv = "WARPSIM_PROGRAM_DIR";             // launches.jsonl
+inline constexpr const char* kProgramTraceDirEnv = "WARPSIM_PROGRAM_TRACE_DIR";  // --trace DIR
+inline constexpr const char* kProgramMaxStepsEnv = "WARPSIM_PROGRAM_MAX_STEPS";
+inline constexpr const char* kLaunchRecordFile = "launches.jsonl";
+// The status a program ends with when warpsim stops it at a launch that could not complete.
+inline constexpr int kProgramStoppedExitStatus = 86;
+
+struct LaunchRecord {
+  std::uint64_t index = 0;  // 0, 1, 2, ... in program order
+  std::string kernel;       // as written at the launch
+  std::string file;         // where the launch is written
+  std::uint32_t line = 0;
+  Dim3 grid{}, block{};
+  std::uint64_t shared_bytes = 0;
+  std::uint64_t stream = 0;  // the stream handle's value; 0 for the default stream
+  // running (started, no end yet), completed, deadlock, step_budget_exceeded, kernel_exception,
+  // invalid_configuration (refused, nothing ran), crashed (a signal in kernel code)
+  std::string status;
+  std::string message;  // why it did not complete
+  std::uint64_t steps = 0;
+  std::uint64_t diagnostics = 0;
+  // Zero-based indexes of pointer arguments into no cudaMalloc'd (or managed, or host-allocated)
+  // memory: host memory, which the simulator reaches and a GPU kernel may fault on.
+  std::vector<std::uint32_t> host_pointer_args;
+  std::string trace_file;  // the launch's trace JSON (written with diagnostics, or for --trace)
+  // crashed: the signal and the lane that was running
+  int signal = 0;
+  std::uint64_t crash_block = 0;
+  std::uint32_t crash_thread = 0;
+  std::string crash_file;
+  std::uint32_t crash_line = 0;
+};
+
+std::string to_json_line(const LaunchRecord& record);  // one line, no newline
+std::optional<LaunchRecord> launch_record_from_json(std::string_view line);
+
+}  // namespace warpsim::program

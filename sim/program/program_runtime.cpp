@@ -1,0 +1,252 @@
+// The host side of a whole program: allocations, the last launch error, and launches run in the
+// simulator and recorded for `warpsim exec` (launch_record.hpp).
+#include "warpsim/program_runtime.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "warpsim/device_abi.hpp"
+#include "warpsim/launch.hpp"
+#include "warpsim/launch_record.hpp"
+
+namespace warpsim::program {
+namespace {
+
+// The program's one runtime: CUDA's is process-wide too. Set up on first use from the
+// environment `warpsim exec` gives the program.
+struct ProgramState {
+  std::mutex mutex;
+  int last_error = kSuccess;
+  std::uint64_t launches = 0;
+  std::map<std::uintptr_t, std::size_t> allocations;  // start -> bytes, symbols included
+  std::string dir;        // kProgramDirEnv; empty when not run by warpsim exec
+  std::string trace_dir;  // kProgramTraceDirEnv
+  int record_fd = -1;     // <dir>/launches.jsonl, append-only
+  std::uint64_t max_steps = LaunchOptions{}.max_steps;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+
+  ProgramState() {
+    if (const char* d = std::getenv(kProgramDirEnv)) dir = d;
+    if (const char* t = std::getenv(kProgramTraceDirEnv)) trace_dir = t;
+    if (const char* m = std::getenv(kProgramMaxStepsEnv)) {
+      const unsigned long long steps = std::strtoull(m, nullptr, 10);
+      if (steps != 0) max_steps = steps;
+    }
+    if (!dir.empty()) {
+      const std::string path = dir + "/" + kLaunchRecordFile;
+      record_fd = open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    }
+  }
+};
+
+ProgramState& state() {
+  static ProgramState program;
+  return program;
+}
+
+void write_line(int fd, const std::string& line) {
+  if (fd < 0) return;
+  const std::string text = line + "\n";
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = write(fd, text.data() + done, text.size() - done);
+    if (n <= 0) return;
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+// ---- a crash in kernel code: one "crashed" line naming the lane, then the default action
+
+int g_crash_fd = -1;
+std::uint64_t g_crash_index = 0;
+volatile sig_atomic_t g_in_launch = 0;
+
+void on_crash(int signal) {
+  const LanePosition lane = current_lane_position();
+  if (g_in_launch != 0 && g_crash_fd >= 0) {
+    // Plain digits and a file name: snprintf with %llu/%u/%s is safe enough for a dying process.
+    char line[1024];
+    const int n = std::snprintf(
+        line, sizeof line,
+        "{\"index\":%llu,\"status\":\"crashed\",\"signal\":%d,\"crash_block\":%llu,"
+        "\"crash_thread\":%u,\"crash_file\":\"%s\",\"crash_line\":%u,\"kernel\":\"\"}\n",
+        static_cast<unsigned long long>(g_crash_index), signal,
+        static_cast<unsigned long long>(lane.running ? lane.block : 0),
+        lane.running ? lane.thread : 0u, lane.last_file != nullptr ? lane.last_file : "",
+        lane.last_line);
+    if (n > 0 && std::strchr(lane.last_file != nullptr ? lane.last_file : "", '"') == nullptr) {
+      [[maybe_unused]] const ssize_t written =
+          write(g_crash_fd, line, static_cast<std::size_t>(std::min<int>(n, sizeof line - 1)));
+    }
+  }
+  ::signal(signal, SIG_DFL);
+  raise(signal);
+}
+
+void install_crash_handlers() {
+  static char alternate_stack[64 * 1024];
+  stack_t stack{};
+  stack.ss_sp = alternate_stack;
+  stack.ss_size = sizeof alternate_stack;
+  sigaltstack(&stack, nullptr);
+  struct sigaction action {};
+  action.sa_handler = &on_crash;
+  action.sa_flags = SA_ONSTACK | SA_RESETHAND;
+  sigemptyset(&action.sa_mask);
+  for (const int signal : {SIGSEGV, SIGBUS, SIGFPE, SIGILL}) sigaction(signal, &action, nullptr);
+}
+
+std::string trace_name(std::uint64_t index, std::string_view kernel) {
+  std::string name;
+  for (const char c : kernel) {
+    const bool plain =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    name += plain ? c : '_';
+    if (name.size() >= 48) break;
+  }
+  char number[32];
+  std::snprintf(number, sizeof number, "%03llu", static_cast<unsigned long long>(index + 1));
+  return std::string(number) + "-" + name + ".json";
+}
+
+}  // namespace
+
+int launch_kernel(const KernelLaunchRequest& request, void (*body)(void*), void* context) {
+  ProgramState& s = state();
+  LaunchRecord record;
+  LaunchOptions options;
+  {
+    std::lock_guard lock(s.mutex);
+    record.index = s.launches++;
+  }
+  record.kernel = request.kernel;
+  record.file = request.file;
+  record.line = request.line;
+  record.grid = {request.grid[0], request.grid[1], request.grid[2]};
+  record.block = {request.block[0], request.block[1], request.block[2]};
+  record.shared_bytes = request.shared_bytes;
+  record.stream = reinterpret_cast<std::uintptr_t>(request.stream);
+  for (std::uint32_t arg = 0; arg < 64; ++arg) {
+    if ((request.host_pointer_args >> arg & 1) != 0) record.host_pointer_args.push_back(arg);
+  }
+  options.grid = record.grid;
+  options.block = record.block;
+  options.dynamic_shared_bytes = request.shared_bytes;
+  options.max_steps = s.max_steps;
+  options.record_steps = !s.trace_dir.empty();
+
+  const Expected<void> shape = check_launch_shape(record.grid, record.block);
+  if (!shape || request.shared_bytes > device::kDynamicSharedCapacity) {
+    record.status = "invalid_configuration";
+    record.message = shape ? "dynamic shared memory of " + std::to_string(request.shared_bytes) +
+                                 " bytes; the simulator provides at most " +
+                                 std::to_string(device::kDynamicSharedCapacity)
+                           : shape.error().message;
+    write_line(s.record_fd, to_json_line(record));
+    s.last_error = kErrorInvalidConfiguration;
+    return kErrorInvalidConfiguration;
+  }
+
+  record.status = "running";
+  write_line(s.record_fd, to_json_line(record));
+  std::fflush(nullptr);  // the program's output so far comes before anything the kernel prints
+  if (g_crash_fd < 0 && s.record_fd >= 0) {
+    g_crash_fd = s.record_fd;
+    install_crash_handlers();
+  }
+  g_crash_index = record.index;
+  g_in_launch = 1;
+  LaunchResult result = launch(options, [&] { body(context); });
+  g_in_launch = 0;
+
+  // Device printf reaches stdout when the launch ends, as on a GPU at the next synchronization.
+  for (const PrintfRecord& p : result.trace.printf_records) std::fputs(p.text.c_str(), stdout);
+  std::fflush(stdout);
+
+  record.status = std::string(to_string(result.status));
+  record.message = result.message;
+  record.steps = result.steps;
+  record.diagnostics = result.trace.diagnostics.size();
+  const bool completed = result.status == LaunchStatus::completed;
+  const std::string folder = !s.trace_dir.empty() ? s.trace_dir : s.dir;
+  if (!folder.empty() &&
+      (!s.trace_dir.empty() || !result.trace.diagnostics.empty() || !completed)) {
+    record.trace_file = folder + "/" + trace_name(record.index, record.kernel);
+    std::ofstream out(record.trace_file, std::ios::binary | std::ios::trunc);
+    write_trace_json(out, result.trace);
+    if (!out.flush()) record.trace_file.clear();
+  }
+  write_line(s.record_fd, to_json_line(record));
+  if (!completed) {
+    // Under warpsim exec the report says it; run on its own, the program says it here.
+    if (s.record_fd < 0)
+      std::fprintf(stderr, "warpsim: launch %llu of %s stopped (%s): %s\n",
+                   static_cast<unsigned long long>(record.index + 1), record.kernel.c_str(),
+                   record.status.c_str(), record.message.c_str());
+    std::fflush(nullptr);
+    _exit(kProgramStoppedExitStatus);
+  }
+  return kSuccess;
+}
+
+int last_error(bool reset) {
+  ProgramState& s = state();
+  std::lock_guard lock(s.mutex);
+  const int error = s.last_error;
+  if (reset) s.last_error = kSuccess;
+  return error;
+}
+
+void* allocate(std::size_t bytes) {
+  if (bytes == 0) return nullptr;
+  constexpr std::size_t kAlignment = 256;
+  void* pointer =
+      std::aligned_alloc(kAlignment, (bytes + kAlignment - 1) / kAlignment * kAlignment);
+  if (pointer == nullptr) return nullptr;
+  ProgramState& s = state();
+  std::lock_guard lock(s.mutex);
+  s.allocations[reinterpret_cast<std::uintptr_t>(pointer)] = bytes;
+  return pointer;
+}
+
+bool release(void* pointer) {
+  if (pointer == nullptr) return true;
+  ProgramState& s = state();
+  std::lock_guard lock(s.mutex);
+  if (s.allocations.erase(reinterpret_cast<std::uintptr_t>(pointer)) == 0) return false;
+  std::free(pointer);
+  return true;
+}
+
+bool is_device_address(const void* pointer) {
+  const auto address = reinterpret_cast<std::uintptr_t>(pointer);
+  ProgramState& s = state();
+  std::lock_guard lock(s.mutex);
+  auto it = s.allocations.upper_bound(address);
+  if (it == s.allocations.begin()) return false;
+  --it;
+  return address - it->first < std::max<std::size_t>(it->second, 1);
+}
+
+void register_symbol(const void* address, std::size_t bytes) {
+  ProgramState& s = state();
+  std::lock_guard lock(s.mutex);
+  s.allocations.emplace(reinterpret_cast<std::uintptr_t>(address), bytes);
+}
+
+double now_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - state().start).count();
+}
+
+}  // namespace warpsim::program

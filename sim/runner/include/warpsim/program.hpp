@@ -1,0 +1,85 @@
+// `warpsim exec`: a whole CUDA program (main, cudaMalloc, kernel<<<...>>>, ...) built with the
+// host compiler against the CUDA shim and run in a child process, every launch simulated and
+// recorded; and the same program built with nvcc and run on a GPU, for comparison.
+//
+//   ProgramResult result = run_program({.file = "saxpy.cu", .program_args = {"1024"}});
+//   result.status, result.exit_code, result.launches[i].record.kernel, .trace.diagnostics
+//
+// Nothing here prints: the CLI renders the result. The program's own stdout and stderr pass
+// through (or stdout is captured, for a comparison).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "warpsim/expected.hpp"
+#include "warpsim/launch_record.hpp"
+#include "warpsim/trace.hpp"
+
+namespace warpsim::runner {
+
+struct ProgramRequest {
+  std::string file;                       // the program's .cu file
+  std::string arch = "sm_90";             // as nvcc's -arch: sets __CUDA_ARCH__
+  std::vector<std::string> include_dirs;  // -I
+  std::vector<std::string> definitions;   // -D NAME or NAME=VALUE
+  std::vector<std::string> program_args;  // after `--`
+  std::string trace_dir;                  // one trace JSON per launch ("" for none)
+  double time_limit_seconds = 60;         // wall clock, compile excluded
+  std::uint64_t max_steps = 0;            // per launch; 0: the simulator's default
+  bool capture_stdout = false;  // ProgramResult::program_stdout instead of passing through
+  bool color_compiler_output = false;
+};
+
+enum class ProgramStatus : std::uint8_t {
+  exited,          // the program ended by itself: exit_code is its own status
+  kernel_stopped,  // warpsim stopped it at a launch that could not complete (deadlock, runaway)
+  crashed,         // a signal ended it (in kernel code: the launch record names the lane)
+  timeout,         // the time limit passed; it was killed
+  bad_input,       // it never ran: missing file, compile error (details), unknown --arch
+};
+std::string_view to_string(ProgramStatus status);
+
+struct ProgramLaunch {
+  program::LaunchRecord record;  // the launch's last record (its outcome)
+  Trace trace;  // diagnostics (and steps with trace_dir) when a trace was written; else empty
+};
+
+struct ProgramResult {
+  ProgramStatus status = ProgramStatus::bad_input;
+  int exit_code = 0;                    // exited: the program's status
+  int signal = 0;                       // crashed, or killed at the time limit
+  std::string message;                  // why it did not exit by itself, or never ran (one line)
+  std::string details;                  // bad_input from a compile: the compiler's output
+  std::vector<ProgramLaunch> launches;  // in program order
+  std::string program_stdout;           // capture_stdout only
+  double seconds = 0;                   // the program's run time (compile excluded)
+
+  std::uint64_t diagnostic_count() const;
+};
+
+// Exit statuses of `warpsim exec` that are warpsim's own, chosen apart from what programs
+// usually return (as timeout(1) does): otherwise it exits with the program's status.
+inline constexpr int kExecKernelProblem = 123;  // diagnostics, or a launch that could not complete
+inline constexpr int kExecTimeLimit = 124;
+inline constexpr int kExecBadInput = 125;
+// The program's status; kExecKernelProblem when it returned 0 but a launch had diagnostics;
+// 128 + signal for a crash (as a shell reports it).
+int exec_exit_status(const ProgramResult& result);
+
+// Builds (cached, as kernel files are) and runs the program; does not throw.
+ProgramResult run_program(const ProgramRequest& request);
+
+// The same program built with nvcc (from PATH, $CUDA_HOME/bin or /usr/local/cuda/bin) for
+// request.arch and run natively under the same time limit, stdout captured. No nvcc: an error of
+// kind no_device; a compile error: kind compile with nvcc's output in details.
+struct NativeRun {
+  int exit_code = 0;  // 128 + signal when a signal ended it
+  bool timed_out = false;
+  std::string program_stdout;
+  std::string nvcc_version;  // the first line of `nvcc --version` that names the release
+};
+Expected<NativeRun> run_program_with_nvcc(const ProgramRequest& request);
+
+}  // namespace warpsim::runner

@@ -1,0 +1,358 @@
+// `warpsim exec`: build a whole program against the shim, run it in a child process under a
+// wall-clock limit, and read back what its launches recorded (warpsim/launch_record.hpp).
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "kernel_compiler.hpp"
+#include "subprocess.hpp"
+#include "warpsim/program.hpp"
+#include "warpsim/runner.hpp"
+
+namespace warpsim::runner {
+namespace fs = std::filesystem;
+namespace {
+
+// A fresh folder for one run's records, removed with the object.
+class ScratchDir {
+ public:
+  ScratchDir() {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern =
+        std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/warpsim-exec-XXXXXX";
+    if (mkdtemp(pattern.data()) != nullptr) path_ = pattern;
+  }
+  ~ScratchDir() {
+    std::error_code ignored;
+    if (!path_.empty()) fs::remove_all(path_, ignored);
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+struct ChildEnd {
+  bool started = false;
+  std::string failure;
+  int wait_status = 0;
+  bool timed_out = false;
+  double seconds = 0;
+};
+
+// Runs argv with extra environment variables, stdout to `stdout_path` when not empty (else
+// inherited, as stdin and stderr are), killing it when `limit_seconds` pass.
+ChildEnd run_limited(const std::vector<std::string>& argv,
+                     const std::vector<std::pair<std::string, std::string>>& environment,
+                     const std::string& stdout_path, double limit_seconds) {
+  ChildEnd end;
+  std::fflush(nullptr);
+  const auto start = std::chrono::steady_clock::now();
+  const pid_t pid = fork();
+  if (pid < 0) {
+    end.failure = std::string("fork: ") + std::strerror(errno);
+    return end;
+  }
+  if (pid == 0) {
+    for (const auto& [name, value] : environment) setenv(name.c_str(), value.c_str(), 1);
+    if (!stdout_path.empty()) {
+      std::FILE* out = std::freopen(stdout_path.c_str(), "w", stdout);
+      if (out == nullptr) _exit(127);
+    }
+    std::vector<char*> args;
+    for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
+    args.push_back(nullptr);
+    execv(args[0], args.data());
+    std::fprintf(stderr, "warpsim exec: cannot run %s: %s\n", argv[0].c_str(),
+                 std::strerror(errno));
+    _exit(127);
+  }
+  end.started = true;
+  const auto deadline = start + std::chrono::duration<double>(limit_seconds);
+  while (true) {
+    const pid_t done = waitpid(pid, &end.wait_status, WNOHANG);
+    if (done == pid) break;
+    if (done < 0 && errno != EINTR) break;
+    if (std::chrono::steady_clock::now() >= deadline) {
+      end.timed_out = true;
+      kill(pid, SIGKILL);
+      while (waitpid(pid, &end.wait_status, 0) < 0 && errno == EINTR) {
+      }
+      break;
+    }
+    const timespec pause{0, 5'000'000};
+    nanosleep(&pause, nullptr);
+  }
+  end.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return end;
+}
+
+std::string read_whole(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Every launch's outcome: its first record (what was launched) with the last one's outcome.
+std::vector<ProgramLaunch> read_launches(const std::string& dir) {
+  std::map<std::uint64_t, ProgramLaunch> by_index;
+  std::istringstream lines(read_whole(dir + "/" + program::kLaunchRecordFile));
+  for (std::string line; std::getline(lines, line);) {
+    std::optional<program::LaunchRecord> record = program::launch_record_from_json(line);
+    if (!record) continue;
+    auto [it, fresh] = by_index.try_emplace(record->index);
+    program::LaunchRecord& known = it->second.record;
+    if (fresh) {
+      known = std::move(*record);
+      continue;
+    }
+    if (record->status == "crashed") {  // the handler knows the lane, not the launch
+      known.status = record->status;
+      known.signal = record->signal;
+      known.crash_block = record->crash_block;
+      known.crash_thread = record->crash_thread;
+      known.crash_file = record->crash_file;
+      known.crash_line = record->crash_line;
+    } else {
+      known = std::move(*record);
+    }
+  }
+  std::vector<ProgramLaunch> launches;
+  for (auto& [index, launch] : by_index) {
+    if (!launch.record.trace_file.empty()) {
+      if (auto trace = read_trace_json(read_whole(launch.record.trace_file))) {
+        launch.trace = std::move(*trace);
+      }
+    }
+    launches.push_back(std::move(launch));
+  }
+  return launches;
+}
+
+std::string signal_name(int signal) {
+  const char* text = strsignal(signal);
+  return "signal " + std::to_string(signal) + " (" + (text != nullptr ? text : "?") + ")";
+}
+
+std::string where_launch(const program::LaunchRecord& r) {
+  return "launch " + std::to_string(r.index + 1) + " (" + r.kernel + " at " +
+         fs::path(r.file).filename().string() + ":" + std::to_string(r.line) + ")";
+}
+
+// Where the program was when it stopped: in a launch still running, or in host code.
+std::string where_stopped(const std::vector<ProgramLaunch>& launches) {
+  if (launches.empty()) return "in host code, before any launch";
+  const program::LaunchRecord& last = launches.back().record;
+  if (last.status == "running") return "during " + where_launch(last);
+  if (last.status == "crashed") {
+    std::string lane = "during " + where_launch(last) + ", block " +
+                       std::to_string(last.crash_block) + " thread " +
+                       std::to_string(last.crash_thread);
+    if (last.crash_line != 0) {
+      lane += ", after its warp-level call at " + fs::path(last.crash_file).filename().string() +
+              ":" + std::to_string(last.crash_line);
+    }
+    return lane;
+  }
+  return "in host code, after " + where_launch(last);
+}
+
+std::string find_nvcc() {
+  if (std::string found = find_program("nvcc"); !found.empty()) return found;
+  for (const char* root : {static_cast<const char*>(std::getenv("CUDA_HOME")),
+                           static_cast<const char*>(std::getenv("CUDA_PATH")), "/usr/local/cuda"}) {
+    if (root == nullptr || *root == '\0') continue;
+    const std::string candidate = std::string(root) + "/bin/nvcc";
+    if (access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string_view to_string(ProgramStatus status) {
+  switch (status) {
+    case ProgramStatus::exited:
+      return "exited";
+    case ProgramStatus::kernel_stopped:
+      return "kernel_stopped";
+    case ProgramStatus::crashed:
+      return "crashed";
+    case ProgramStatus::timeout:
+      return "timeout";
+    case ProgramStatus::bad_input:
+      return "bad_input";
+  }
+  return "?";
+}
+
+std::uint64_t ProgramResult::diagnostic_count() const {
+  std::uint64_t count = 0;
+  for (const ProgramLaunch& launch : launches) {
+    count += std::max<std::uint64_t>(launch.record.diagnostics, launch.trace.diagnostics.size());
+  }
+  return count;
+}
+
+int exec_exit_status(const ProgramResult& result) {
+  switch (result.status) {
+    case ProgramStatus::exited:
+      return result.exit_code == 0 && result.diagnostic_count() != 0 ? kExecKernelProblem
+                                                                     : result.exit_code;
+    case ProgramStatus::kernel_stopped:
+      return kExecKernelProblem;
+    case ProgramStatus::crashed:
+      return 128 + result.signal;
+    case ProgramStatus::timeout:
+      return kExecTimeLimit;
+    case ProgramStatus::bad_input:
+      return kExecBadInput;
+  }
+  return kExecBadInput;
+}
+
+ProgramResult run_program(const ProgramRequest& request) {
+  ProgramResult result;
+  auto bad_input = [&](std::string message, std::string details = {}) {
+    result.status = ProgramStatus::bad_input;
+    result.message = std::move(message);
+    result.details = std::move(details);
+    return std::move(result);
+  };
+  const auto arch = cuda_arch_number(request.arch);
+  if (!arch) return bad_input(arch.error().message);
+  auto source = read_text_file(request.file);
+  if (!source) return bad_input(source.error().message);
+  auto toolchain = find_toolchain();
+  if (!toolchain) return bad_input(toolchain.error().message);
+  if (!request.trace_dir.empty()) {
+    std::error_code error;
+    fs::create_directories(request.trace_dir, error);
+    if (error)
+      return bad_input("cannot create --trace " + request.trace_dir + ": " + error.message());
+  }
+  const fs::path absolute = fs::absolute(request.file).lexically_normal();
+  CompileOptions options;
+  options.user_dir = absolute.parent_path().string();
+  options.arch = *arch;
+  options.color_diagnostics = request.color_compiler_output;
+  options.executable = true;
+  auto user_flags = user_compiler_flags(request.include_dirs, request.definitions);
+  if (!user_flags) return bad_input(user_flags.error().message);
+  options.user_flags = std::move(*user_flags);
+  auto compiled =
+      compile_kernel(*toolchain, prepare_program_source(*source, absolute.string()), options);
+  if (!compiled) {
+    std::string output = compiled.error().message;
+    if (!output.empty() && output.back() != '\n') output += "\n";
+    return bad_input(request.file + " did not compile", std::move(output));
+  }
+
+  ScratchDir scratch;
+  if (scratch.path().empty())
+    return bad_input(std::string("cannot create a temporary folder: ") + std::strerror(errno));
+  std::vector<std::pair<std::string, std::string>> environment{
+      {program::kProgramDirEnv, scratch.path()}};
+  if (!request.trace_dir.empty()) {
+    environment.emplace_back(program::kProgramTraceDirEnv,
+                             fs::absolute(request.trace_dir).lexically_normal().string());
+  }
+  if (request.max_steps != 0) {
+    environment.emplace_back(program::kProgramMaxStepsEnv, std::to_string(request.max_steps));
+  }
+  std::vector<std::string> argv{compiled->shared_object};
+  argv.insert(argv.end(), request.program_args.begin(), request.program_args.end());
+  const std::string stdout_path = request.capture_stdout ? scratch.path() + "/stdout" : "";
+  const ChildEnd end = run_limited(argv, environment, stdout_path, request.time_limit_seconds);
+  if (!end.started) return bad_input(end.failure);
+  result.seconds = end.seconds;
+  result.launches = read_launches(scratch.path());
+  if (request.capture_stdout) result.program_stdout = read_whole(stdout_path);
+
+  const bool stopped_at_launch = !result.launches.empty() &&
+                                 result.launches.back().record.status != "completed" &&
+                                 result.launches.back().record.status != "running" &&
+                                 result.launches.back().record.status != "crashed" &&
+                                 result.launches.back().record.status != "invalid_configuration";
+  char limit[32];
+  std::snprintf(limit, sizeof limit, "%g", request.time_limit_seconds);
+  if (end.timed_out) {
+    result.status = ProgramStatus::timeout;
+    result.signal = SIGKILL;
+    result.message = "the program did not finish within the time limit of " + std::string(limit) +
+                     " s (--time-limit) and was stopped " + where_stopped(result.launches);
+  } else if (WIFSIGNALED(end.wait_status)) {
+    result.status = ProgramStatus::crashed;
+    result.signal = WTERMSIG(end.wait_status);
+    result.message = "the program was killed by " + signal_name(result.signal) + " " +
+                     where_stopped(result.launches);
+  } else if (WEXITSTATUS(end.wait_status) == program::kProgramStoppedExitStatus &&
+             stopped_at_launch) {
+    const program::LaunchRecord& last = result.launches.back().record;
+    result.status = ProgramStatus::kernel_stopped;
+    result.message = "warpsim stopped the program at " + where_launch(last) + ": " + last.status +
+                     ": " + last.message;
+  } else {
+    result.status = ProgramStatus::exited;
+    result.exit_code = WEXITSTATUS(end.wait_status);
+  }
+  return result;
+}
+
+Expected<NativeRun> run_program_with_nvcc(const ProgramRequest& request) {
+  const std::string nvcc = find_nvcc();
+  if (nvcc.empty()) {
+    return fail(ErrorKind::no_device,
+                "no nvcc found (PATH, $CUDA_HOME/bin, /usr/local/cuda/bin): the GPU build needs "
+                "the CUDA toolkit");
+  }
+  if (auto arch = cuda_arch_number(request.arch); !arch) return fail(arch.error().message);
+  if (access(request.file.c_str(), R_OK) != 0) {
+    return fail(ErrorKind::file, "cannot read " + request.file + ": " + std::strerror(errno));
+  }
+  ScratchDir scratch;
+  if (scratch.path().empty()) return fail(ErrorKind::file, "cannot create a temporary folder");
+  const std::string executable = scratch.path() + "/program";
+  std::vector<std::string> argv{nvcc, "-arch=" + request.arch, "-O2", "-o", executable};
+  auto user_flags = user_compiler_flags(request.include_dirs, request.definitions);
+  if (!user_flags) return user_flags.error();
+  argv.insert(argv.end(), user_flags->begin(), user_flags->end());
+  argv.push_back(request.file);
+  const ProcessOutput build = run_process(argv);
+  if (!build.started || build.exit_code != 0) {
+    Error error{ErrorKind::compile, request.file + " did not compile with nvcc", build.output};
+    return error;
+  }
+  NativeRun run;
+  const ProcessOutput version = run_process({nvcc, "--version"});
+  std::istringstream lines(version.output);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("release") != std::string::npos) run.nvcc_version = line;
+  }
+  std::vector<std::string> program_argv{executable};
+  program_argv.insert(program_argv.end(), request.program_args.begin(), request.program_args.end());
+  const std::string stdout_path = scratch.path() + "/stdout";
+  const ChildEnd end = run_limited(program_argv, {}, stdout_path, request.time_limit_seconds);
+  if (!end.started) return fail(ErrorKind::internal, end.failure);
+  run.timed_out = end.timed_out;
+  run.exit_code =
+      WIFSIGNALED(end.wait_status) ? 128 + WTERMSIG(end.wait_status) : WEXITSTATUS(end.wait_status);
+  run.program_stdout = read_whole(stdout_path);
+  return run;
+}
+
+}  // namespace warpsim::runner

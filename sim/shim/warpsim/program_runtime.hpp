@@ -1,0 +1,60 @@
+// The host side of a whole CUDA program in the simulator (`warpsim exec`): what the shim's CUDA
+// runtime functions (warpsim/host_runtime.hpp) call. Launches run in the simulator at once, in
+// program order (every stream is the null stream); memory is host memory.
+//
+// When the program runs under `warpsim exec`, every launch is recorded for the report in the
+// folder named by kProgramDirEnv (launch_record.hpp has the format); run on its own (or loaded by
+// `warpsim run`, which never calls these) nothing is recorded.
+//
+// This header is compiled into user programs as C++17 with the shim: keep it free of the
+// library's C++20 headers.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace warpsim::program {
+
+// The values of CUDA's cudaError_t this side returns (the shim's enum has them all).
+inline constexpr int kSuccess = 0;
+inline constexpr int kErrorInvalidValue = 1;
+inline constexpr int kErrorMemoryAllocation = 2;
+inline constexpr int kErrorInvalidConfiguration = 9;
+
+struct KernelLaunchRequest {
+  const char* kernel = "";  // as written at the launch: "reduce<256>", "ns::scan"
+  const char* file = "";    // the launch's source line
+  unsigned line = 0;
+  unsigned grid[3] = {1, 1, 1};
+  unsigned block[3] = {1, 1, 1};
+  std::size_t shared_bytes = 0;  // dynamic shared memory (the third <<<>>> argument)
+  const void* stream = nullptr;  // the fourth; streams run in order, so it only names the stream
+  // Bit i: argument i is a non-null pointer into no allocation of this runtime (host memory, or
+  // the host's address of a __device__ variable), which a GPU kernel may not reach.
+  std::uint64_t host_pointer_args = 0;
+};
+
+// Runs every thread of the launch through `body(context)` (which calls the kernel with the
+// launch's arguments). Returns kSuccess, or kErrorInvalidConfiguration for a shape CUDA refuses
+// (nothing runs, as on a GPU; the error is also the next last_error()). A launch that cannot
+// complete (deadlock, runaway, a C++ exception in kernel code) ends the program with a message
+// on stderr: its buffers would be meaningless, and on a GPU it would hang or fault.
+int launch_kernel(const KernelLaunchRequest& request, void (*body)(void*), void* context);
+
+// cudaGetLastError (reset = true) and cudaPeekAtLastError: the last launch error, 0 when none.
+int last_error(bool reset);
+
+// cudaMalloc and friends: `bytes` of host memory aligned as cudaMalloc aligns (256 bytes), zero
+// bytes giving a null pointer. Null when out of memory.
+void* allocate(std::size_t bytes);
+// Whether `pointer` came from allocate() and is now freed (a null pointer is fine too).
+bool release(void* pointer);
+// Whether `pointer` lies inside a live allocate() block or a registered symbol.
+bool is_device_address(const void* pointer);
+// cudaGetSymbolAddress: the symbol's `bytes` at `address` count as device memory from now on.
+void register_symbol(const void* address, std::size_t bytes);
+
+// Seconds since an arbitrary start, for events: they time the simulator, not a GPU.
+double now_seconds();
+
+}  // namespace warpsim::program

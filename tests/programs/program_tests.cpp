@@ -1,0 +1,335 @@
+// `warpsim exec` end to end on the whole-program corpus (tests/programs/*.cu): every program runs
+// in the simulator, prints PASSED and exits 0, and where a GPU recording exists
+// (recorded/<name>.txt, written by record_gpu.sh) prints exactly what the GPU printed and exits
+// as it did. Then the cases exec must handle: bad input, a program that never ends, a mask
+// misuse, a crash, arguments and exit status, --trace and --json, `run --kernel` on a program.
+#include <doctest/doctest.h>
+#include <stdlib.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "support/run_warpsim.hpp"
+#include "warpsim/trace.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using warpsim::test::ProcessOutcome;
+using warpsim::test::read_text;
+
+namespace {
+
+const fs::path kPrograms = fs::path(WARPSIM_SOURCE_DIR) / "tests/programs";
+const fs::path kCases = kPrograms / "cases";
+
+class ScratchDir {
+ public:
+  ScratchDir() {
+    std::string pattern = (fs::temp_directory_path() / "warpsim-program-test-XXXXXX").string();
+    if (mkdtemp(pattern.data()) != nullptr) path_ = pattern;
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  ~ScratchDir() {
+    std::error_code ignored;
+    if (!path_.empty()) fs::remove_all(path_, ignored);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+const fs::path& scratch() {
+  static const ScratchDir dir;
+  REQUIRE_FALSE(dir.path().empty());
+  return dir.path();
+}
+
+ProcessOutcome run_warpsim(const std::vector<std::string>& args) {
+  std::vector<std::string> argv{WARPSIM_CLI_PATH};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return warpsim::test::run_process(argv, scratch());
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+std::vector<fs::path> corpus() {
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(kPrograms)) {
+    if (entry.path().extension() == ".cu") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// A recording: "# key: value" header lines, "# exit status: N", then the program's stdout.
+struct Recording {
+  int exit_status = -1;
+  std::string stdout_text;
+};
+
+std::optional<Recording> recording_of(const fs::path& program) {
+  const fs::path file = kPrograms / "recorded" / (program.stem().string() + ".txt");
+  if (!fs::exists(file)) return std::nullopt;
+  std::istringstream in(read_text(file));
+  Recording recording;
+  std::string line;
+  std::streampos body = 0;
+  while (in.peek() == '#' && std::getline(in, line)) {
+    if (line.rfind("# exit status: ", 0) == 0) recording.exit_status = std::stoi(line.substr(15));
+    body = in.tellg();
+  }
+  recording.stdout_text = read_text(file).substr(static_cast<std::size_t>(body));
+  return recording;
+}
+
+}  // namespace
+
+TEST_CASE("the corpus has at least 15 programs, each checking itself") {
+  CHECK(corpus().size() >= 15);
+  for (const fs::path& program : corpus()) {
+    CAPTURE(program);
+    const std::string source = read_text(program);
+    CHECK(contains(source, "int main("));
+    CHECK(contains(source, "<<<"));
+  }
+}
+
+TEST_CASE("every corpus program passes its own check under warpsim exec") {
+  for (const fs::path& program : corpus()) {
+    SUBCASE(program.filename().string().c_str()) {
+      const ProcessOutcome run = run_warpsim({"exec", program.string()});
+      INFO("stdout:\n" << run.out);
+      INFO("stderr:\n" << run.err);
+      CHECK(run.exit_code == 0);
+      CHECK(contains(run.out, "PASSED\n"));
+      CHECK_FALSE(contains(run.out, "FAILED"));
+      CHECK(contains(run.err, "warpsim exec: " + program.filename().string() + ": "));
+      CHECK(contains(run.err, "the program exited with status 0"));
+      CHECK_FALSE(contains(run.err, "warning:"));
+      if (const std::optional<Recording> gpu = recording_of(program)) {
+        CHECK_MESSAGE(run.out == gpu->stdout_text, "stdout differs from the GPU's recording");
+        CHECK(run.exit_code == gpu->exit_status);
+      }
+    }
+  }
+}
+
+TEST_CASE("a missing file is bad input: one message, exit 125") {
+  const ProcessOutcome run = run_warpsim({"exec", (kPrograms / "no_such_program.cu").string()});
+  CHECK(run.exit_code == 125);
+  CHECK(contains(run.err, "no_such_program.cu"));
+  CHECK(run.out.empty());
+}
+
+TEST_CASE("a compile error shows the compiler's own message with the file's line, exit 125") {
+  const ProcessOutcome run = run_warpsim({"exec", (kCases / "compile_error.cu").string()});
+  CHECK(run.exit_code == 125);
+  CHECK(contains(run.err, "compile_error.cu:10"));
+  CHECK(contains(run.err, "undeclared_variable"));
+  CHECK(contains(run.err, "did not compile"));
+}
+
+TEST_CASE("a program that never ends stops at the time limit and says in which launch") {
+  const ProcessOutcome run =
+      run_warpsim({"exec", "--time-limit", "2", (kCases / "spin_forever.cu").string()});
+  INFO(run.err);
+  CHECK(run.exit_code == 124);
+  CHECK(run.seconds < 30);
+  CHECK(contains(run.out, "waiting\n"));  // what it printed before passed through
+  CHECK_FALSE(contains(run.out, "PASSED"));
+  CHECK(contains(run.err, "time limit of 2 s"));
+  CHECK(contains(run.err, "during launch 1 (waitForFlag at spin_forever.cu:16)"));
+}
+
+TEST_CASE("a kernel's mask misuse is in the report and makes the exit status 123") {
+  const fs::path report = scratch() / "mask_misuse.json";
+  const ProcessOutcome text = run_warpsim({"exec", (kCases / "mask_misuse.cu").string()});
+  INFO(text.err);
+  CHECK(text.exit_code == 123);
+  CHECK(contains(text.out, "PASSED"));  // the program cannot see it
+  CHECK(contains(text.err, "1 diagnostic"));
+  CHECK(contains(text.err, "mask_misuse.cu:11"));
+  CHECK(contains(text.err, "__shfl_down_sync"));
+
+  const ProcessOutcome quiet =
+      run_warpsim({"exec", "--json", report.string(), (kCases / "mask_misuse.cu").string()});
+  CHECK(quiet.exit_code == 123);
+  CHECK(quiet.err.empty());
+  const json object = json::parse(read_text(report));
+  CHECK(object["status"] == "exited");
+  CHECK(object["exit_code"] == 0);
+  CHECK(object["warpsim_exit_status"] == 123);
+  REQUIRE(object["launches"].size() == 1);
+  const json& launch = object["launches"][0];
+  CHECK(launch["kernel"] == "halfWarpSum");
+  CHECK(launch["grid"] == json::array({1, 1, 1}));
+  CHECK(launch["block"] == json::array({32, 1, 1}));
+  REQUIRE(launch["diagnostics"].size() >= 1);
+  CHECK(launch["diagnostics"][0]["line"] == 11);
+}
+
+TEST_CASE("a crash in a kernel names the launch and the lane, exit 128 + signal") {
+  const ProcessOutcome run = run_warpsim({"exec", (kCases / "kernel_crash.cu").string()});
+  INFO(run.err);
+  CHECK(run.exit_code == 128 + 11);
+  CHECK(contains(run.err, "signal 11"));
+  CHECK(contains(run.err, "during launch 1 (writeNull at kernel_crash.cu:12), block 0 thread 0"));
+}
+
+TEST_CASE("program arguments and the exit status pass through; stderr too") {
+  const ProcessOutcome run =
+      run_warpsim({"exec", (kCases / "args_and_status.cu").string(), "--", "one", "--two", "3"});
+  CHECK(run.exit_code == 3);
+  CHECK(run.out == "arg 1: one\narg 2: --two\narg 3: 3\n");
+  CHECK(contains(run.err, "to stderr: 4\n"));
+  CHECK(contains(run.err, "the program exited with status 3"));
+  CHECK(run_warpsim({"exec", (kCases / "args_and_status.cu").string()}).exit_code == 0);
+}
+
+TEST_CASE("-D and -I reach the compiler") {
+  const fs::path dir = scratch() / "include_me";
+  fs::create_directories(dir);
+  {
+    std::ofstream(dir / "value.h") << "#define VALUE_FROM_HEADER 40\n";
+    std::ofstream(scratch() / "defines.cu")
+        << "#include <cstdio>\n#include \"value.h\"\n"
+           "__global__ void add(int* out) { atomicAdd(out, EXTRA); }\n"
+           "int main() { int* out; cudaMallocManaged(&out, sizeof(int)); *out = "
+           "VALUE_FROM_HEADER;\n"
+           "  add<<<1, 2>>>(out); cudaDeviceSynchronize(); std::printf(\"%d\\n\", *out); return 0; "
+           "}\n";
+  }
+  const ProcessOutcome run = run_warpsim(
+      {"exec", "-I", dir.string(), "-D", "EXTRA=1", (scratch() / "defines.cu").string()});
+  INFO(run.err);
+  CHECK(run.exit_code == 0);
+  CHECK(run.out == "42\n");
+}
+
+TEST_CASE("--trace writes one trace per launch, readable as warpsim run --trace writes them") {
+  const fs::path dir = scratch() / "traces";
+  const ProcessOutcome run =
+      run_warpsim({"exec", "--trace", dir.string(), (kPrograms / "template_functors.cu").string()});
+  REQUIRE(run.exit_code == 0);
+  std::vector<fs::path> traces;
+  for (const auto& entry : fs::directory_iterator(dir)) traces.push_back(entry.path());
+  std::sort(traces.begin(), traces.end());
+  REQUIRE(traces.size() == 4);
+  CHECK(traces[0].filename() == "001-transform.json");
+  CHECK(traces[3].filename() == "004-transform_float__Clamp_.json");
+
+  const fs::path reduce_dir = scratch() / "reduce-traces";
+  REQUIRE(
+      run_warpsim({"exec", "--trace", reduce_dir.string(), (kPrograms / "warp_reduce.cu").string()})
+          .exit_code == 0);
+  const fs::path trace_file = reduce_dir / "001-blockSum_int__256_.json";
+  REQUIRE(fs::exists(trace_file));
+  const auto trace = warpsim::read_trace_json(read_text(trace_file));
+  REQUIRE(trace);
+  CHECK(trace->steps.size() == 1696);
+  CHECK(trace->grid.x == 32);
+  CHECK(trace->block.x == 256);
+}
+
+TEST_CASE("the --json report lists every launch with its kernel, shape and steps") {
+  const fs::path report = scratch() / "streams.json";
+  const ProcessOutcome run =
+      run_warpsim({"exec", "--json", report.string(), (kPrograms / "streams_events.cu").string()});
+  REQUIRE(run.exit_code == 0);
+  const json object = json::parse(read_text(report));
+  REQUIRE(object["launches"].size() == 2);
+  for (const json& launch : object["launches"]) {
+    CHECK(launch["kernel"] == "scaleThroughShared");
+    CHECK(launch["shared_bytes"] == 512);
+    CHECK(launch["status"] == "completed");
+    CHECK(launch["steps"] == 64);
+  }
+}
+
+TEST_CASE("an invalid launch is refused as on a GPU and listed in the report") {
+  const ProcessOutcome run = run_warpsim({"exec", (kPrograms / "launch_errors.cu").string()});
+  CHECK(run.exit_code == 0);
+  CHECK(contains(run.err, "mark<<<1, 2048>>>"));
+  CHECK(contains(run.err, "invalid_configuration"));
+}
+
+TEST_CASE("warpsim run --kernel works on a whole program: its host code compiles and is ignored") {
+  const ProcessOutcome run =
+      run_warpsim({"run", (kPrograms / "warp_reduce.cu").string(), "--kernel", "blockSum<int, 256>",
+                   "--grid", "2", "--block", "256", "--arg", "i32[1024]:iota", "--arg",
+                   "i32[1]:zeros", "--arg", "i32:1024", "--json"});
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  const json object = json::parse(run.out);
+  CHECK(object["buffers"][1]["values"] == json::array({523776}));  // 0 + 1 + ... + 1023
+
+  const ProcessOutcome listing =
+      run_warpsim({"run", (kPrograms / "cg_tile_reduce.cu").string(), "--list-kernels"});
+  CHECK(listing.exit_code == 0);
+  CHECK(contains(listing.out, "tileSums"));
+}
+
+TEST_CASE("exec --gpu without a GPU says so in one line and exits 3") {
+  if (fs::exists("/dev/nvidia0")) {
+    MESSAGE("skipped: this machine has a GPU (record_gpu.sh covers it)");
+    return;
+  }
+  const ProcessOutcome run = run_warpsim({"exec", "--gpu", (kPrograms / "vector_add.cu").string()});
+  CHECK(run.exit_code == 3);
+  CHECK(std::count(run.err.begin(), run.err.end(), '\n') == 1);
+  CHECK(contains(run.err, "warpsim exec: --gpu: "));
+  CHECK(run.out.empty());
+}
+
+TEST_CASE("a launch that runs away stops the program there: the launch and its step count") {
+  const ProcessOutcome run =
+      run_warpsim({"exec", "--max-steps", "5000", (kCases / "runaway.cu").string()});
+  INFO(run.err);
+  CHECK(run.exit_code == 123);
+  CHECK_FALSE(contains(run.out, "not reached"));
+  CHECK(contains(run.err,
+                 "warpsim stopped the program at launch 1 (shuffleForever at runaway.cu:16)"));
+  CHECK(contains(run.err, "step_budget_exceeded"));
+}
+
+TEST_CASE("--arch picks the device path of #if __CUDA_ARCH__ and the reported compute capability") {
+  const fs::path report90 = scratch() / "arch90.json", report70 = scratch() / "arch70.json";
+  REQUIRE(run_warpsim({"exec", "--json", report90.string(), (kPrograms / "arch_paths.cu").string()})
+              .exit_code == 0);
+  REQUIRE(run_warpsim({"exec", "--arch", "sm_70", "--json", report70.string(),
+                       (kPrograms / "arch_paths.cu").string()})
+              .exit_code == 0);
+  // sm_90: one __reduce_add_sync per warp; sm_70: five shuffles per warp.
+  CHECK(json::parse(read_text(report90))["launches"][0]["steps"] == 2);
+  CHECK(json::parse(read_text(report70))["launches"][0]["steps"] == 10);
+  const ProcessOutcome query =
+      run_warpsim({"exec", "--arch", "sm_80", (kPrograms / "device_query.cu").string()});
+  CHECK(contains(query.err, "compute capability 8.0"));
+  CHECK(
+      run_warpsim({"exec", "--arch", "sm_99", (kPrograms / "arch_paths.cu").string()}).exit_code ==
+      125);
+}
+
+TEST_CASE("a kernel given a host pointer gets a warning in the report, naming the argument") {
+  const fs::path report = scratch() / "host_pointer.json";
+  const ProcessOutcome run = run_warpsim({"exec", (kCases / "host_pointer.cu").string()});
+  INFO(run.err);
+  CHECK(run.exit_code == 0);
+  CHECK(run.out == "42\n");
+  CHECK(contains(run.err, "warning: argument 1 points into memory no cudaMalloc"));
+  REQUIRE(run_warpsim({"exec", "--json", report.string(), (kCases / "host_pointer.cu").string()})
+              .exit_code == 0);
+  const json object = json::parse(read_text(report));
+  CHECK(object["launches"][0]["host_pointer_args"] == json::array({0}));
+  CHECK(object["launches"][1]["host_pointer_args"] == json::array());
+}
