@@ -139,16 +139,28 @@ TEST_CASE("a compile error shows the compiler's own message with the file's line
   CHECK(contains(run.err, "did not compile"));
 }
 
-TEST_CASE("a program that never ends stops at the time limit and says in which launch") {
+TEST_CASE("a kernel that spins on a flag nobody sets is named as a livelock and stops the program") {
   const ProcessOutcome run =
-      run_warpsim({"exec", "--time-limit", "2", (kCases / "spin_forever.cu").string()});
+      run_warpsim({"exec", "--time-limit", "20", (kCases / "spin_forever.cu").string()});
+  INFO(run.err);
+  CHECK(run.exit_code == 123);
+  CHECK(run.seconds < 20);
+  CHECK(contains(run.out, "waiting\n"));  // what it printed before passed through
+  CHECK_FALSE(contains(run.out, "PASSED"));
+  CHECK(contains(run.err, "launch 1 (waitForFlag at spin_forever.cu:16)"));
+  CHECK(contains(run.err, "livelock in block 0: lane 0 of warp 0 spun without progress at spin_forever.cu:7"));
+}
+
+TEST_CASE("a program that never ends in host code stops at the time limit and says where") {
+  const ProcessOutcome run =
+      run_warpsim({"exec", "--time-limit", "2", (kCases / "host_spin.cu").string()});
   INFO(run.err);
   CHECK(run.exit_code == 124);
   CHECK(run.seconds < 30);
-  CHECK(contains(run.out, "waiting\n"));  // what it printed before passed through
+  CHECK(contains(run.out, "waiting\n"));
   CHECK_FALSE(contains(run.out, "PASSED"));
   CHECK(contains(run.err, "time limit of 2 s"));
-  CHECK(contains(run.err, "during launch 1 (waitForFlag at spin_forever.cu:16)"));
+  CHECK(contains(run.err, "in host code, after launch 1"));
 }
 
 TEST_CASE("a kernel's mask misuse is in the report and makes the exit status 123") {
