@@ -154,8 +154,12 @@ int launch_kernel(const KernelLaunchRequest& request, void (*body)(void*), void*
                                  std::to_string(device::kDynamicSharedCapacity)
                            : shape.error().message;
     write_line(s.record_fd, to_json_line(record));
-    s.last_error = kErrorInvalidConfiguration;
-    return kErrorInvalidConfiguration;
+    // What the H100 answers (CUDA 13.0, driver 580, tests/programs/recorded/launch_errors.txt):
+    // a block of more than 1024 threads is cudaErrorInvalidValue ("invalid argument"); the other
+    // shapes CUDA refuses are cudaErrorInvalidConfiguration, as its documentation says.
+    const bool too_many_threads = record.block.count() > 1024;
+    s.last_error = too_many_threads ? kErrorInvalidValue : kErrorInvalidConfiguration;
+    return s.last_error;
   }
 
   record.status = "running";

@@ -44,6 +44,8 @@ cc="$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -n1 | tr -
 cuda="$("$nvcc" --version | sed -n 's/.*release \([0-9.]*\), \(V[0-9.]*\).*/\1 (\2)/p' | head -n1)"
 date_utc="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 commit="$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+# A tree that differs from its commit (or a copy whose history is stale) is not that commit.
+git -C "$root" diff --quiet HEAD -- 2>/dev/null || commit="$commit with uncommitted changes"
 
 if [[ ${#names[@]} -eq 0 ]]; then
   for file in "$here"/*.cu; do names+=("$(basename "$file" .cu)"); done
