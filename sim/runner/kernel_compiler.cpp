@@ -31,6 +31,11 @@ namespace {
 std::vector<std::string> codegen_flags(bool executable) {
   std::vector<std::string> flags{"-std=c++17", "-O1", "-g", "-gdwarf-4", "-fPIC"};
   if (!executable) flags.push_back("-shared");
+#if defined(WARPSIM_RUNNER_SANITIZED_LIBRARY)
+  // libwarpsim was built with ASan and UBSan (WARPSIM_SANITIZE): a program that loads it must
+  // have their runtime first (a kernel's shared object is loaded by a host that has it).
+  if (executable) flags.push_back("-fsanitize=address,undefined");
+#endif
   for (const char* flag : {"-x", "c++", "-include", "warpsim/cuda_shim.hpp"}) flags.push_back(flag);
   return flags;
 }
