@@ -179,6 +179,55 @@ std::string without_newlines(std::string_view text) {
 }
 
 // The prelude every prepared source starts with, then the user's source under its own name.
+// The contents of the string literals of an asm template, from `from` up to `to`, concatenated,
+// with \n, \t and \" decoded.
+std::string asm_template(std::string_view source, std::size_t from, std::size_t to) {
+  std::string text;
+  bool inside = false;
+  for (std::size_t i = from; i < to; ++i) {
+    const char c = source[i];
+    if (!inside) {
+      if (c == ':') break;  // the operands begin
+      inside = c == '"';
+      continue;
+    }
+    if (c == '\\' && i + 1 < to) {
+      const char next = source[++i];
+      text += next == 'n' ? '\n' : next == 't' ? '\t' : next;
+    } else if (c == '"') {
+      inside = false;
+    } else {
+      text += c;
+    }
+  }
+  return text;
+}
+
+// The first instruction of a PTX template ("mov.u32 %0, %%laneid"), or empty when the template
+// does not read as PTX.
+std::string first_ptx_instruction(std::string_view text) {
+  std::size_t start = text.find_first_not_of(" \t\n{");
+  if (start == std::string_view::npos) return {};
+  // A block's declarations (.reg .pred p;) come before its first instruction.
+  while (text.substr(start, 1) == ".") {
+    const std::size_t semicolon = text.find(';', start);
+    if (semicolon == std::string_view::npos) return {};
+    start = text.find_first_not_of(" \t\n", semicolon + 1);
+    if (start == std::string_view::npos) return {};
+  }
+  std::size_t end = text.find_first_of(";\n", start);
+  if (end == std::string_view::npos) end = text.size();
+  std::string instruction(text.substr(start, end - start));
+  while (!instruction.empty() && (instruction.back() == ' ' || instruction.back() == '\\')) {
+    instruction.pop_back();
+  }
+  const std::string word = instruction.substr(0, instruction.find(' '));
+  const bool block =
+      text.find_first_not_of(" \t") < text.size() && text[text.find_first_not_of(" \t")] == '{';
+  if (word.find('.') == std::string::npos && !block) return {};
+  return instruction;
+}
+
 std::string prepared_user_source(std::string_view user_source, std::string_view absolute_path) {
   std::string out;
   out.reserve(user_source.size() + 512);
@@ -187,7 +236,8 @@ std::string prepared_user_source(std::string_view user_source, std::string_view 
   out += "extern unsigned char* " + std::string(kSharedAlias) + " __asm__(\"" +
          kDynamicSharedBaseSymbol + "\");\n";
   out += "#line 1 \"" + escape_for_string_literal(absolute_path) + "\"\n";
-  out += insert_loop_ticks(rewrite_launches(rewrite_extern_shared(user_source)));
+  out +=
+      insert_loop_ticks(rewrite_launches(rewrite_extern_shared(rewrite_inline_ptx(user_source))));
   if (!out.empty() && out.back() != '\n') out += '\n';
   return out;
 }
@@ -239,6 +289,46 @@ std::string prepare_source(std::string_view user_source, std::string_view absolu
 
 std::string prepare_program_source(std::string_view user_source, std::string_view absolute_path) {
   return prepared_user_source(user_source, absolute_path);
+}
+
+std::string rewrite_inline_ptx(std::string_view source) {
+  const std::string stripped = strip_for_scan(source);
+  const std::vector<Token> tokens = tokenize(stripped);
+  std::string out;
+  std::size_t copied = 0;
+  for (std::size_t k = 0; k < tokens.size(); ++k) {
+    const std::string_view word = tokens[k].text;
+    if (word != "asm" && word != "__asm__" && word != "__asm") continue;
+    std::size_t open = k + 1;
+    while (open < tokens.size() &&
+           (tokens[open].text == "volatile" || tokens[open].text == "__volatile__" ||
+            tokens[open].text == "inline" || tokens[open].text == "goto")) {
+      ++open;
+    }
+    if (open >= tokens.size() || tokens[open].text != "(") continue;
+    std::size_t close = open;
+    for (int depth = 0; close < tokens.size(); ++close) {
+      depth += tokens[close].text == "(" ? 1 : tokens[close].text == ")" ? -1 : 0;
+      if (depth == 0) break;
+    }
+    if (close >= tokens.size()) continue;
+    const std::string instruction =
+        first_ptx_instruction(asm_template(source, tokens[open].offset, tokens[close].offset));
+    if (instruction.empty()) continue;
+    const bool statement = close + 1 < tokens.size() && tokens[close + 1].text == ";";
+    const std::size_t end = tokens[statement ? close + 1 : close].offset + 1;
+    out.append(source.substr(copied, tokens[k].offset - copied));
+    out += "static_assert(sizeof(char) == 0, \"warpsim: inline PTX is not simulated (" +
+           escape_for_string_literal(instruction) +
+           "): write it with CUDA's intrinsics (threadIdx.x % 32 for %laneid, __shfl_sync, "
+           "__ballot_sync, __byte_perm, ...), which warpsim runs and traces\");";
+    const std::string_view replaced = source.substr(tokens[k].offset, end - tokens[k].offset);
+    out.append(static_cast<std::size_t>(std::count(replaced.begin(), replaced.end(), '\n')), '\n');
+    copied = end;
+    k = statement ? close + 1 : close;
+  }
+  out.append(source.substr(copied));
+  return out;
 }
 
 }  // namespace warpsim::runner

@@ -99,7 +99,8 @@ TEST_CASE("a deadlock is a status with its diagnostic in the trace") {
   CHECK(r.status == RunStatus::deadlock);
   CHECK(r.exit_status() == kExitKernelFailed);
   bool named = false;
-  for (const Diagnostic& d : r.trace.diagnostics) named = named || d.kind == DiagnosticKind::deadlock;
+  for (const Diagnostic& d : r.trace.diagnostics)
+    named = named || d.kind == DiagnosticKind::deadlock;
   CHECK(named);
   CHECK_FALSE(r.message.empty());
 }
@@ -208,7 +209,8 @@ TEST_CASE("a shuffle that reads a lane's never-set local is named: readers, sour
 }
 
 TEST_CASE("the same kernel with the local set on every path reports nothing") {
-  const KernelFileResult r = run_never_set("never_set_shuffle_fixed", {kHeadsEvery8, "u32[32]:zeros"});
+  const KernelFileResult r =
+      run_never_set("never_set_shuffle_fixed", {kHeadsEvery8, "u32[32]:zeros"});
   REQUIRE(r.status == RunStatus::completed);
   CHECK(r.trace.diagnostics.empty());
 }
@@ -223,4 +225,21 @@ TEST_CASE("a reduction over one lane's never-set value names every other lane as
   const KernelFileResult fixed = run_never_set("never_set_reduce_fixed", {"i32[32]:zeros"});
   CHECK(fixed.trace.diagnostics.empty());
   CHECK(fixed.buffer<int>(0)[0] == 493);  // 0 + 1 + ... + 31 without lane 3
+}
+
+TEST_CASE(
+    "a kernel with inline PTX does not compile, and the message names the instruction and line") {
+  use_scratch_cache();
+  KernelFileRequest request;
+  request.file = kKernels + "inline_ptx.cu";
+  request.kernel = "ptx_lane_id";
+  request.grid = {1};
+  request.block = {32};
+  request.args.push_back(*parse_arg_spec("u32[32]:zeros"));
+  const KernelFileResult r = run_kernel_file(request);
+  CHECK(r.status == RunStatus::bad_input);
+  CHECK(contains(r.message, "did not compile"));
+  CHECK(contains(r.details, "inline_ptx.cu:4:"));
+  CHECK(contains(r.details, "inline PTX is not simulated (mov.u32 %0, %%laneid)"));
+  CHECK_FALSE(contains(r.details, "Assembler messages"));
 }

@@ -116,7 +116,8 @@ TEST_CASE("resolve_kernel accepts plain, qualified and instantiated names") {
     CAPTURE(requested);
     auto choice = resolve_kernel(kernels, row.requested, "k.cu");
     CHECK_FALSE(choice);
-    CHECK_MESSAGE(choice.error().message.find(row.message_part) != std::string::npos, choice.error().message);
+    CHECK_MESSAGE(choice.error().message.find(row.message_part) != std::string::npos,
+                  choice.error().message);
   }
 }
 
@@ -227,7 +228,8 @@ TEST_CASE("rewrite_launches turns each <<<>>> into the shim's launch_kernel, lin
   const std::string rewritten = rewrite_launches(multi);
   CHECK(std::count(rewritten.begin(), rewritten.end(), '\n') == 5);
   CHECK(line_of(rewritten, 5) == "int y;");
-  CHECK(line_of(rewritten, 3) == "    block), [&](auto&&... warpsim_launch_args_) { k(warpsim_launch_args_...); })(a,");
+  CHECK(line_of(rewritten, 3) ==
+        "    block), [&](auto&&... warpsim_launch_args_) { k(warpsim_launch_args_...); })(a,");
   // Comments, strings, shifts and launches inside macros are left alone.
   for (const std::string untouched :
        {"// k<<<1, 1>>>();", "const char* s = \"k<<<1, 1>>>()\";", "int y = x << 2 >> 1;",
@@ -237,7 +239,8 @@ TEST_CASE("rewrite_launches turns each <<<>>> into the shim's launch_kernel, lin
   }
 }
 
-TEST_CASE("prepare_program_source is the user's file under #line with launches rewritten, no entry") {
+TEST_CASE(
+    "prepare_program_source is the user's file under #line with launches rewritten, no entry") {
   const std::string user = "__global__ void k() {}\nint main() { k<<<1, 32>>>(); return 0; }\n";
   const std::string prepared = prepare_program_source(user, "/tmp/p.cu");
   CHECK(prepared.find("#line 1 \"/tmp/p.cu\"\n") != std::string::npos);
@@ -267,6 +270,35 @@ __global__ void [[maybe_unused]] attributed(int* p) [[]] { return; }
   CHECK(warpsim::runner::kernel_body_size(source, "empty") == 0u);
   CHECK(warpsim::runner::kernel_body_size(source, "attributed") == 2u);
   CHECK(warpsim::runner::kernel_body_size(source, "missing") == std::nullopt);
-  CHECK(warpsim::runner::kernel_body_size("__global__ void only_declared(int*);", "only_declared") ==
-        std::nullopt);
+  CHECK(warpsim::runner::kernel_body_size("__global__ void only_declared(int*);",
+                                          "only_declared") == std::nullopt);
+}
+
+TEST_CASE("inline PTX becomes a static_assert naming its first instruction, at its own line") {
+  const std::string one =
+      "int f() {\n  unsigned id;\n  asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(id));\n  "
+      "return id;\n}\n";
+  const std::string out = rewrite_inline_ptx(one);
+  CHECK(out.find("asm") == std::string::npos);
+  CHECK(out.find("inline PTX is not simulated (mov.u32 %0, %%laneid)") != std::string::npos);
+  CHECK(std::count(out.begin(), out.end(), '\n') == std::count(one.begin(), one.end(), '\n'));
+  CHECK(out.find("static_assert") == one.find("asm"));  // where the asm was, so at its line
+
+  // A block: its declarations skipped, the first instruction named; operands over two lines.
+  const std::string block =
+      "asm(\"{\\n\\t.reg .pred p;\\n\\tsetp.ne.u32 p, %1, 0;\\n\\tvote.sync.ballot.b32 %0, p, "
+      "-1;\\n}\"\n"
+      "    : \"=r\"(r) : \"r\"(x));\nint after;\n";
+  const std::string rewritten = rewrite_inline_ptx(block);
+  CHECK(rewritten.find("(setp.ne.u32 p, %1, 0)") != std::string::npos);
+  CHECK(rewritten.find("int after;") != std::string::npos);
+  CHECK(std::count(rewritten.begin(), rewritten.end(), '\n') ==
+        std::count(block.begin(), block.end(), '\n'));
+
+  // Not PTX: an asm label, x86 in host code.
+  for (const std::string& other :
+       {std::string("extern int counter asm(\"my_counter\");\n"),
+        std::string("void spin() { __asm__ __volatile__(\"pause\"); }\n")}) {
+    CHECK(rewrite_inline_ptx(other) == other);
+  }
 }

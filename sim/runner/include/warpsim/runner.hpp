@@ -156,6 +156,13 @@ inline constexpr const char* kDynamicSharedSymbol = "warpsim_dynamic_shared";
 inline constexpr const char* kDynamicSharedBaseSymbol = "warpsim_dynamic_shared_base";
 std::string rewrite_extern_shared(std::string_view source);
 
+// Inline PTX (`asm("mov.u32 %0, %%laneid;" : "=r"(id))`) is not simulated: every asm statement
+// whose template reads as PTX (its first word has a '.', or it is a `{ ... }` block) becomes a
+// static_assert that fails at its own line and names its first instruction, so the compile says
+// so instead of the host assembler's "no such instruction". Other asm (a symbol name, x86 in
+// host code) is left alone. Line numbers are unchanged.
+std::string rewrite_inline_ptx(std::string_view source);
+
 // Forward progress: puts a tick (device::spin_tick) at the start of every iteration of every
 // `for`, `while` and `do` loop, on the loop's own line, so that a lane spinning in a loop yields
 // to the lanes and warps it waits for. Line numbers are unchanged.
