@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "support/run_warpsim.hpp"
+#include "support/scratch_dir.hpp"
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -27,28 +28,9 @@ namespace {
 
 const std::string kKernels = std::string(WARPSIM_SOURCE_DIR) + "/tests/runner/kernels/";
 
-// A scratch directory for this test process (the kernel cache, files tests write), removed at
-// exit.
-class ScratchDir {
- public:
-  ScratchDir() {
-    std::string pattern = (fs::temp_directory_path() / "warpsim-cli-test-XXXXXX").string();
-    if (mkdtemp(pattern.data()) != nullptr) path_ = pattern;
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  ~ScratchDir() {
-    std::error_code ignored;
-    if (!path_.empty()) fs::remove_all(path_, ignored);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
 
 const fs::path& scratch() {
-  static const ScratchDir dir;
+  static const warpsim::test::ScratchDir dir("warpsim-cli-test");
   REQUIRE_FALSE(dir.path().empty());
   return dir.path();
 }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "support/run_warpsim.hpp"
+#include "support/scratch_dir.hpp"
 #include "warpsim/trace.hpp"
 
 namespace fs = std::filesystem;
@@ -28,26 +29,9 @@ namespace {
 const fs::path kPrograms = fs::path(WARPSIM_SOURCE_DIR) / "tests/programs";
 const fs::path kCases = kPrograms / "cases";
 
-class ScratchDir {
- public:
-  ScratchDir() {
-    std::string pattern = (fs::temp_directory_path() / "warpsim-program-test-XXXXXX").string();
-    if (mkdtemp(pattern.data()) != nullptr) path_ = pattern;
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  ~ScratchDir() {
-    std::error_code ignored;
-    if (!path_.empty()) fs::remove_all(path_, ignored);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
 
 const fs::path& scratch() {
-  static const ScratchDir dir;
+  static const warpsim::test::ScratchDir dir("warpsim-program-test");
   REQUIRE_FALSE(dir.path().empty());
   return dir.path();
 }
