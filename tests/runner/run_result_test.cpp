@@ -227,19 +227,50 @@ TEST_CASE("a reduction over one lane's never-set value names every other lane as
   CHECK(fixed.buffer<int>(0)[0] == 493);  // 0 + 1 + ... + 31 without lane 3
 }
 
-TEST_CASE(
-    "a kernel with inline PTX does not compile, and the message names the instruction and line") {
+TEST_CASE("inline PTX of the warp-level and bit set runs, traced at the asm's line") {
   use_scratch_cache();
   KernelFileRequest request;
   request.file = kKernels + "inline_ptx.cu";
-  request.kernel = "ptx_lane_id";
+  request.kernel = "ptx_warp";
+  request.grid = {1};
+  request.block = {32};
+  for (const char* spec : {"f32[32]:iota", "f32[32]:zeros", "u32[160]:zeros"}) {
+    request.args.push_back(*parse_arg_spec(spec));
+  }
+  const KernelFileResult r = run_kernel_file(request);
+  REQUIRE_MESSAGE(r.status == RunStatus::completed, r.message << "\n" << r.details);
+  CHECK(r.trace.diagnostics.empty());
+  for (const float sum : r.buffer<float>(1)) CHECK(sum == 496.0f);  // shfl.sync.bfly, 5 rounds
+  const std::vector<std::uint32_t> bits = r.buffer<std::uint32_t>(2);
+  for (std::uint32_t lane = 0; lane < 32; ++lane) {
+    INFO("lane " << lane);
+    CHECK(bits[5 * lane + 0] == (1u << lane) - 1u);                      // %lanemask_lt
+    CHECK(bits[5 * lane + 1] == ((0xdeadbeefu >> (lane % 28)) & 0xfu));  // bfe.u32
+    CHECK(bits[5 * lane + 2] == 0x11770077u);                            // prmt.b32
+    CHECK(bits[5 * lane + 3] == (lane ^ 0xf0f0f0f0u ^ 0x0ff00ff0u));     // lop3 0x96
+    CHECK(bits[5 * lane + 4] == 496u);                                   // redux.sync.add
+  }
+  REQUIRE(r.trace.steps.size() == 6);  // five shuffles and the reduction, as their intrinsics
+  for (std::size_t i = 0; i < 5; ++i) {
+    const TraceStep step = r.trace.steps.at(i);
+    CHECK(step.op == Op::shfl_xor);
+    CHECK(step.where[0].line == 11);
+  }
+  CHECK(r.trace.steps.at(5).op == Op::reduce_add);
+}
+
+TEST_CASE("inline PTX outside that set does not compile; the message names instruction and line") {
+  use_scratch_cache();
+  KernelFileRequest request;
+  request.file = kKernels + "inline_ptx_unsupported.cu";
+  request.kernel = "ptx_unsupported";
   request.grid = {1};
   request.block = {32};
   request.args.push_back(*parse_arg_spec("u32[32]:zeros"));
   const KernelFileResult r = run_kernel_file(request);
   CHECK(r.status == RunStatus::bad_input);
   CHECK(contains(r.message, "did not compile"));
-  CHECK(contains(r.details, "inline_ptx.cu:4:"));
-  CHECK(contains(r.details, "inline PTX is not simulated (mov.u32 %0, %%laneid)"));
+  CHECK(contains(r.details, "inline_ptx_unsupported.cu:5:"));
+  CHECK(contains(r.details, "inline PTX is not simulated (setp.ne.u32 q, %1, 0)"));
   CHECK_FALSE(contains(r.details, "Assembler messages"));
 }

@@ -274,15 +274,29 @@ __global__ void [[maybe_unused]] attributed(int* p) [[]] { return; }
                                           "only_declared") == std::nullopt);
 }
 
-TEST_CASE("inline PTX becomes a static_assert naming its first instruction, at its own line") {
+TEST_CASE(
+    "inline PTX of the runnable set becomes a call on the same line; other PTX a static_assert") {
   const std::string one =
       "int f() {\n  unsigned id;\n  asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(id));\n  "
       "return id;\n}\n";
   const std::string out = rewrite_inline_ptx(one);
   CHECK(out.find("asm") == std::string::npos);
-  CHECK(out.find("inline PTX is not simulated (mov.u32 %0, %%laneid)") != std::string::npos);
+  CHECK(out.find("::warpsim::ptx::assign((id), ::warpsim::ptx::laneid());") == one.find("asm"));
   CHECK(std::count(out.begin(), out.end(), '\n') == std::count(one.begin(), one.end(), '\n'));
-  CHECK(out.find("static_assert") == one.find("asm"));  // where the asm was, so at its line
+
+  const std::string shfl =
+      "asm(\"shfl.sync.down.b32 %0, %1, %2, %3, %4;\" : \"=r\"(d) : \"r\"(v), \"r\"(n), \"r\"(31), "
+      "\"r\"(m));";
+  CHECK(rewrite_inline_ptx(shfl) ==
+        "::warpsim::ptx::assign((d), ::warpsim::ptx::shfl_down(::warpsim::ptx::bits(v), "
+        "::warpsim::ptx::bits(n), ::warpsim::ptx::bits(31), ::warpsim::ptx::bits(m)));");
+
+  // Not in the set: named in a static_assert where the asm was.
+  const std::string cvt = "asm(\"cvt.rn.f16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(x));\n";
+  const std::string unsupported = rewrite_inline_ptx(cvt);
+  CHECK(unsupported.find("static_assert") == 0);
+  CHECK(unsupported.find("inline PTX is not simulated (cvt.rn.f16.f32 %0, %1)") !=
+        std::string::npos);
 
   // A block: its declarations skipped, the first instruction named; operands over two lines.
   const std::string block =
@@ -295,10 +309,11 @@ TEST_CASE("inline PTX becomes a static_assert naming its first instruction, at i
   CHECK(std::count(rewritten.begin(), rewritten.end(), '\n') ==
         std::count(block.begin(), block.end(), '\n'));
 
-  // Not PTX: an asm label, x86 in host code.
+  // Not PTX: an asm label, x86 in host code, an empty barrier.
   for (const std::string& other :
        {std::string("extern int counter asm(\"my_counter\");\n"),
-        std::string("void spin() { __asm__ __volatile__(\"pause\"); }\n")}) {
+        std::string("void spin() { __asm__ __volatile__(\"pause\"); }\n"),
+        std::string("asm volatile(\"\" ::: \"memory\");\n")}) {
     CHECK(rewrite_inline_ptx(other) == other);
   }
 }

@@ -31,3 +31,4 @@
 #include "warpsim/simd_intrinsics.hpp"
 #include "warpsim/memory_intrinsics.hpp"
 #include "warpsim/device_printf.hpp"
+#include "warpsim/inline_ptx.hpp"
