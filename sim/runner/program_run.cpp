@@ -1,6 +1,8 @@
 // `warpsim exec`: build a whole program against the shim, run it in a child process under a
 // wall-clock limit, and read back what its launches recorded (warpsim/launch_record.hpp).
+#include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -19,6 +21,8 @@
 #include "subprocess.hpp"
 #include "warpsim/program.hpp"
 #include "warpsim/runner.hpp"
+
+extern char** environ;
 
 namespace warpsim::runner {
 namespace fs = std::filesystem;
@@ -53,32 +57,42 @@ struct ChildEnd {
   double seconds = 0;
 };
 
-// Runs argv with extra environment variables, stdout to `stdout_path` when not empty (else
-// inherited, as stdin and stderr are), killing it when `limit_seconds` pass.
+// Runs argv with extra environment variables (replacing ones of the same name), stdout to
+// `stdout_path` when not empty (else inherited, as stdin and stderr are), killing it when
+// `limit_seconds` pass. Started with posix_spawn: nothing runs between fork and exec.
 ChildEnd run_limited(const std::vector<std::string>& argv,
                      const std::vector<std::pair<std::string, std::string>>& environment,
                      const std::string& stdout_path, double limit_seconds) {
   ChildEnd end;
   std::fflush(nullptr);
-  const auto start = std::chrono::steady_clock::now();
-  const pid_t pid = fork();
-  if (pid < 0) {
-    end.failure = std::string("fork: ") + std::strerror(errno);
-    return end;
+  std::vector<std::string> variables;
+  for (char** v = environ; *v != nullptr; ++v) {
+    const std::string_view entry(*v);
+    const std::string_view name = entry.substr(0, entry.find('='));
+    const bool replaced = std::any_of(environment.begin(), environment.end(),
+                                      [&](const auto& pair) { return pair.first == name; });
+    if (!replaced) variables.emplace_back(entry);
   }
-  if (pid == 0) {
-    for (const auto& [name, value] : environment) setenv(name.c_str(), value.c_str(), 1);
-    if (!stdout_path.empty()) {
-      std::FILE* out = std::freopen(stdout_path.c_str(), "w", stdout);
-      if (out == nullptr) _exit(127);
-    }
-    std::vector<char*> args;
-    for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
-    args.push_back(nullptr);
-    execv(args[0], args.data());
-    std::fprintf(stderr, "warpsim exec: cannot run %s: %s\n", argv[0].c_str(),
-                 std::strerror(errno));
-    _exit(127);
+  for (const auto& [name, value] : environment) variables.push_back(name + "=" + value);
+  std::vector<char*> envp;
+  for (std::string& variable : variables) envp.push_back(variable.data());
+  envp.push_back(nullptr);
+  std::vector<char*> args;
+  for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
+  args.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  if (!stdout_path.empty()) {
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, stdout_path.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  }
+  const auto start = std::chrono::steady_clock::now();
+  pid_t pid = -1;
+  const int error = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  if (error != 0) {
+    end.failure = "cannot run " + argv[0] + ": " + std::strerror(error);
+    return end;
   }
   end.started = true;
   const auto deadline = start + std::chrono::duration<double>(limit_seconds);

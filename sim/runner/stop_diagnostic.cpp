@@ -7,20 +7,18 @@
 
 #include "kernel_child.hpp"
 #include "subprocess.hpp"
+#include "warpsim/code_lines.hpp"
 #include "warpsim/diagnostic_text.hpp"
 
 namespace warpsim::runner {
 namespace {
 
-struct SourceLocation {
-  std::string file;
-  std::uint32_t line = 0;
-};
+using runtime::CodeLine;
 
 // The innermost frame in the user's file (else any known file) of the kernel object's offsets,
 // through addr2line.
-SourceLocation locate_frames(const std::string& shared_object, const StopReport& report,
-                             const std::string& user_file) {
+CodeLine locate_frames(const std::string& shared_object, const StopReport& report,
+                       const std::string& user_file) {
   if (report.frame_count == 0 || find_program("addr2line").empty()) return {};
   std::vector<std::string> argv{"addr2line", "-e", shared_object, "-i"};
   for (std::uint32_t i = 0; i < report.frame_count; ++i) {
@@ -30,21 +28,13 @@ SourceLocation locate_frames(const std::string& shared_object, const StopReport&
   }
   const ProcessOutput run = run_process(argv);
   if (!run.started || run.exit_code != 0) return {};
-  SourceLocation fallback;
+  CodeLine fallback;
   std::istringstream lines(run.output);
   for (std::string line; std::getline(lines, line);) {
-    line = line.substr(0, line.find(" (discriminator"));
-    const std::size_t colon = line.rfind(':');
-    if (colon == std::string::npos || line.compare(0, 2, "??") == 0) continue;
-    SourceLocation here{line.substr(0, colon), 0};
-    try {
-      here.line = static_cast<std::uint32_t>(std::stoul(line.substr(colon + 1)));
-    } catch (const std::exception&) {
-      continue;
-    }
-    if (here.line == 0) continue;
-    if (here.file == user_file) return here;
-    if (fallback.file.empty()) fallback = here;
+    const std::optional<CodeLine> here = runtime::parse_code_line(line);
+    if (!here) continue;
+    if (here->file == user_file) return *here;
+    if (fallback.file.empty()) fallback = *here;
   }
   return fallback;
 }
@@ -113,7 +103,7 @@ Diagnostic stop_diagnostic(const StopReport& report, const StopContext& context,
                               (block_idx.y + std::uint64_t{context.grid.y} * block_idx.z);
   d.warp = report.warp;
   d.lanes = has_position ? lane_bit(static_cast<int>(report.lane)) : 0;
-  SourceLocation where = locate_frames(context.shared_object, report, context.user_file);
+  CodeLine where = locate_frames(context.shared_object, report, context.user_file);
   if (where.line == 0 && report.last_line != 0) {
     where = {report.last_file, report.last_line};  // the lane's last warp-level call
   }

@@ -1,4 +1,4 @@
-#include "code_lines.hpp"
+#include "warpsim/code_lines.hpp"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -27,22 +27,9 @@ std::string shell_quoted(const std::string& text) {
   return quoted + "'";
 }
 
-// "file:line" (maybe followed by " (discriminator N)"); false for "??:0" and the like.
-bool parse_frame(std::string text, CodeLine& out) {
-  text = text.substr(0, text.find(" (discriminator"));
-  const std::size_t colon = text.rfind(':');
-  if (colon == std::string::npos || colon == 0 || text.compare(0, 2, "??") == 0) return false;
-  try {
-    out.line = static_cast<std::uint32_t>(std::stoul(text.substr(colon + 1)));
-  } catch (const std::exception&) {
-    return false;
-  }
-  out.file = text.substr(0, colon);
-  return out.line != 0;
-}
-
 // addr2line -i -a over `offsets` of `object`: each address's best frame.
-void locate_in(const std::string& object, const std::vector<std::pair<std::uintptr_t, std::size_t>>& offsets,
+void locate_in(const std::string& object,
+               const std::vector<std::pair<std::uintptr_t, std::size_t>>& offsets,
                std::vector<CodeLine>& lines) {
   std::ostringstream command;
   command << "addr2line -i -a -e " << shell_quoted(object);
@@ -52,7 +39,8 @@ void locate_in(const std::string& object, const std::vector<std::pair<std::uintp
   if (pipe == nullptr) return;
   std::string output;
   char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) output.append(buffer, n);
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;)
+    output.append(buffer, n);
   pclose(pipe);
 
   std::istringstream in(output);
@@ -71,11 +59,12 @@ void locate_in(const std::string& object, const std::vector<std::pair<std::uintp
       fallback = {};
       continue;
     }
-    CodeLine frame;
-    if (!started || chosen || which >= offsets.size() || !parse_frame(line, frame)) continue;
-    if (fallback.file.empty()) fallback = frame;
-    if (!library_file(frame.file)) {
-      lines[offsets[which].second] = frame;
+    if (!started || chosen || which >= offsets.size()) continue;
+    const std::optional<CodeLine> frame = parse_code_line(line);
+    if (!frame) continue;
+    if (fallback.file.empty()) fallback = *frame;
+    if (!library_file(frame->file)) {
+      lines[offsets[which].second] = *frame;
       chosen = true;
     }
   }
@@ -83,6 +72,22 @@ void locate_in(const std::string& object, const std::vector<std::pair<std::uintp
 }
 
 }  // namespace
+
+std::optional<CodeLine> parse_code_line(std::string text) {
+  text = text.substr(0, text.find(" (discriminator"));
+  const std::size_t colon = text.rfind(':');
+  if (colon == std::string::npos || colon == 0 || text.compare(0, 2, "??") == 0)
+    return std::nullopt;
+  CodeLine out;
+  try {
+    out.line = static_cast<std::uint32_t>(std::stoul(text.substr(colon + 1)));
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  out.file = text.substr(0, colon);
+  if (out.line == 0) return std::nullopt;
+  return out;
+}
 
 std::vector<CodeLine> code_lines(const std::vector<std::uintptr_t>& return_addresses) {
   std::vector<CodeLine> lines(return_addresses.size());

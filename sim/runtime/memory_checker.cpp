@@ -6,7 +6,7 @@
 #include <bit>
 #include <stdexcept>
 
-#include "code_lines.hpp"
+#include "warpsim/code_lines.hpp"
 
 namespace warpsim::runtime {
 namespace {

@@ -20,6 +20,7 @@
 #include <type_traits>
 
 #include "warpsim/cuda_shim.hpp"
+#include "warpsim/thread_position.hpp"
 
 namespace cooperative_groups {
 class thread_group;
@@ -46,11 +47,10 @@ template <class GroupT>
 inline constexpr bool is_warp_group =
     tile_size<GroupT> != 0 || std::is_same_v<GroupT, cooperative_groups::coalesced_group>;
 
-// Where the calling thread sits. Warps are cut from the linear thread index, x fastest.
-inline unsigned int block_thread_rank() {
-  const device::LaneEnv& e = *device::current_env;
-  return e.thread_idx.x + e.block_dim.x * (e.thread_idx.y + e.block_dim.y * e.thread_idx.z);
-}
+// Where the calling thread sits (warpsim/thread_position.hpp).
+using ::warpsim::shim::block_thread_rank;
+using ::warpsim::shim::lane_id;
+using ::warpsim::shim::lanemask_lt;
 inline unsigned int block_num_threads() {
   const device::LaneEnv& e = *device::current_env;
   return e.block_dim.x * e.block_dim.y * e.block_dim.z;
@@ -65,8 +65,6 @@ inline unsigned long long grid_block_rank() {
          static_cast<unsigned long long>(e.grid_dim.x) *
              (e.block_idx.y + static_cast<unsigned long long>(e.grid_dim.y) * e.block_idx.z);
 }
-inline unsigned int lane_id() { return block_thread_rank() % 32u; }
-inline unsigned int lanemask_lt() { return (1u << lane_id()) - 1u; }
 
 // a + b as the GPU computes it (two's complement wrap-around), without host overflow.
 constexpr int wrapping_add(int a, int b) {

@@ -13,6 +13,7 @@
 
 #include "warpsim/device_abi.hpp"
 #include "warpsim/integer_intrinsics.hpp"
+#include "warpsim/thread_position.hpp"
 #include "warpsim/warp_intrinsics.hpp"
 
 namespace warpsim::ptx {
@@ -40,14 +41,10 @@ void assign(T& out, std::uint32_t b) {
 inline std::uint32_t mov(std::uint32_t a) { return a; }
 
 // Special registers.
-inline std::uint32_t linear_thread() {
-  const device::LaneEnv& e = *device::current_env;
-  return e.thread_idx.x + e.block_dim.x * (e.thread_idx.y + e.block_dim.y * e.thread_idx.z);
-}
-inline std::uint32_t laneid() { return linear_thread() % 32u; }
-inline std::uint32_t warpid() { return linear_thread() / 32u; }  // as warpsim places warps
+inline std::uint32_t laneid() { return shim::lane_id(); }
+inline std::uint32_t warpid() { return shim::block_thread_rank() / 32u; }  // as warpsim places warps
 inline std::uint32_t lanemask_eq() { return 1u << laneid(); }
-inline std::uint32_t lanemask_lt() { return lanemask_eq() - 1u; }
+inline std::uint32_t lanemask_lt() { return shim::lanemask_lt(); }
 inline std::uint32_t lanemask_le() { return lanemask_lt() | lanemask_eq(); }
 inline std::uint32_t lanemask_ge() { return ~lanemask_lt(); }
 inline std::uint32_t lanemask_gt() { return ~lanemask_le(); }

@@ -1,8 +1,10 @@
 // Source lines of code addresses in loaded objects, through binutils' addr2line (the objects are
-// built with -g): for the memory checks, which know the return address of each checked access.
+// built with -g): for the memory checks, which know the return address of each checked access,
+// and for crash reports (the runner's stop diagnostics), which know offsets in the kernel object.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,5 +19,9 @@ struct CodeLine {
 // is neither the shim's nor a system header (a shim helper inlined into a kernel names the
 // kernel's line).
 std::vector<CodeLine> code_lines(const std::vector<std::uintptr_t>& return_addresses);
+
+// One line of addr2line's output, "file:line" (maybe with " (discriminator N)"); nullopt for
+// "??:0", "0x..." address lines and the like.
+std::optional<CodeLine> parse_code_line(std::string text);
 
 }  // namespace warpsim::runtime
