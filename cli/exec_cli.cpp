@@ -2,8 +2,10 @@
 // CPU, every launch simulated; the program's output passes through and its exit status is kept;
 // then the report of its launches. With --gpu, the same file built with nvcc and run on the GPU,
 // and the two programs' outputs compared.
+#include <stdlib.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -22,6 +24,55 @@ struct ExecFlags {
   runner::ProgramRequest request;
   std::string json_path;
   bool gpu = false;
+  std::uint64_t tolerance_ulps = 0;
+  std::string buffers_dir;  // --buffers: keep both sides' recordings here
+  std::string recorded_buffers_dir;  // --compare-buffers: a GPU recording to compare with
+};
+
+// The two recordings of --gpu: under --buffers DIR (kept), else a temporary folder (removed).
+class BufferFolders {
+ public:
+  explicit BufferFolders(const std::string& kept) : keep_(!kept.empty()) {
+    std::error_code error;
+    if (keep_) {
+      root_ = kept;
+    } else {
+      std::string pattern = (std::filesystem::temp_directory_path(error) / "warpsim-exec-XXXXXX");
+      if (mkdtemp(pattern.data()) != nullptr) root_ = pattern;
+    }
+    if (root_.empty()) return;
+    for (const char* side : {"simulator", "gpu"}) {
+      // A kept folder's earlier recording goes; nothing else in it is touched.
+      for (const auto& entry : std::filesystem::directory_iterator(root_ / side, error)) {
+        const std::string name = entry.path().filename().string();
+        if (name == "buffers.tsv" || entry.path().extension() == ".bin")
+          std::filesystem::remove(entry.path(), error);
+      }
+      error.clear();
+      std::filesystem::create_directories(root_ / side, error);
+      if (error) {
+        problem_ = "cannot create " + (root_ / side).string() + ": " + error.message();
+        return;
+      }
+    }
+  }
+  ~BufferFolders() {
+    std::error_code error;
+    if (!keep_ && !root_.empty()) std::filesystem::remove_all(root_, error);
+  }
+  BufferFolders(const BufferFolders&) = delete;
+  BufferFolders& operator=(const BufferFolders&) = delete;
+
+  std::string problem() const {
+    return root_.empty() ? "cannot create a folder for the launch buffers" : problem_;
+  }
+  std::string simulator() const { return (root_ / "simulator").string(); }
+  std::string gpu() const { return (root_ / "gpu").string(); }
+
+ private:
+  bool keep_;
+  std::filesystem::path root_;
+  std::string problem_;
 };
 
 int exec_error(const std::string& message) {
@@ -48,8 +99,11 @@ int run_on_both(const ExecFlags& f) {
     std::cerr << "warpsim exec: --gpu: " << device.error().message << "\n";
     return kExitNoGpu;
   }
+  const BufferFolders folders(f.buffers_dir);
+  if (!folders.problem().empty()) return exec_error("--gpu: " + folders.problem());
   runner::ProgramRequest request = f.request;
   request.capture_stdout = true;
+  request.buffers_dir = folders.simulator();
   const runner::ProgramResult sim = runner::run_program(request);
   if (sim.status == runner::ProgramStatus::bad_input) {
     std::cerr << sim.details;
@@ -62,6 +116,7 @@ int run_on_both(const ExecFlags& f) {
                  "itself\n";
     return runner::exec_exit_status(sim);
   }
+  request.buffers_dir = folders.gpu();
   auto gpu = runner::run_program_with_nvcc(request);
   if (!gpu) {
     std::cerr << gpu.error().details;
@@ -72,12 +127,42 @@ int run_on_both(const ExecFlags& f) {
   const ProgramComparison comparison =
       compare_programs(sim.program_stdout, sim.exit_code, gpu->program_stdout, gpu->exit_code);
   write_comparison_text(std::cerr, comparison, sim.exit_code, gpu->exit_code);
+  const auto buffers =
+      runner::compare_launch_buffers(folders.simulator(), folders.gpu(), f.tolerance_ulps);
+  if (buffers) {
+    write_buffers_comparison_text(std::cerr, *buffers, f.tolerance_ulps);
+  } else {
+    std::cerr << "warpsim exec --gpu: the launch buffers were not compared: "
+              << buffers.error().message << "\n";
+  }
   if (sim.diagnostic_count() != 0) return runner::kExecKernelProblem;
-  return comparison.identical() ? 0 : 1;
+  return comparison.identical() && buffers && buffers->matches() ? 0 : 1;
+}
+
+// The simulated program's buffers against a GPU's recording (exec --gpu --buffers DIR made on a
+// GPU machine, its gpu/ folder): the GPU comparison without a GPU.
+int run_against_recording(const ExecFlags& f) {
+  const BufferFolders folders(f.buffers_dir);
+  if (!folders.problem().empty()) return exec_error("--compare-buffers: " + folders.problem());
+  runner::ProgramRequest request = f.request;
+  request.buffers_dir = folders.simulator();
+  const runner::ProgramResult result = runner::run_program(request);
+  if (result.status == runner::ProgramStatus::bad_input) {
+    std::cerr << result.details;
+    return exec_error(result.message);
+  }
+  if (!report(f, result)) return exec_error("cannot write --json " + f.json_path);
+  const int status = runner::exec_exit_status(result);
+  const auto buffers = runner::compare_launch_buffers(folders.simulator(), f.recorded_buffers_dir,
+                                                      f.tolerance_ulps);
+  if (!buffers) return exec_error("--compare-buffers: " + buffers.error().message);
+  write_buffers_comparison_text(std::cerr, *buffers, f.tolerance_ulps);
+  return status != 0 ? status : buffers->matches() ? 0 : 1;
 }
 
 int run(const ExecFlags& f) {
   if (f.gpu) return run_on_both(f);
+  if (!f.recorded_buffers_dir.empty()) return run_against_recording(f);
   const runner::ProgramResult result = runner::run_program(f.request);
   if (result.status == runner::ProgramStatus::bad_input) {
     std::cerr << result.details;
@@ -101,8 +186,10 @@ CommandRun add_exec_command(CLI::App& app) {
       "exit status: the program's own; 123 when it returned 0 but a kernel misused warp-level\n"
       "operations (diagnostics) or a launch could not complete (deadlock, runaway); 124 the time\n"
       "limit passed; 125 bad input (missing file, compile error); 128+N killed by signal N.\n"
-      "With --gpu: 0 when both programs print the same and return the same status, 1 when they\n"
-      "differ, 3 when there is no GPU or no nvcc.");
+      "With --gpu: 0 when both programs print the same, return the same status and leave the\n"
+      "same buffers after every launch (the allocation behind each pointer argument, compared\n"
+      "in its element type), 1 when they differ, 3 when there is no GPU or no nvcc. The GPU\n"
+      "build synchronises after each launch to read its buffers back.");
   exec_app->add_option("file", f->request.file, "the CUDA program (.cu with main)")->required();
   exec_app->add_option("program_args", f->request.program_args,
                        "the program's arguments (after --)");
@@ -123,10 +210,30 @@ CommandRun add_exec_command(CLI::App& app) {
       ->add_option("--max-steps", f->request.max_steps,
                    "warp-level steps a launch may take before it counts as runaway")
       ->check(CLI::PositiveNumber);
-  exec_app->add_flag("--gpu", f->gpu,
+  CLI::Option* gpu = exec_app->add_flag("--gpu", f->gpu,
                      "also build the file with nvcc, run it on the GPU and compare the two "
-                     "programs' stdout and exit status");
-  return [f] {
+                     "programs' stdout, exit status and every launch's buffers");
+  CLI::Option* recorded =
+      exec_app
+          ->add_option("--compare-buffers", f->recorded_buffers_dir,
+                       "compare every launch's buffers with a GPU's recording instead of a GPU "
+                       "(the gpu/ folder that exec --gpu --buffers DIR wrote on a GPU machine)")
+          ->check(CLI::ExistingDirectory)
+          ->excludes(gpu);
+  CLI::Option* ulps = exec_app->add_option(
+      "--tolerance-ulps", f->tolerance_ulps,
+      "with --gpu or --compare-buffers: f32/f64 buffer elements within N ULPs match (default 0)");
+  CLI::Option* kept = exec_app->add_option(
+      "--buffers", f->buffers_dir,
+      "with --gpu or --compare-buffers: keep the launch buffers in this folder (simulator/ and "
+      "gpu/, each a buffers.tsv and one .bin per buffer)");
+  return [f, gpu, recorded, ulps, kept] {
+    for (const CLI::Option* o : {ulps, kept}) {
+      if (o->count() != 0 && gpu->count() == 0 && recorded->count() == 0) {
+        std::cerr << "warpsim exec: " << o->get_name() << " needs --gpu or --compare-buffers\n";
+        return 2;  // a usage error, as CLI11 reports its own
+      }
+    }
     f->request.color_compiler_output = isatty(STDERR_FILENO) != 0;
     return run(*f);
   };

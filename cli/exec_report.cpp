@@ -138,4 +138,49 @@ void write_comparison_text(std::ostream& out, const ProgramComparison& c, int si
   }
 }
 
+void write_buffers_comparison_text(std::ostream& out, const runner::ProgramBuffersComparison& c,
+                                   std::uint64_t ulp_tolerance) {
+  const std::uint64_t identical = c.identical_count();
+  const std::uint64_t close = c.within_tolerance_count();
+  const std::uint64_t other = c.buffers.size() - identical - close;
+  out << "warpsim exec --gpu: buffers after every launch: " << c.sim_launches << " launch"
+      << (c.sim_launches == 1 ? "" : "es") << ", " << c.buffers.size() << " buffer"
+      << (c.buffers.size() == 1 ? "" : "s") << " compared: " << identical << " identical";
+  if (close != 0) out << ", " << close << " within " << ulp_tolerance << " ULPs";
+  if (other != 0) out << ", " << other << " not matching";
+  out << "\n";
+  constexpr std::size_t kShown = 5;
+  std::size_t shown = 0;
+  for (const runner::LaunchBufferComparison& b : c.buffers) {
+    if (b.matches()) continue;
+    if (shown++ == kShown) {
+      out << "  ... and " << (other - kShown) << " more\n";
+      break;
+    }
+    out << "  launch " << b.launch + 1 << " (" << b.kernel << "), argument " << b.arg + 1 << " ("
+        << b.type << "): ";
+    if (!b.problem.empty()) {
+      out << b.problem << "\n";
+      continue;
+    }
+    out << b.differing << " of " << b.elements << " elements differ";
+    if (b.first_index) {
+      out << ", the first at element " << *b.first_index << ": simulator " << b.sim_value
+          << ", GPU " << b.gpu_value;
+    }
+    if (b.max_ulp != 0) out << " (largest distance " << b.max_ulp << " ULPs)";
+    if (b.same_elements_reordered) {
+      out << "; both hold the same elements in another order, as when warps take output slots in "
+             "the order they run (atomicAdd): the GPU's order is not reproducible";
+    }
+    out << "\n";
+  }
+  for (const std::string& problem : c.problems) out << "  " << problem << "\n";
+  if (c.gpu_only_buffers != 0) {
+    out << "  (" << c.gpu_only_buffers
+        << " pointer arguments were placed on the GPU only, in memory the simulator does not "
+           "count as an allocation, such as a __device__ variable's address: not compared)\n";
+  }
+}
+
 }  // namespace warpsim::cli

@@ -9,6 +9,7 @@
 
 #include "trace_text.hpp"
 #include "warpsim/program.hpp"
+#include "warpsim/program_buffers.hpp"
 
 namespace warpsim::cli {
 
@@ -28,5 +29,9 @@ ProgramComparison compare_programs(const std::string& sim_stdout, int sim_status
                                    const std::string& gpu_stdout, int gpu_status);
 void write_comparison_text(std::ostream& out, const ProgramComparison& comparison, int sim_status,
                            int gpu_status);
+// Every launch's buffers side by side: counts, then each buffer that does not match (the first
+// few) and each launch the two programs made differently.
+void write_buffers_comparison_text(std::ostream& out, const runner::ProgramBuffersComparison& c,
+                                   std::uint64_t ulp_tolerance);
 
 }  // namespace warpsim::cli

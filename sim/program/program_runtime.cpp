@@ -14,6 +14,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 
 #include "warpsim/device_abi.hpp"
@@ -30,6 +31,7 @@ struct ProgramState {
   int last_error = kSuccess;
   std::uint64_t launches = 0;
   std::map<std::uintptr_t, std::size_t> allocations;  // start -> bytes, symbols included
+  std::set<std::uintptr_t> symbols;                    // the starts of registered symbols
   std::string dir;        // kProgramDirEnv; empty when not run by warpsim exec
   std::string trace_dir;  // kProgramTraceDirEnv
   int record_fd = -1;     // <dir>/launches.jsonl, append-only
@@ -246,7 +248,28 @@ bool is_device_address(const void* pointer) {
 void register_symbol(const void* address, std::size_t bytes) {
   ProgramState& s = state();
   std::lock_guard lock(s.mutex);
-  s.allocations.emplace(reinterpret_cast<std::uintptr_t>(address), bytes);
+  if (s.allocations.emplace(reinterpret_cast<std::uintptr_t>(address), bytes).second)
+    s.symbols.insert(reinterpret_cast<std::uintptr_t>(address));
+}
+
+bool allocation_holding(const void* pointer, const void** start, std::size_t* bytes) {
+  const auto address = reinterpret_cast<std::uintptr_t>(pointer);
+  ProgramState& s = state();
+  std::lock_guard lock(s.mutex);
+  auto it = s.allocations.upper_bound(address);
+  if (it == s.allocations.begin()) return false;
+  --it;
+  if (address - it->first >= std::max<std::size_t>(it->second, 1) || s.symbols.count(it->first))
+    return false;
+  *start = reinterpret_cast<const void*>(it->first);
+  *bytes = it->second;
+  return true;
+}
+
+std::uint64_t launch_count() {
+  ProgramState& s = state();
+  std::lock_guard lock(s.mutex);
+  return s.launches;
 }
 
 double now_seconds() {

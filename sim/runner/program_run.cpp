@@ -19,6 +19,7 @@
 
 #include "kernel_compiler.hpp"
 #include "subprocess.hpp"
+#include "warpsim/launch_buffers.hpp"
 #include "warpsim/program.hpp"
 #include "warpsim/runner.hpp"
 
@@ -295,6 +296,10 @@ ProgramResult run_program(const ProgramRequest& request) {
   if (request.max_steps != 0) {
     environment.emplace_back(program::kProgramMaxStepsEnv, std::to_string(request.max_steps));
   }
+  if (!request.buffers_dir.empty()) {
+    environment.emplace_back(launch_buffers::kLaunchBuffersDirEnv,
+                             fs::absolute(request.buffers_dir).lexically_normal().string());
+  }
   std::vector<std::string> argv{compiled->shared_object};
   argv.insert(argv.end(), request.program_args.begin(), request.program_args.end());
   const std::string stdout_path = request.capture_stdout ? scratch.path() + "/stdout" : "";
@@ -352,7 +357,27 @@ Expected<NativeRun> run_program_with_nvcc(const ProgramRequest& request) {
   auto user_flags = user_compiler_flags(request.include_dirs, request.definitions);
   if (!user_flags) return user_flags.error();
   argv.insert(argv.end(), user_flags->begin(), user_flags->end());
-  argv.push_back(request.file);
+  std::vector<std::pair<std::string, std::string>> environment;
+  if (request.buffers_dir.empty()) {
+    argv.push_back(request.file);
+  } else {
+    // The program with its launches wrapped to record their buffers, under #line so that nvcc's
+    // messages name the user's file; its folder stays first for "..." includes.
+    auto toolchain = find_toolchain();
+    if (!toolchain) return toolchain.error();
+    auto source = read_text_file(request.file);
+    if (!source) return source.error();
+    const fs::path absolute = fs::absolute(request.file).lexically_normal();
+    const std::string recorded = scratch.path() + "/" + absolute.filename().string();
+    std::ofstream out(recorded, std::ios::binary | std::ios::trunc);
+    out << prepare_gpu_program_source(*source, absolute.string());
+    if (!out.flush()) return fail(ErrorKind::file, "cannot write " + recorded);
+    argv.push_back("-I" + absolute.parent_path().string());
+    argv.push_back("-I" + toolchain->include_dir);
+    argv.push_back(recorded);
+    environment.emplace_back(launch_buffers::kLaunchBuffersDirEnv,
+                             fs::absolute(request.buffers_dir).lexically_normal().string());
+  }
   const ProcessOutput build = run_process(argv);
   if (!build.started || build.exit_code != 0) {
     Error error{ErrorKind::compile, request.file + " did not compile with nvcc", build.output};
@@ -367,7 +392,8 @@ Expected<NativeRun> run_program_with_nvcc(const ProgramRequest& request) {
   std::vector<std::string> program_argv{executable};
   program_argv.insert(program_argv.end(), request.program_args.begin(), request.program_args.end());
   const std::string stdout_path = scratch.path() + "/stdout";
-  const ChildEnd end = run_limited(program_argv, {}, stdout_path, request.time_limit_seconds);
+  const ChildEnd end =
+      run_limited(program_argv, environment, stdout_path, request.time_limit_seconds);
   if (!end.started) return fail(ErrorKind::internal, end.failure);
   run.timed_out = end.timed_out;
   run.exit_code =

@@ -392,7 +392,7 @@ std::string prepared_user_source(std::string_view user_source, std::string_view 
 
 }  // namespace
 
-std::string rewrite_launches(std::string_view source) {
+std::string rewrite_launches(std::string_view source, LaunchTarget for_target) {
   const std::string stripped = strip_for_scan(source);
   const std::vector<Token> tokens = tokenize(stripped);
   std::string out;
@@ -411,10 +411,17 @@ std::string rewrite_launches(std::string_view source) {
     const std::string_view config = source.substr(config_from, tokens[*close].offset - config_from);
     const std::string name = without_newlines(target);
     out.append(source.substr(copied, from - copied));
-    out += "::warpsim::shim::launch_kernel(\"" + escape_for_string_literal(name) +
-           "\", __FILE__, __LINE__, ::warpsim::shim::launch_config(";
-    out += config;
-    out += "), [&](auto&&... warpsim_launch_args_) { " + name + "(warpsim_launch_args_...); })";
+    if (for_target == LaunchTarget::simulator) {
+      out += "::warpsim::shim::launch_kernel(\"" + escape_for_string_literal(name) +
+             "\", __FILE__, __LINE__, ::warpsim::shim::launch_config(";
+      out += config;
+      out += "), [&](auto&&... warpsim_launch_args_) { " + name + "(warpsim_launch_args_...); })";
+    } else {
+      out += "::warpsim::gpu_hooks::launch_kernel(\"" + escape_for_string_literal(name) +
+             "\", __FILE__, __LINE__, [&](auto&&... warpsim_launch_args_) { " + name + "<<<";
+      out += config;
+      out += ">>>(warpsim_launch_args_...); })";
+    }
     out.append(static_cast<std::size_t>(std::count(target.begin(), target.end(), '\n')), '\n');
     copied = tokens[*close + 2].offset + 1;
     k = *close + 2;
@@ -437,6 +444,15 @@ std::string prepare_source(std::string_view user_source, std::string_view absolu
 
 std::string prepare_program_source(std::string_view user_source, std::string_view absolute_path) {
   return prepared_user_source(user_source, absolute_path);
+}
+
+std::string prepare_gpu_program_source(std::string_view user_source,
+                                       std::string_view absolute_path) {
+  std::string out = "#include \"warpsim/gpu_launch_hooks.hpp\"\n";
+  out += "#line 1 \"" + escape_for_string_literal(absolute_path) + "\"\n";
+  out += rewrite_launches(user_source, LaunchTarget::gpu_recorder);
+  if (!out.empty() && out.back() != '\n') out += '\n';
+  return out;
 }
 
 std::string rewrite_inline_ptx(std::string_view source) {

@@ -18,6 +18,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "warpsim/launch_buffers.hpp"
 #include "warpsim/program_runtime.hpp"
 
 // ---- handles and properties
@@ -475,13 +476,36 @@ struct KernelLaunch {
     request.shared_bytes = config.shared_bytes;
     request.stream = config.stream;
     request.host_pointer_args = host_pointers(values, std::index_sequence_for<Args...>{});
-    ::warpsim::program::launch_kernel(
+    const int status = ::warpsim::program::launch_kernel(
         request,
         [](void* opaque) {
           auto* c = static_cast<Context*>(opaque);
           std::apply(*c->call, *c->values);
         },
         &context);
+    record_buffers(status, values);
+  }
+
+  // Under `warpsim exec --gpu`: the launch's buffers, for the comparison with the GPU's.
+  template <class Values>
+  void record_buffers(int status, const Values& values) {
+    namespace lb = ::warpsim::launch_buffers;
+    lb::Recorder& recorder = lb::Recorder::instance();
+    if (!recorder.enabled()) return;
+    const std::uint64_t index = ::warpsim::program::launch_count() - 1;
+    recorder.launch(index, kernel, status);
+    if (status != 0) return;
+    recorder.pointer_args(
+        index, values,
+        [](const void* pointer) {
+          lb::Extent extent;
+          extent.found = ::warpsim::program::allocation_holding(pointer, &extent.base, &extent.bytes);
+          return extent;
+        },
+        [](void* host, const void* base, std::size_t bytes) {
+          std::memcpy(host, base, bytes);
+          return true;
+        });
   }
 };
 

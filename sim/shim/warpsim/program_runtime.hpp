@@ -53,6 +53,11 @@ bool release(void* pointer);
 bool is_device_address(const void* pointer);
 // cudaGetSymbolAddress: the symbol's `bytes` at `address` count as device memory from now on.
 void register_symbol(const void* address, std::size_t bytes);
+// The allocate() block holding `pointer` (symbols are not blocks): its start and size; false
+// when none does.
+bool allocation_holding(const void* pointer, const void** start, std::size_t* bytes);
+// Launches made so far (refused ones included): the last launch's index plus one.
+std::uint64_t launch_count();
 
 // Seconds since an arbitrary start, for events: they time the simulator, not a GPU.
 double now_seconds();

@@ -29,6 +29,10 @@ struct ProgramRequest {
   double time_limit_seconds = 60;         // wall clock, compile excluded
   std::uint64_t max_steps = 0;            // per launch; 0: the simulator's default
   bool capture_stdout = false;  // ProgramResult::program_stdout instead of passing through
+  // Records every launch's buffers into this existing folder (warpsim/launch_buffers.hpp has the
+  // format), for compare_launch_buffers; "" records none. The nvcc build then carries
+  // warpsim/gpu_launch_hooks.hpp.
+  std::string buffers_dir;
   bool color_compiler_output = false;
 };
 

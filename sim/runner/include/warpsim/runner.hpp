@@ -182,11 +182,21 @@ std::string prepare_source(std::string_view user_source, std::string_view absolu
 //       ::warpsim::shim::launch_config(grid, block), [&](auto&&... a) { k<4>(a...); })(args...)
 // Line numbers of all text are unchanged. Launches written inside macros are left as they are
 // (the compiler then reports the `<<<`).
-std::string rewrite_launches(std::string_view source);
+// For nvcc (LaunchTarget::gpu_recorder) the launch stays a launch, wrapped so that the GPU build
+// of `warpsim exec --gpu` records every launch's buffers (warpsim/gpu_launch_hooks.hpp):
+//   ::warpsim::gpu_hooks::launch_kernel("k<4>", __FILE__, __LINE__,
+//       [&](auto&&... a) { k<4><<<grid, block>>>(a...); })(args...)
+enum class LaunchTarget : std::uint8_t { simulator, gpu_recorder };
+std::string rewrite_launches(std::string_view source,
+                             LaunchTarget target = LaunchTarget::simulator);
 
 // The translation unit of a whole program (`warpsim exec`): prepare_source without the kernel
 // entry point; `main` is the user's.
 std::string prepare_program_source(std::string_view user_source, std::string_view absolute_path);
+// The same program for nvcc with its launches recorded (LaunchTarget::gpu_recorder), under
+// `#line 1 "<absolute_path>"`; compiled with the warpsim include folder on the include path.
+std::string prepare_gpu_program_source(std::string_view user_source,
+                                       std::string_view absolute_path);
 
 // ---------------------------------------------------------------------------------------------
 // The compiled-kernel cache (<cache>/kernels: <hash>.so, .deps, .cu per compiled source)

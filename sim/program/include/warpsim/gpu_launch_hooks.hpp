@@ -1,0 +1,105 @@
+// The GPU side of `warpsim exec --gpu`: compiled by nvcc (never by warpsim's own build) into the
+// user's program, whose launches warpsim rewrote (rewrite_launches, LaunchTarget::gpu_recorder)
+// into
+//   ::warpsim::gpu_hooks::launch_kernel("k", __FILE__, __LINE__,
+//       [&](auto&&... a) { k<<<grid, block>>>(a...); })(args...)
+// The launch is the program's own; when kLaunchBuffersDirEnv names a folder, the device is then
+// synchronised and every pointer argument's allocation (cuMemGetAddressRange) is copied back and
+// recorded (warpsim/launch_buffers.hpp), as the simulated program records its own.
+//
+// The synchronisation after each launch serialises streams; a correct program's results do not
+// change, but its event timings do.
+#pragma once
+
+#if !defined(__CUDACC__)
+#error "warpsim/gpu_launch_hooks.hpp is for nvcc builds of a program (warpsim exec --gpu)"
+#endif
+
+#include <cuda.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "warpsim/launch_buffers.hpp"
+
+namespace warpsim::launch_buffers {
+template <>
+struct element_name_of<__half, void> {
+  static constexpr const char* value = "f16";
+};
+template <>
+struct element_name_of<__nv_bfloat16, void> {
+  static constexpr const char* value = "bf16";
+};
+}  // namespace warpsim::launch_buffers
+
+namespace warpsim::gpu_hooks {
+
+// cuMemGetAddressRange through the runtime (no -lcuda): the allocation holding a device address.
+inline launch_buffers::Extent allocation_holding(const void* pointer) {
+  using AddressRange = CUresult (*)(CUdeviceptr*, std::size_t*, CUdeviceptr);
+  static const AddressRange address_range = [] {
+    void* function = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    if (cudaGetDriverEntryPointByVersion("cuMemGetAddressRange", &function, 12000,
+                                         cudaEnableDefault, &found) != cudaSuccess ||
+        found != cudaDriverEntryPointSuccess) {
+      function = nullptr;
+    }
+    return reinterpret_cast<AddressRange>(function);
+  }();
+  launch_buffers::Extent extent;
+  CUdeviceptr base = 0;
+  std::size_t bytes = 0;
+  if (address_range != nullptr &&
+      address_range(&base, &bytes, reinterpret_cast<CUdeviceptr>(pointer)) == CUDA_SUCCESS) {
+    extent.found = true;
+    extent.base = reinterpret_cast<const void*>(base);
+    extent.bytes = bytes;
+  }
+  return extent;
+}
+
+inline std::uint64_t& launches_made() {
+  static std::uint64_t count = 0;
+  return count;
+}
+
+template <class Call>
+struct KernelLaunch {
+  const char* kernel;
+  const char* file;
+  unsigned line;
+  Call call;
+
+  template <class... Args>
+  void operator()(Args&&... args) {
+    // The arguments are evaluated once, here, and passed on as the kernel's parameters.
+    std::tuple<std::decay_t<Args>...> values(std::forward<Args>(args)...);
+    const std::uint64_t index = launches_made()++;
+    std::apply(call, values);
+    launch_buffers::Recorder& recorder = launch_buffers::Recorder::instance();
+    if (!recorder.enabled()) return;
+    // Peek: the program's own cudaGetLastError still sees the launch's error.
+    cudaError_t status = cudaPeekAtLastError();
+    if (status == cudaSuccess) status = cudaDeviceSynchronize();
+    recorder.launch(index, kernel, static_cast<int>(status));
+    if (status != cudaSuccess) return;
+    recorder.pointer_args(index, values, allocation_holding,
+                          [](void* host, const void* base, std::size_t bytes) {
+                            return cudaMemcpy(host, base, bytes, cudaMemcpyDefault) == cudaSuccess;
+                          });
+  }
+};
+
+template <class Call>
+KernelLaunch<Call> launch_kernel(const char* kernel, const char* file, unsigned line, Call call) {
+  return {kernel, file, line, std::move(call)};
+}
+
+}  // namespace warpsim::gpu_hooks

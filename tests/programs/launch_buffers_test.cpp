@@ -1,0 +1,270 @@
+// Every launch's buffers for `warpsim exec --gpu`: what the simulated program records after each
+// launch (warpsim/launch_buffers.hpp), how two recordings compare, and that the GPU side of the
+// same program (rewrite_launches for nvcc, warpsim/gpu_launch_hooks.hpp) builds with nvcc. The
+// GPU run itself is checked on a GPU machine (scripts/record_gpu.sh runs exec --gpu).
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "support/run_warpsim.hpp"
+#include "support/scratch_dir.hpp"
+#include "warpsim/program.hpp"
+#include "warpsim/program_buffers.hpp"
+#include "warpsim/runner.hpp"
+
+namespace fs = std::filesystem;
+using namespace warpsim::runner;
+
+namespace {
+
+const fs::path kPrograms = fs::path(WARPSIM_SOURCE_DIR) / "tests/programs";
+
+const fs::path& scratch() {
+  static const warpsim::test::ScratchDir dir("warpsim-launch-buffers-test");
+  REQUIRE_FALSE(dir.path().empty());
+  return dir.path();
+}
+
+// The simulated program's recording in a fresh folder.
+fs::path record(const std::string& program, const std::string& folder) {
+  const fs::path dir = scratch() / folder;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  ProgramRequest request;
+  request.file = (kPrograms / program).string();
+  request.capture_stdout = true;
+  request.buffers_dir = dir.string();
+  const ProgramResult result = run_program(request);
+  REQUIRE_MESSAGE(result.status == ProgramStatus::exited, result.message, result.details);
+  REQUIRE(result.exit_code == 0);
+  return dir;
+}
+
+fs::path copy_of(const fs::path& dir, const std::string& name) {
+  const fs::path copy = scratch() / name;
+  fs::remove_all(copy);
+  fs::copy(dir, copy, fs::copy_options::recursive);
+  return copy;
+}
+
+std::string read_all(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void write_all(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+}
+
+// Rewrites one buffer's bytes in a recording: `edit` changes them, and its index line gets a hash
+// that no longer matches the other side's.
+template <class Edit>
+void edit_buffer(const fs::path& dir, const std::string& data_file, Edit edit) {
+  std::string bytes = read_all(dir / data_file);
+  edit(bytes);
+  write_all(dir / data_file, bytes);
+  std::string index = read_all(dir / "buffers.tsv");
+  const std::size_t at = index.find("\t" + data_file);
+  REQUIRE(at != std::string::npos);
+  index.replace(at - 16, 16, "0123456789abcdef");
+  write_all(dir / "buffers.tsv", index);
+}
+
+void set_float(std::string& bytes, std::size_t index, float value) {
+  std::memcpy(bytes.data() + index * 4, &value, 4);
+}
+
+}  // namespace
+
+TEST_CASE("the simulated program records every launch and the allocation behind each pointer") {
+  const fs::path dir = record("template_functors.cu", "functors");
+  const auto recording = read_launch_buffers(dir.string());
+  REQUIRE(recording);
+  CHECK(recording->launches.size() == 4);
+  for (const RecordedLaunch& l : recording->launches) CHECK(l.status == 0);
+  REQUIRE_FALSE(recording->buffers.empty());
+  for (const RecordedBuffer& b : recording->buffers) {
+    CHECK_FALSE(b.data_path.empty());
+    CHECK(fs::file_size(b.data_path) == b.bytes);
+    CHECK(b.element_bytes >= 1);
+  }
+  // A __half buffer is named as such (half_precision.cu's first launch takes two).
+  const auto halves = read_launch_buffers(record("half_precision.cu", "half").string());
+  REQUIRE(halves);
+  REQUIRE(halves->buffers.size() >= 3);
+  CHECK(halves->buffers[0].type == "f16");
+  CHECK(halves->buffers[0].element_bytes == 2);
+  CHECK(halves->buffers[2].type == "f32");
+}
+
+TEST_CASE("two recordings compare launch by launch, in each buffer's element type") {
+  const fs::path sim = record("vector_add.cu", "vector_add");
+  const fs::path same = copy_of(sim, "vector_add_same");
+  auto c = compare_launch_buffers(sim.string(), same.string());
+  REQUIRE(c);
+  CHECK(c->identical());
+  CHECK(c->sim_launches == 1);
+  CHECK(c->buffers.size() == 3);
+
+  SUBCASE("a float one ULP away matches within 1 ULP, not within 0") {
+    const fs::path gpu = copy_of(sim, "vector_add_ulp");
+    edit_buffer(gpu, "0-2.bin", [](std::string& bytes) {
+      float v = 0;
+      std::memcpy(&v, bytes.data() + 7 * 4, 4);
+      set_float(bytes, 7, std::nextafter(v, 1e30f));
+    });
+    auto exact = compare_launch_buffers(sim.string(), gpu.string(), 0);
+    REQUIRE(exact);
+    CHECK_FALSE(exact->matches());
+    const LaunchBufferComparison* d = exact->first_difference();
+    REQUIRE(d != nullptr);
+    CHECK(d->launch == 0);
+    CHECK(d->arg == 2);
+    CHECK(d->type == "f32");
+    CHECK(d->differing == 1);
+    CHECK(d->first_index == 7);
+    CHECK(d->max_ulp == 1);
+    CHECK(d->sim_value != d->gpu_value);
+    auto loose = compare_launch_buffers(sim.string(), gpu.string(), 1);
+    REQUIRE(loose);
+    CHECK(loose->matches());
+    CHECK_FALSE(loose->identical());
+    CHECK(loose->within_tolerance_count() == 1);
+  }
+  SUBCASE("a different value is shown in its type, counted from the argument's pointer") {
+    const fs::path gpu = copy_of(sim, "vector_add_value");
+    edit_buffer(gpu, "0-0.bin", [](std::string& bytes) { set_float(bytes, 3, 2.5f); });
+    auto diff = compare_launch_buffers(sim.string(), gpu.string());
+    REQUIRE(diff);
+    const LaunchBufferComparison* d = diff->first_difference();
+    REQUIRE(d != nullptr);
+    CHECK(d->arg == 0);
+    CHECK(d->first_index == 3);
+    CHECK(d->gpu_value == "2.5");
+  }
+  SUBCASE("a launch of another kernel stops the comparison there") {
+    const fs::path gpu = copy_of(sim, "vector_add_kernel");
+    std::string index = read_all(gpu / "buffers.tsv");
+    const std::size_t at = index.find("vectorAdd");
+    REQUIRE(at != std::string::npos);
+    index.replace(at, 9, "vectorSub");
+    write_all(gpu / "buffers.tsv", index);
+    auto diff = compare_launch_buffers(sim.string(), gpu.string());
+    REQUIRE(diff);
+    CHECK_FALSE(diff->matches());
+    REQUIRE(diff->problems.size() == 1);
+    CHECK(diff->problems[0].find("vectorSub on the GPU") != std::string::npos);
+    CHECK(diff->buffers.empty());
+  }
+  SUBCASE("a buffer kept only as a hash that differs is named as not comparable") {
+    const fs::path gpu = copy_of(sim, "vector_add_hash");
+    std::string index = read_all(gpu / "buffers.tsv");
+    const std::size_t at = index.find("\t0-1.bin");
+    index.replace(at - 16, 16 + 8, "0123456789abcdef\t-");
+    write_all(gpu / "buffers.tsv", index);
+    auto diff = compare_launch_buffers(sim.string(), gpu.string());
+    REQUIRE(diff);
+    const LaunchBufferComparison* d = diff->first_difference();
+    REQUIRE(d != nullptr);
+    CHECK(d->arg == 1);
+    CHECK(d->problem.find("too large to keep") != std::string::npos);
+  }
+}
+
+TEST_CASE("a missing or malformed recording is an error, not a comparison") {
+  const fs::path empty = scratch() / "empty";
+  fs::create_directories(empty);
+  auto missing = compare_launch_buffers(empty.string(), empty.string());
+  REQUIRE_FALSE(missing);
+  CHECK(missing.error().message.find("buffers.tsv") != std::string::npos);
+  write_all(empty / "buffers.tsv", "L\t0\t0\tk\nB\t0\tnot-a-number\n");
+  auto malformed = read_launch_buffers(empty.string());
+  REQUIRE_FALSE(malformed);
+  CHECK(malformed.error().message.find("buffers.tsv:2") != std::string::npos);
+}
+
+TEST_CASE("the GPU side of exec --gpu builds with nvcc: launches wrapped, buffers recorded") {
+  std::string nvcc;
+  for (const char* candidate : {"/usr/local/cuda/bin/nvcc", "/usr/bin/nvcc"}) {
+    if (access(candidate, X_OK) == 0) nvcc = candidate;
+  }
+  if (nvcc.empty()) {
+    MESSAGE("skipped: no nvcc on this machine (the GPU build of exec --gpu needs the toolkit)");
+    return;
+  }
+  // Templates, streams and launches in expressions: the forms the rewrite must keep valid CUDA.
+  for (const char* program : {"template_functors.cu", "streams_events.cu"}) {
+    CAPTURE(program);
+    const fs::path file = kPrograms / program;
+    const std::string source = read_all(file);
+    const fs::path generated = scratch() / (std::string("gpu_") + program);
+    write_all(generated, prepare_gpu_program_source(source, file.string()));
+    const warpsim::test::ProcessOutcome build = warpsim::test::run_process(
+        {nvcc, "-arch=sm_90", "-O0", "-I" + kPrograms.string(),
+         "-I" + std::string(WARPSIM_BINARY_DIR) + "/include", "-o",
+         (scratch() / fs::path(program).stem()).string(), generated.string()},
+        scratch());
+    CHECK_MESSAGE(build.exit_code == 0, build.out, build.err);
+  }
+}
+
+TEST_CASE("every launch's buffers match the H100's recording of each corpus program") {
+  // recorded/buffers/<name>/ is written by record_gpu_buffers.sh on a GPU machine: the GPU's
+  // index of hashes, and the bytes of any buffer the simulator disagreed with.
+  const fs::path recorded = kPrograms / "recorded/buffers";
+  REQUIRE_MESSAGE(fs::is_directory(recorded), "no GPU recording: run record_gpu_buffers.sh");
+  int compared = 0;
+  for (const auto& entry : fs::directory_iterator(recorded)) {
+    if (!entry.is_directory()) continue;
+    const std::string name = entry.path().filename().string();
+    CAPTURE(name);
+    const fs::path sim = record(name + ".cu", "corpus_" + name);
+    auto c = compare_launch_buffers(sim.string(), entry.path().string());
+    if (!c) FAIL(c.error().message);
+    CHECK(c->problems.empty());
+    CHECK(c->sim_launches == c->gpu_launches);
+    for (const LaunchBufferComparison& b : c->buffers) {
+      CAPTURE(b.launch);
+      CAPTURE(b.arg);
+      CAPTURE(b.problem);
+      // A result whose order the GPU's warp schedule decides (slots taken with atomicAdd) can
+      // only hold the same elements; everything else is bit for bit the GPU's.
+      CHECK((b.identical() || b.same_elements_reordered));
+    }
+    ++compared;
+  }
+  CHECK(compared >= 15);
+}
+
+TEST_CASE("exec --compare-buffers compares with a recording without a GPU, and says how") {
+  const fs::path recorded = kPrograms / "recorded/buffers";
+  const auto run = [](const std::vector<std::string>& args) {
+    std::vector<std::string> argv{WARPSIM_CLI_PATH};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return warpsim::test::run_process(argv, scratch());
+  };
+  const auto same = run({"exec", "--compare-buffers", (recorded / "vector_add").string(),
+                         (kPrograms / "vector_add.cu").string()});
+  CHECK_MESSAGE(same.exit_code == 0, same.err);
+  CHECK(same.err.find("1 launch, 3 buffers compared: 3 identical") != std::string::npos);
+  // Another program's recording: its launches are of another kernel.
+  const auto other = run({"exec", "--compare-buffers", (recorded / "warp_reduce").string(),
+                          (kPrograms / "vector_add.cu").string()});
+  CHECK(other.exit_code == 1);
+  CHECK(other.err.find("is a launch of blockSum<int, 256> on the GPU") != std::string::npos);
+  const auto no_gpu_flag = run({"exec", "--tolerance-ulps", "2",
+                                (kPrograms / "vector_add.cu").string()});
+  CHECK(no_gpu_flag.exit_code == 2);
+  CHECK(no_gpu_flag.err.find("--tolerance-ulps needs --gpu or --compare-buffers") !=
+        std::string::npos);
+}
