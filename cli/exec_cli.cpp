@@ -80,14 +80,18 @@ int exec_error(const std::string& message) {
   return runner::kExecBadInput;
 }
 
-// The report, to stderr or the --json file; false when the file cannot be written.
-bool report(const ExecFlags& f, const runner::ProgramResult& result) {
+// The report, to stderr or the --json file (with `comparisons`' keys added: "gpu",
+// "buffers"); false when the file cannot be written.
+bool report(const ExecFlags& f, const runner::ProgramResult& result,
+            const nlohmann::ordered_json& comparisons = nlohmann::ordered_json::object()) {
   if (f.json_path.empty()) {
     write_exec_text(std::cerr, f.request.file, result, {isatty(STDERR_FILENO) != 0});
     return true;
   }
+  nlohmann::ordered_json json = exec_json(f.request.file, result);
+  for (const auto& [key, value] : comparisons.items()) json[key] = value;
   std::ofstream out(f.json_path, std::ios::binary | std::ios::trunc);
-  out << exec_json(f.request.file, result).dump() << "\n";
+  out << json.dump() << "\n";
   if (result.status != runner::ProgramStatus::exited) {
     std::cerr << "warpsim exec: " << result.message << "\n";
   }
@@ -110,8 +114,11 @@ int run_on_both(const ExecFlags& f) {
     return exec_error(sim.message);
   }
   std::cout << sim.program_stdout << std::flush;
-  if (!report(f, sim)) return exec_error("cannot write --json " + f.json_path);
+  // Text goes out now; JSON once the GPU's side is in.
+  if (f.json_path.empty()) report(f, sim);
   if (sim.status != runner::ProgramStatus::exited) {
+    if (!f.json_path.empty() && !report(f, sim))
+      return exec_error("cannot write --json " + f.json_path);
     std::cerr << "warpsim exec: --gpu: not run on the GPU: the simulated program did not end by "
                  "itself\n";
     return runner::exec_exit_status(sim);
@@ -130,10 +137,23 @@ int run_on_both(const ExecFlags& f) {
   const auto buffers =
       runner::compare_launch_buffers(folders.simulator(), folders.gpu(), f.tolerance_ulps);
   if (buffers) {
-    write_buffers_comparison_text(std::cerr, *buffers, f.tolerance_ulps);
+    write_buffers_comparison_text(std::cerr, "--gpu", *buffers, f.tolerance_ulps);
   } else {
     std::cerr << "warpsim exec --gpu: the launch buffers were not compared: "
               << buffers.error().message << "\n";
+  }
+  if (!f.json_path.empty()) {
+    nlohmann::ordered_json gpu_json;
+    gpu_json["nvcc"] = gpu->nvcc_version;
+    gpu_json["exit_code"] = gpu->exit_code;
+    gpu_json["timed_out"] = gpu->timed_out;
+    gpu_json["stdout_identical"] = comparison.same_stdout;
+    gpu_json["exit_status_identical"] = comparison.same_exit_status;
+    if (!comparison.same_stdout) gpu_json["first_different_line"] = comparison.first_different_line;
+    gpu_json["buffers"] = buffers ? buffers_comparison_json(*buffers)
+                                  : nlohmann::ordered_json{{"error", buffers.error().message}};
+    if (!report(f, sim, {{"gpu", std::move(gpu_json)}}))
+      return exec_error("cannot write --json " + f.json_path);
   }
   if (sim.diagnostic_count() != 0) return runner::kExecKernelProblem;
   return comparison.identical() && buffers && buffers->matches() ? 0 : 1;
@@ -151,12 +171,15 @@ int run_against_recording(const ExecFlags& f) {
     std::cerr << result.details;
     return exec_error(result.message);
   }
-  if (!report(f, result)) return exec_error("cannot write --json " + f.json_path);
   const int status = runner::exec_exit_status(result);
   const auto buffers = runner::compare_launch_buffers(folders.simulator(), f.recorded_buffers_dir,
                                                       f.tolerance_ulps);
+  const nlohmann::ordered_json comparisons =
+      buffers ? nlohmann::ordered_json{{"recorded_buffers", buffers_comparison_json(*buffers)}}
+              : nlohmann::ordered_json::object();
+  if (!report(f, result, comparisons)) return exec_error("cannot write --json " + f.json_path);
   if (!buffers) return exec_error("--compare-buffers: " + buffers.error().message);
-  write_buffers_comparison_text(std::cerr, *buffers, f.tolerance_ulps);
+  write_buffers_comparison_text(std::cerr, "--compare-buffers", *buffers, f.tolerance_ulps);
   return status != 0 ? status : buffers->matches() ? 0 : 1;
 }
 

@@ -138,12 +138,13 @@ void write_comparison_text(std::ostream& out, const ProgramComparison& c, int si
   }
 }
 
-void write_buffers_comparison_text(std::ostream& out, const runner::ProgramBuffersComparison& c,
+void write_buffers_comparison_text(std::ostream& out, std::string_view against,
+                                   const runner::ProgramBuffersComparison& c,
                                    std::uint64_t ulp_tolerance) {
   const std::uint64_t identical = c.identical_count();
   const std::uint64_t close = c.within_tolerance_count();
   const std::uint64_t other = c.buffers.size() - identical - close;
-  out << "warpsim exec --gpu: buffers after every launch: " << c.sim_launches << " launch"
+  out << "warpsim exec " << against << ": buffers after every launch: " << c.sim_launches << " launch"
       << (c.sim_launches == 1 ? "" : "es") << ", " << c.buffers.size() << " buffer"
       << (c.buffers.size() == 1 ? "" : "s") << " compared: " << identical << " identical";
   if (close != 0) out << ", " << close << " within " << ulp_tolerance << " ULPs";
@@ -181,6 +182,41 @@ void write_buffers_comparison_text(std::ostream& out, const runner::ProgramBuffe
         << " pointer arguments were placed on the GPU only, in memory the simulator does not "
            "count as an allocation, such as a __device__ variable's address: not compared)\n";
   }
+}
+
+json buffers_comparison_json(const runner::ProgramBuffersComparison& c) {
+  json out;
+  out["launches"] = c.sim_launches;
+  out["gpu_launches"] = c.gpu_launches;
+  out["buffers"] = c.buffers.size();
+  out["identical"] = c.identical_count();
+  out["within_tolerance"] = c.within_tolerance_count();
+  out["matches"] = c.matches();
+  json differing = json::array();
+  for (const runner::LaunchBufferComparison& b : c.buffers) {
+    if (b.matches()) continue;
+    json d;
+    d["launch"] = b.launch;  // as "launches"[].index
+    d["kernel"] = b.kernel;
+    d["arg"] = b.arg;
+    d["type"] = b.type;
+    if (!b.problem.empty()) {
+      d["problem"] = b.problem;
+    } else {
+      d["elements"] = b.elements;
+      d["differing"] = b.differing;
+      if (b.first_index) d["first_index"] = *b.first_index;
+      d["sim"] = b.sim_value;
+      d["gpu"] = b.gpu_value;
+      d["max_ulp"] = b.max_ulp;
+      d["same_elements_reordered"] = b.same_elements_reordered;
+    }
+    differing.push_back(std::move(d));
+  }
+  out["not_matching"] = std::move(differing);
+  out["problems"] = c.problems;
+  out["gpu_only_buffers"] = c.gpu_only_buffers;
+  return out;
 }
 
 }  // namespace warpsim::cli

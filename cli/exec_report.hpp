@@ -30,8 +30,12 @@ ProgramComparison compare_programs(const std::string& sim_stdout, int sim_status
 void write_comparison_text(std::ostream& out, const ProgramComparison& comparison, int sim_status,
                            int gpu_status);
 // Every launch's buffers side by side: counts, then each buffer that does not match (the first
-// few) and each launch the two programs made differently.
-void write_buffers_comparison_text(std::ostream& out, const runner::ProgramBuffersComparison& c,
+// few) and each launch the two programs made differently. `against`: "--gpu" or
+// "--compare-buffers", as the line names the comparison.
+void write_buffers_comparison_text(std::ostream& out, std::string_view against,
+                                   const runner::ProgramBuffersComparison& c,
                                    std::uint64_t ulp_tolerance);
+// The same as JSON: counts, and every buffer that does not match with its first difference.
+nlohmann::ordered_json buffers_comparison_json(const runner::ProgramBuffersComparison& c);
 
 }  // namespace warpsim::cli

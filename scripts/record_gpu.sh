@@ -2,6 +2,7 @@
 # Everything warpsim records on an NVIDIA GPU, in one go, for CI and for machines without a GPU:
 #   lessons/record_gpu.sh LESSON...   the lessons' recorded runs (all with --lessons all)
 #   tests/programs/record_gpu.sh      what each whole-program corpus file prints on the GPU
+#   tests/programs/record_gpu_buffers.sh  exec --gpu on each: every launch's buffers
 #   tests/races/record_gpu.sh         the planted races under compute-sanitizer, beside warpsim
 #   docs/gpu-runs/grade-warp-sum.txt  `warpsim grade` with its GPU leg: a solution, a wrong variant
 #
@@ -50,6 +51,7 @@ elif [[ -n "$lessons" ]]; then
 fi
 [[ -x "$root/tests/programs/record_gpu.sh" || -f "$root/tests/programs/record_gpu.sh" ]] &&
   part "whole programs" bash "$root/tests/programs/record_gpu.sh"
+part "whole programs' buffers (exec --gpu)" bash "$root/tests/programs/record_gpu_buffers.sh"
 [[ -f "$root/tests/races/record_gpu.sh" ]] && part "races" bash "$root/tests/races/record_gpu.sh"
 
 grade_on_gpu() {

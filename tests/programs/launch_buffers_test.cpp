@@ -256,7 +256,17 @@ TEST_CASE("exec --compare-buffers compares with a recording without a GPU, and s
   const auto same = run({"exec", "--compare-buffers", (recorded / "vector_add").string(),
                          (kPrograms / "vector_add.cu").string()});
   CHECK_MESSAGE(same.exit_code == 0, same.err);
-  CHECK(same.err.find("1 launch, 3 buffers compared: 3 identical") != std::string::npos);
+  CHECK(same.err.find("warpsim exec --compare-buffers: buffers after every launch: 1 launch, 3 "
+                      "buffers compared: 3 identical") != std::string::npos);
+  // With --json the comparison is a key of the report; a reordered result says so.
+  const fs::path json_path = scratch() / "compare.json";
+  const auto reordered =
+      run({"exec", "--compare-buffers", (recorded / "ballot_compact").string(), "--json",
+           json_path.string(), (kPrograms / "ballot_compact.cu").string()});
+  CHECK(reordered.exit_code == 1);
+  const std::string json = read_all(json_path);
+  CHECK(json.find("\"recorded_buffers\":{\"launches\":1") != std::string::npos);
+  CHECK(json.find("\"same_elements_reordered\":true") != std::string::npos);
   // Another program's recording: its launches are of another kernel.
   const auto other = run({"exec", "--compare-buffers", (recorded / "warp_reduce").string(),
                           (kPrograms / "vector_add.cu").string()});
