@@ -354,7 +354,9 @@ Expected<int> cuda_arch_number(std::string_view arch) {
 }
 
 std::vector<std::string> arch_definitions(int arch) {
-  return {"-D__CUDA_ARCH__=" + std::to_string(arch), "-D__CUDA_ARCH_LIST__=" + std::to_string(arch)};
+  // __WARPSIM__: code the simulator cannot build (a library's calls) can stay out of its build.
+  return {"-D__CUDA_ARCH__=" + std::to_string(arch), "-D__CUDA_ARCH_LIST__=" + std::to_string(arch),
+          "-D__WARPSIM__=1"};
 }
 
 Expected<Toolchain> find_toolchain() {
@@ -560,6 +562,45 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
   }
   prune_kernel_cache(toolchain.cache_dir + "/kernels", toolchain.cache_limits);
   return Expected<CompiledKernel>({object, false, std::move(warnings), fill});
+}
+
+std::string unsupported_library_hint(std::string_view output) {
+  struct Library {
+    std::string_view marker;  // a header name prefix, or a path part in the output
+    std::string_view name;
+  };
+  // Host libraries of the toolkit and beyond: they run their own GPU code, which warpsim has not.
+  static constexpr Library kLibraries[] = {
+      {"cublas", "cuBLAS"},       {"cufft", "cuFFT"},       {"cusparse", "cuSPARSE"},
+      {"cusolver", "cuSOLVER"},   {"cudnn", "cuDNN"},       {"nccl", "NCCL"},
+      {"cutensor", "cuTENSOR"},   {"nvshmem", "NVSHMEM"},   {"npp", "NPP"},
+      {"nvjpeg", "nvJPEG"},       {"cutlass/", "CUTLASS"},  {"cute/", "CuTe"},
+      {"thrust/", "Thrust"},
+  };
+  // "fatal error: cublas_v2.h: No such file or directory" (GCC and clang word it alike).
+  std::size_t at = output.find("fatal error: ");
+  while (at != std::string_view::npos) {
+    std::string_view header = output.substr(at + 13);
+    header = header.substr(0, header.find_first_of(": \n'"));
+    if (!header.empty() && (header.front() == '\'' || header.front() == '<')) header.remove_prefix(1);
+    for (const Library& library : kLibraries) {
+      if (header.substr(0, library.marker.size()) == library.marker) {
+        return "warpsim: " + std::string(library.name) + " (" + std::string(header) +
+               ") is not simulated: warpsim runs your own kernels, not a library's. Run the "
+               "program on a GPU (warpsim exec --gpu), or keep the library out of the "
+               "simulator's build with #ifndef __WARPSIM__ around its include and its calls";
+      }
+    }
+    at = output.find("fatal error: ", at + 1);
+  }
+  // Thrust and CUB come with the toolkit's CCCL, which the compiler finds, but their CUDA paths
+  // do not build for the host.
+  if (output.find("/cccl/thrust/") != std::string_view::npos) {
+    return "warpsim: Thrust is not simulated (its CUDA backend does not build for the host). "
+           "Run the program on a GPU (warpsim exec --gpu), or keep Thrust out of the "
+           "simulator's build with #ifndef __WARPSIM__ around its include and its calls";
+  }
+  return {};
 }
 
 }  // namespace warpsim::runner

@@ -82,4 +82,9 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
                                       const std::string& prepared_source,
                                       const CompileOptions& options);
 
+// One line for the user after a failed compile whose output shows a CUDA library warpsim does
+// not simulate (cuBLAS, cuFFT, cuDNN, NCCL, Thrust, CUTLASS, ...: a missing header, or Thrust
+// from the toolkit's CCCL failing under the host compiler); empty otherwise.
+std::string unsupported_library_hint(std::string_view compiler_output);
+
 }  // namespace warpsim::runner

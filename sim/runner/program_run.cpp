@@ -274,6 +274,8 @@ ProgramResult run_program(const ProgramRequest& request) {
   if (!compiled) {
     std::string output = compiled.error().message;
     if (!output.empty() && output.back() != '\n') output += "\n";
+    if (const std::string hint = unsupported_library_hint(output); !hint.empty())
+      output += hint + "\n";
     return bad_input(request.file + " did not compile", std::move(output));
   }
 

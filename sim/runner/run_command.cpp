@@ -282,6 +282,8 @@ KernelFileResult run_kernel_file(const KernelFileRequest& request) {
   if (!compiled) {
     std::string output = compiled.error().message;
     if (!output.empty() && output.back() != '\n') output += "\n";
+    if (const std::string hint = unsupported_library_hint(output); !hint.empty())
+      output += hint + "\n";
     if (output.find("<warpsim-generated>") != std::string::npos) {
       output += "warpsim: the error is in warpsim's launch code for '" + kernel->name +
                 "': is the kernel overloaded, or is a parameter of a type --arg cannot give?\n";

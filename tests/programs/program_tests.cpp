@@ -123,6 +123,17 @@ TEST_CASE("a compile error shows the compiler's own message with the file's line
   CHECK(contains(run.err, "did not compile"));
 }
 
+TEST_CASE("a CUDA library warpsim does not simulate is named; __WARPSIM__ keeps it out") {
+  const ProcessOutcome library = run_warpsim({"exec", (kCases / "uses_cublas.cu").string()});
+  CHECK(library.exit_code == 125);
+  CHECK(contains(library.err, "cuBLAS (cublas_v2.h) is not simulated"));
+  CHECK(contains(library.err, "#ifndef __WARPSIM__"));
+  const ProcessOutcome guarded =
+      run_warpsim({"exec", "-D", "GUARD", (kCases / "uses_cublas.cu").string()});
+  CHECK_MESSAGE(guarded.exit_code == 0, guarded.err);
+  CHECK(contains(guarded.out, "PASSED"));
+}
+
 TEST_CASE("a kernel that spins on a flag nobody sets is named as a livelock and stops the program") {
   const ProcessOutcome run =
       run_warpsim({"exec", "--time-limit", "20", (kCases / "spin_forever.cu").string()});
