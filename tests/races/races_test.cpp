@@ -15,6 +15,7 @@
 #include <string>
 
 #include "warpsim/course.hpp"
+#include "warpsim/grading.hpp"
 #include "warpsim/launch.hpp"
 #include "warpsim/runner.hpp"
 
@@ -208,6 +209,37 @@ TEST_CASE("no lesson preset is reported") {
       const KernelFileResult result = run_kernel_file(request);
       INFO(lesson.id << " preset " << preset.name << ":" << messages(result));
       CHECK(reports(result, "kernel.cu").empty());
+    }
+  }
+}
+
+TEST_CASE("no exercise's reference or right solution is reported, on any of its cases") {
+  const course::ExerciseCatalogue catalogue =
+      course::load_exercises(fs::path(WARPSIM_SOURCE_DIR) / "lessons");
+  REQUIRE(!catalogue.exercises.empty());
+  use_scratch_cache();
+  for (const course::Exercise& exercise : catalogue.exercises) {
+    const auto cases = course::make_cases(exercise, 1);
+    REQUIRE_MESSAGE(cases, exercise.id);
+    std::vector<fs::path> files{exercise.solution_file()};
+    for (const course::RightSolution& right : exercise.right) files.push_back(exercise.right_file(right));
+    for (const fs::path& file : files) {
+      for (const course::GradeCase& c : *cases) {
+        KernelFileRequest request;
+        request.file = file.string();
+        request.kernel = exercise.kernel;
+        request.grid = c.grid;
+        request.block = c.block;
+        request.args = c.args;
+        if (exercise.shared_bytes != 0) request.shared_bytes = exercise.shared_bytes;
+        request.record_steps = false;
+        request.check_races = true;
+        request.check_uninitialized_shared = true;
+        const KernelFileResult result = run_kernel_file(request);
+        INFO(exercise.id << " " << file.filename().string() << " case " << c.name << ":"
+                         << messages(result));
+        CHECK(reports(result, file.filename().string()).empty());
+      }
     }
   }
 }

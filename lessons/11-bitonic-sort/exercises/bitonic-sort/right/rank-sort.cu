@@ -11,5 +11,8 @@ __global__ void bitonic_sort(int* keys) {
     const int other = __shfl_sync(0xffffffff, key, k);
     if (other < key || (other == key && k < lane)) ++rank;
   }
+  // Another lane's key may sit where this one goes: every lane has read its own (line 8) before
+  // any lane writes. The shuffles do not order that: a shuffle orders no memory.
+  __syncwarp();
   keys[t - lane + rank] = key;
 }
