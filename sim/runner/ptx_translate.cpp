@@ -18,7 +18,9 @@ std::string_view trimmed(std::string_view text) {
   return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
 }
 
-// `text` cut at each `separator` outside string literals and brackets ("::" is no separator).
+// `text` cut at each `separator` outside string literals and brackets. Between an asm statement's
+// sections every C++ expression sits in parentheses, so a "::" there is two separators
+// (`asm("bar.warp.sync %0;" :: "r"(m))`).
 std::vector<std::string_view> split_top_level(std::string_view text, char separator) {
   std::vector<std::string_view> parts;
   int depth = 0;
@@ -39,8 +41,6 @@ std::vector<std::string_view> split_top_level(std::string_view text, char separa
       ++depth;
     else if (c == ')' || c == ']' || c == '}')
       --depth;
-    else if (c == ':' && i + 1 < text.size() && text[i + 1] == ':')
-      ++i;
     else if (c == separator && depth == 0) {
       parts.push_back(text.substr(start, i - start));
       start = i + 1;
@@ -274,6 +274,14 @@ std::optional<int> constraint_width(std::string_view constraint) {
   return std::nullopt;
 }
 
+// The C++ type an operand's value is read as and written back from: float and double for "f"
+// and "d", else the register's unsigned integer.
+std::string operand_type(std::string_view constraint) {
+  if (constraint.find('f') != std::string_view::npos) return "float";
+  if (constraint.find('d') != std::string_view::npos) return "double";
+  return storage(*constraint_width(constraint));
+}
+
 class Translator {
  public:
   explicit Translator(const AsmStatement& statement) : statement_(statement) {}
@@ -324,13 +332,14 @@ class Translator {
       Register& r = registers_[i];
       r = {"warpsim_ptx_" + n, *width, true, false, "%" + n + " (\"" + o.constraint + "\")"};
       const std::string type = storage(*width);
+      const std::string as = operand_type(o.constraint);
       prologue += "auto& warpsim_ptx_out" + n + " = (" + o.expression + "); " + type + " " +
                   r.name + " = " +
                   (o.constraint[0] == '+'
-                       ? "::warpsim::ptx::in<" + type + ">(warpsim_ptx_out" + n + ")"
+                       ? "::warpsim::ptx::in<" + as + ">(warpsim_ptx_out" + n + ")"
                        : type + "{}") +
                   "; ";
-      epilogue += "::warpsim::ptx::out(warpsim_ptx_out" + n + ", " + r.name + "); ";
+      epilogue += "::warpsim::ptx::out<" + as + ">(warpsim_ptx_out" + n + ", " + r.name + "); ";
     }
     for (std::size_t j = 0; j < statement_.inputs.size(); ++j) {
       const AsmOperand& o = statement_.inputs[j];
@@ -343,7 +352,7 @@ class Translator {
         }
         registers_[k] = registers_[*tied];
         prologue += registers_[k].name + " = ::warpsim::ptx::in<" +
-                    storage(registers_[k].width) + ">(" + o.expression + "); ";
+                    operand_type(statement_.outputs[*tied].constraint) + ">(" + o.expression + "); ";
         continue;
       }
       const std::optional<int> width = constraint_width(o.constraint);
@@ -357,8 +366,8 @@ class Translator {
         prologue += "const auto " + r.name + " = (" + o.expression + "); ";
       } else {
         const std::string type = storage(*width);
-        prologue += "const " + type + " " + r.name + " = ::warpsim::ptx::in<" + type + ">(" +
-                    o.expression + "); ";
+        prologue += "const " + type + " " + r.name + " = ::warpsim::ptx::in<" +
+                    operand_type(o.constraint) + ">(" + o.expression + "); ";
       }
     }
   }
@@ -516,6 +525,12 @@ class Translator {
     if (base == "activemask") return activemask();
     if (base == "match") return match();
     if (base == "redux") return redux();
+    if (opcode == "membar.cta" || opcode == "membar.gl" || opcode == "membar.sys" ||
+        (base == "fence" && parts.size() == 3 && (parts[1] == "sc" || parts[1] == "acq_rel") &&
+         (parts[2] == "cta" || parts[2] == "gpu" || parts[2] == "sys"))) {
+      expect_operands(0);
+      return "::warpsim::ptx::fence(); ";
+    }
     if (base == "bar" && opcode == "bar.warp.sync") {
       expect_operands(1);
       return "::warpsim::ptx::bar_warp_sync(" + source(ops_[0], 32) + "); ";

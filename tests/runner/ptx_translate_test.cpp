@@ -35,6 +35,13 @@ TEST_CASE("an asm statement's template, operands and clobbers are read from its 
   CHECK(s->inputs[0].expression == "f(a, b)");
   CHECK(s->inputs[1].constraint == "l");
   CHECK_FALSE(parse_asm_statement("\"mov.u32 %0, 1;\" : [x] \"=r\"(x)"));
+  // No outputs: "::" is two separators; a scope operator sits inside an operand's parentheses.
+  const auto sync = parse_asm_statement("\"bar.warp.sync %0;\" :: \"r\"(::std::max(a, b)) : \"memory\"");
+  REQUIRE(sync);
+  CHECK(sync->outputs.empty());
+  REQUIRE(sync->inputs.size() == 1);
+  CHECK(sync->inputs[0].expression == "::std::max(a, b)");
+  CHECK(translate_ptx(*sync).ok());
   CHECK(looks_like_ptx("mov.u32 %0, %%laneid;"));
   CHECK(looks_like_ptx("  {\n.reg .pred p; }"));
   CHECK_FALSE(looks_like_ptx("pause"));
@@ -51,7 +58,7 @@ TEST_CASE("each form becomes calls of warpsim/inline_ptx.hpp on widths PTX gives
     CHECK(has(t.code, "warpsim_ptx_0 = ::warpsim::ptx::in<std::uint32_t>(seed);"));
     CHECK(has(t.code, "::warpsim::ptx::add<::warpsim::ptx::u32>(static_cast<std::uint32_t>("
                       "warpsim_ptx_1), warpsim_ptx_0)"));
-    CHECK(has(t.code, "::warpsim::ptx::out(warpsim_ptx_out0, warpsim_ptx_0);"));
+    CHECK(has(t.code, "::warpsim::ptx::out<std::uint32_t>(warpsim_ptx_out0, warpsim_ptx_0);"));
   }
   SUBCASE("a guard, a dual destination and register ranges") {
     const PtxTranslation t = translate_ptx(
@@ -63,6 +70,14 @@ TEST_CASE("each form becomes calls of warpsim/inline_ptx.hpp on widths PTX gives
     CHECK(has(t.code, "warpsim_ptx_r_r1 = ::warpsim::ptx::shfl(::warpsim::Op::shfl_down, "));
     CHECK(has(t.code, "&warpsim_ptx_r_p)"));
     CHECK(has(t.code, "if (!warpsim_ptx_r_p) { warpsim_ptx_r_r1 = "));
+  }
+  SUBCASE("float operands are read as float, fences change nothing") {
+    const PtxTranslation t = translate_ptx(
+        asm_of("{ membar.gl; fence.acq_rel.gpu; mov.b32 %0, %1; }", {{"=f", "y"}}, {{"f", "x"}}));
+    REQUIRE(t.ok());
+    CHECK(has(t.code, "::warpsim::ptx::in<float>(x)"));
+    CHECK(has(t.code, "::warpsim::ptx::fence(); ::warpsim::ptx::fence();"));
+    CHECK(has(t.code, "::warpsim::ptx::out<float>(warpsim_ptx_out0, warpsim_ptx_0);"));
   }
   SUBCASE("64-bit operands, vectors, conversions, special registers") {
     CHECK(has(translate_ptx(asm_of("mov.b64 %0, {%1, %2};", {{"=l", "d"}}, {{"r", "a"}, {"r", "b"}})).code,

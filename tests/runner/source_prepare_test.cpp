@@ -281,7 +281,7 @@ TEST_CASE("inline PTX becomes C++ on the asm's own line; PTX warpsim does not ru
   const std::string out = rewrite_inline_ptx(one);
   CHECK(out.find("asm") == std::string::npos);
   CHECK(out.find("warpsim_ptx_0 = ::warpsim::ptx::laneid();") != std::string::npos);
-  CHECK(out.find("::warpsim::ptx::out(warpsim_ptx_out0, warpsim_ptx_0);") != std::string::npos);
+  CHECK(out.find("::warpsim::ptx::out<std::uint32_t>(warpsim_ptx_out0, warpsim_ptx_0);") != std::string::npos);
   CHECK(out.find("{ auto& warpsim_ptx_out0 = (id);") == one.find("asm"));
   CHECK(std::count(out.begin(), out.end(), '\n') == std::count(one.begin(), one.end(), '\n'));
 

@@ -10,7 +10,7 @@
 //     warpsim_ptx_1 = ::warpsim::ptx::in<std::uint32_t>(x); ... { bool warpsim_ptx_r_p{};
 //     warpsim_ptx_r_p = ::warpsim::ptx::setp<::warpsim::ptx::u32>(::warpsim::ptx::Cmp::ne, ...);
 //     warpsim_ptx_0 = ::warpsim::ptx::vote_ballot(warpsim_ptx_r_p, warpsim_ptx_2); }
-//     ::warpsim::ptx::out(warpsim_ptx_out0, warpsim_ptx_0); }
+//     ::warpsim::ptx::out<std::uint32_t>(warpsim_ptx_out0, warpsim_ptx_0); }
 // Semantics are the PTX ISA's (8.x); what the translator does not know never reaches this file.
 #pragma once
 
@@ -31,12 +31,20 @@ namespace warpsim::ptx {
 using device::CallSite;
 using Round = shim::fp::Round;
 
-// ---- Operands: a C++ value into a PTX register of the constraint's width ("h" 16, "r"/"f" 32,
-// "l"/"d" 64 bits) and back. Integers convert by value (an int in "l" is sign-extended, as the
-// compiler does), pointers by address, anything else (float, __half) by its bits.
-template <class Reg, class T>
-Reg in(const T& value) {
-  if constexpr (std::is_integral_v<T> || std::is_enum_v<T>) {
+// ---- Operands: a C++ value into a PTX register and back. `As` is what the constraint holds:
+// std::uint16_t ("h"), std::uint32_t ("r"), std::uint64_t ("l"), float ("f") or double ("d").
+// Integers convert by value into integer registers (an int in "l" is sign-extended, as the
+// compiler does), pointers by address, floats by value into float registers; anything else
+// (__half in "h", float in "r") by its bits, which must then fill the register.
+template <class As, class T>
+auto in(const T& value) {
+  using Reg = std::conditional_t<sizeof(As) == 8, std::uint64_t,
+                                 std::conditional_t<sizeof(As) == 4, std::uint32_t, std::uint16_t>>;
+  if constexpr (std::is_floating_point_v<As> && std::is_arithmetic_v<T>) {
+    static_assert(std::is_floating_point_v<T>, "warpsim: an integer given to an inline PTX \"f\" or "
+                                               "\"d\" operand: pass a float or double");
+    return shim::fp::bit_cast<Reg>(static_cast<As>(value));
+  } else if constexpr (std::is_integral_v<T> || std::is_enum_v<T>) {
     return static_cast<Reg>(value);
   } else if constexpr (std::is_pointer_v<T>) {
     return static_cast<Reg>(reinterpret_cast<std::uintptr_t>(value));
@@ -48,9 +56,13 @@ Reg in(const T& value) {
     return r;
   }
 }
-template <class T, class Reg>
+template <class As, class T, class Reg>
 void out(T& lvalue, Reg r) {
-  if constexpr (std::is_integral_v<T> || std::is_enum_v<T>) {
+  if constexpr (std::is_floating_point_v<As> && std::is_arithmetic_v<T>) {
+    static_assert(std::is_floating_point_v<T>, "warpsim: an integer bound to an inline PTX \"=f\" or "
+                                               "\"=d\" output: use a float or double");
+    lvalue = static_cast<T>(shim::fp::bit_cast<As>(r));
+  } else if constexpr (std::is_integral_v<T> || std::is_enum_v<T>) {
     lvalue = static_cast<T>(r);
   } else if constexpr (std::is_pointer_v<T>) {
     lvalue = reinterpret_cast<T>(static_cast<std::uintptr_t>(r));
@@ -60,6 +72,10 @@ void out(T& lvalue, Reg r) {
     std::memcpy(&lvalue, &r, sizeof r);
   }
 }
+
+// Memory fences (membar, fence.sc/acq_rel): lanes run one at a time, so memory is already
+// sequentially consistent between them, as for __threadfence().
+inline void fence() {}
 
 // ---- Instruction types: the register bits and how PTX reads them.
 enum class Kind { bits, unsigned_int, signed_int, floating, predicate };
