@@ -609,10 +609,21 @@ class Translator {
   }
 
   std::string integer_binary() {
+    const std::string_view base = parts_[0];
+    // add.f32 / sub.f64 (also with .rn): IEEE additions, exact on the host. Not mul.f32: ptxas
+    // may fuse a plain mul into a following add (an fma), which the host would round twice.
+    if ((base == "add" || base == "sub") && (parts_.back() == "f32" || parts_.back() == "f64")) {
+      if (parts_.size() == 3 && parts_[1] != "rn") throw Unsupported{"only .rn rounding is run for float add and sub"};
+      if (parts_.size() > 3) throw Unsupported{"a modifier warpsim does not run"};
+      const PtxType t = *type_named(parts_.back());
+      expect_operands(3);
+      return assign(ops_[0], t.width,
+                    call("float_" + std::string(base) + "<" + tag(t) + ">", source(ops_[1], t.width),
+                         source(ops_[2], t.width)));
+    }
     expect_parts(2);
     const PtxType t = type_part(1, {"u16", "u32", "u64", "s16", "s32", "s64"});
     expect_operands(3);
-    const std::string_view base = parts_[0];
     return assign(ops_[0], t.width,
                   call(std::string(base) + "<" + tag(t) + ">", source(ops_[1], t.width),
                        source(ops_[2], t.width)));

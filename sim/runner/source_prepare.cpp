@@ -243,7 +243,7 @@ std::string prepare_program_source(std::string_view user_source, std::string_vie
   return prepared_user_source(user_source, absolute_path);
 }
 
-std::string rewrite_inline_ptx(std::string_view source) {
+std::string rewrite_inline_ptx(std::string_view source, UnsupportedPtx unsupported) {
   const std::string stripped = strip_for_scan(source);
   const std::vector<Token> tokens = tokenize(stripped);
   std::string out;
@@ -282,11 +282,15 @@ std::string rewrite_inline_ptx(std::string_view source) {
     if (translation.ok()) {
       out += translation.code;
     } else {
-      out += "static_assert(sizeof(char) == 0, \"warpsim: inline PTX is not simulated (" +
-             escape_for_string_literal(translation.instruction) +
-             "): " + escape_for_string_literal(translation.reason) +
-             ". Write it with CUDA's intrinsics (threadIdx.x % 32 for %laneid, __shfl_sync, "
-             "__ballot_sync, __byte_perm, ...), which warpsim runs and traces\");";
+      const std::string what = escape_for_string_literal(translation.instruction) + "): " +
+                               escape_for_string_literal(translation.reason);
+      if (unsupported == UnsupportedPtx::runtime_stop) {
+        out += "::warpsim::ptx::not_simulated(\"" + what + "\");";
+      } else {
+        out += "static_assert(sizeof(char) == 0, \"warpsim: inline PTX is not simulated (" + what +
+               ". Write it with CUDA's intrinsics (threadIdx.x % 32 for %laneid, __shfl_sync, "
+               "__ballot_sync, __byte_perm, ...), which warpsim runs and traces\");";
+      }
     }
     const std::string_view replaced = source.substr(tokens[k].offset, end - tokens[k].offset);
     out.append(static_cast<std::size_t>(std::count(replaced.begin(), replaced.end(), '\n')), '\n');

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <type_traits>
@@ -71,6 +72,16 @@ void out(T& lvalue, Reg r) {
                                             "have the size of its constraint's register");
     std::memcpy(&lvalue, &r, sizeof r);
   }
+}
+
+// PTX the runner could not translate in a toolkit header (cub's loads with cache hints, exit):
+// the header must compile whether or not the kernel uses it, so a lane that reaches it stops
+// the launch, naming the instruction and the header's line.
+[[noreturn]] inline void not_simulated(const char* what, CallSite site = CallSite::here()) {
+  shim::Stop stop;
+  std::snprintf(stop.message, sizeof stop.message, "%s:%u: inline PTX is not simulated (%s",
+                site.file, site.line, what);
+  throw stop;
 }
 
 // Memory fences (membar, fence.sc/acq_rel): lanes run one at a time, so memory is already
@@ -253,6 +264,25 @@ typename T::bits shr(typename T::bits a, std::uint32_t b) {
   } else {
     return b >= width ? 0 : static_cast<typename T::bits>(a >> amount);
   }
+}
+
+// add.f32/.f64 and sub, rounded to nearest even as the host's IEEE unit does (subnormals kept:
+// no .ftz). A NaN result is the GPU's: for f32 the canonical 0x7fffffff; for f64 the first NaN
+// operand made quiet, else the invalid-operation NaN, which the host gives too (fp_round.hpp).
+template <class T>
+typename T::bits float_result(typename T::value r) {
+  if constexpr (std::is_same_v<typename T::value, float>) {
+    if (r != r) return 0x7fffffffu;
+  }
+  return shim::fp::bit_cast<typename T::bits>(r);
+}
+template <class T>
+typename T::bits float_add(typename T::bits a, typename T::bits b) {
+  return float_result<T>(value_of<T>(a) + value_of<T>(b));
+}
+template <class T>
+typename T::bits float_sub(typename T::bits a, typename T::bits b) {
+  return float_result<T>(value_of<T>(a) - value_of<T>(b));
 }
 
 // ---- Comparison (setp) and selection.
