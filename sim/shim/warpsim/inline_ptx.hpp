@@ -31,6 +31,10 @@ namespace warpsim::ptx {
 
 using device::CallSite;
 using Round = shim::fp::Round;
+// 128-bit products and clamps (mul.hi.u64, cvt.sat of 64-bit values); __extension__ keeps
+// -Wpedantic quiet about the GCC/Clang type.
+__extension__ typedef __int128 Int128;
+__extension__ typedef unsigned __int128 Uint128;
 
 // ---- Operands: a C++ value into a PTX register and back. `As` is what the constraint holds:
 // std::uint16_t ("h"), std::uint32_t ("r"), std::uint64_t ("l"), float ("f") or double ("d").
@@ -205,10 +209,10 @@ template <class T>
 typename T::bits mul_hi(typename T::bits a, typename T::bits b) {
   constexpr int width = 8 * sizeof(typename T::bits);
   if constexpr (T::kind == Kind::signed_int) {
-    const __int128 p = static_cast<__int128>(value_of<T>(a)) * value_of<T>(b);
-    return static_cast<typename T::bits>(static_cast<unsigned __int128>(p) >> width);
+    const Int128 p = static_cast<Int128>(value_of<T>(a)) * value_of<T>(b);
+    return static_cast<typename T::bits>(static_cast<Uint128>(p) >> width);
   } else {
-    const unsigned __int128 p = static_cast<unsigned __int128>(a) * b;
+    const Uint128 p = static_cast<Uint128>(a) * b;
     return static_cast<typename T::bits>(p >> width);
   }
 }
@@ -348,10 +352,10 @@ typename D::bits cvt(typename A::bits a, Round mode, bool saturate) {
   if constexpr (d_int && a_int) {
     const AV v = value_of<A>(a);
     if (saturate) {
-      using Wide = std::conditional_t<std::is_signed_v<AV>, __int128, unsigned __int128>;
-      const auto lo = static_cast<__int128>(std::numeric_limits<DV>::min());
-      const auto hi = static_cast<__int128>(std::numeric_limits<DV>::max());
-      const auto w = static_cast<__int128>(static_cast<Wide>(v));
+      using Wide = std::conditional_t<std::is_signed_v<AV>, Int128, Uint128>;
+      const auto lo = static_cast<Int128>(std::numeric_limits<DV>::min());
+      const auto hi = static_cast<Int128>(std::numeric_limits<DV>::max());
+      const auto w = static_cast<Int128>(static_cast<Wide>(v));
       return static_cast<typename D::bits>(static_cast<DV>(w < lo ? lo : w > hi ? hi : w));
     }
     return static_cast<typename D::bits>(static_cast<std::int64_t>(v));
