@@ -937,6 +937,10 @@ bool looks_like_ptx(std::string_view ptx) {
   if (text.empty()) return false;
   if (text[0] == '{') return true;
   const std::string_view word = text.substr(0, text.find_first_of(" \t\n;"));
+  // PTX's instructions without a type or modifier (cub's ThreadExit is `exit;`).
+  for (const std::string_view bare : {"exit", "trap", "brkpt", "ret"}) {
+    if (word == bare) return true;
+  }
   return word.find('.') != std::string_view::npos;
 }
 

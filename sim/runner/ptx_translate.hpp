@@ -33,7 +33,8 @@ std::string asm_template(std::string_view inside);
 // the operands are not of the plain `"constraint"(expression)` form (named operands, asm goto).
 std::optional<AsmStatement> parse_asm_statement(std::string_view inside);
 
-// Whether a template reads as PTX: its first word has a '.' (mov.u32) or it is a { ... } block.
+// Whether a template reads as PTX: its first word has a '.' (mov.u32) or is one of PTX's bare
+// instructions (exit, trap, brkpt, ret), or it is a { ... } block.
 // Empty templates, symbol names and host assembly ("pause") do not.
 bool looks_like_ptx(std::string_view ptx);
 

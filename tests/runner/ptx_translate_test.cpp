@@ -44,6 +44,7 @@ TEST_CASE("an asm statement's template, operands and clobbers are read from its 
   CHECK(translate_ptx(*sync).ok());
   CHECK(looks_like_ptx("mov.u32 %0, %%laneid;"));
   CHECK(looks_like_ptx("  {\n.reg .pred p; }"));
+  CHECK(looks_like_ptx("exit;"));
   CHECK_FALSE(looks_like_ptx("pause"));
   CHECK_FALSE(looks_like_ptx(""));
 }

@@ -349,3 +349,91 @@ TEST_CASE("an instruction outside the set in a PTX block fails to compile, namin
                             "instruction in the set warpsim runs"));
   CHECK_FALSE(contains(r.details, "Assembler messages"));
 }
+
+namespace {
+bool toolkit_has_cub() {
+  for (const char* root : {"CUDA_HOME", "CUDA_PATH"}) {
+    const char* dir = std::getenv(root);
+    if (dir != nullptr && fs::exists(std::string(dir) + "/include/cccl/cub/version.cuh")) return true;
+  }
+  return fs::exists("/usr/local/cuda/include/cccl/cub/version.cuh");
+}
+}  // namespace
+
+TEST_CASE("the toolkit's cub runs unmodified: warp and block reductions and scans") {
+  if (!toolkit_has_cub()) {
+    MESSAGE("skipped: no CUDA toolkit with include/cccl/cub (set CUDA_HOME)");
+    return;
+  }
+  use_scratch_cache();
+  KernelFileRequest request;
+  request.file = kKernels + "cub_algorithms.cu";
+  request.kernel = "cub_warp";
+  request.grid = {1};
+  request.block = {32};
+  for (const char* spec : {"i32[32]:random:5:-100:100", "i32[67]:zeros", "f32[1]:zeros"}) {
+    request.args.push_back(*parse_arg_spec(spec));
+  }
+  const KernelFileResult warp = run_kernel_file(request);
+  REQUIRE_MESSAGE(warp.status == RunStatus::completed, warp.message << "\n" << warp.details);
+  CHECK(warp.trace.diagnostics.empty());
+  const std::vector<int> in = warp.buffer<int>(0);
+  const std::vector<int> out = warp.buffer<int>(1);
+  int sum = 0, partial_max = in[0];
+  for (int lane = 0; lane < 32; ++lane) {
+    CAPTURE(lane);
+    CHECK(out[4 + 2 * lane] == sum);  // exclusive
+    sum += in[lane];
+    CHECK(out[3 + 2 * lane] == sum);  // inclusive
+    if (lane < 20) partial_max = std::max(partial_max, in[lane]);
+  }
+  CHECK(out[0] == sum);
+  CHECK(out[1] == partial_max);
+  CHECK(warp.buffer<float>(2)[0] == 0.5f * static_cast<float>(sum));  // exact: halves of small ints
+  // cub's shuffles are warp steps at the lines of cub's own headers.
+  REQUIRE_FALSE(warp.trace.steps.empty());
+  std::size_t in_cub = 0;
+  for (const TraceStep& step : warp.trace.steps) {
+    const SourceLine& where = step.where[static_cast<std::size_t>(std::countr_zero(step.participants))];
+    if (warp.trace.files.at(where.file).find("/cub/") != std::string::npos) ++in_cub;
+  }
+  CHECK(in_cub >= 5 + 5 + 5 + 5);  // int sum, float sum, partial max, the scans' steps
+
+  request.kernel = "cub_block";
+  request.block = {128};
+  request.args.clear();
+  for (const char* spec : {"i32[128]:random:5:-100:100", "i32[129]:zeros"}) {
+    request.args.push_back(*parse_arg_spec(spec));
+  }
+  const KernelFileResult block = run_kernel_file(request);
+  REQUIRE_MESSAGE(block.status == RunStatus::completed, block.message << "\n" << block.details);
+  CHECK(block.trace.diagnostics.empty());
+  const std::vector<int> block_in = block.buffer<int>(0);
+  const std::vector<int> block_out = block.buffer<int>(1);
+  int prefix = 0;
+  for (int i = 0; i < 128; ++i) {
+    CAPTURE(i);
+    CHECK(block_out[1 + i] == prefix);
+    prefix += block_in[i];
+  }
+  CHECK(block_out[0] == prefix);
+}
+
+TEST_CASE("PTX that cub writes and warpsim does not run stops the launch, naming cub's line") {
+  if (!toolkit_has_cub()) {
+    MESSAGE("skipped: no CUDA toolkit with include/cccl/cub (set CUDA_HOME)");
+    return;
+  }
+  use_scratch_cache();
+  KernelFileRequest request;
+  request.file = kKernels + "cub_algorithms.cu";
+  request.kernel = "cub_thread_exit";
+  request.grid = {1};
+  request.block = {32};
+  request.args.push_back(*parse_arg_spec("i32[32]:zeros"));
+  const KernelFileResult r = run_kernel_file(request);
+  CHECK(r.status == RunStatus::kernel_exception);
+  const std::string text = r.message + "\n" + r.details;
+  CHECK_MESSAGE(contains(text, "cub/util_ptx.cuh:"), text);
+  CHECK_MESSAGE(contains(text, "inline PTX is not simulated (exit): no such instruction"), text);
+}

@@ -303,6 +303,10 @@ TEST_CASE("inline PTX becomes C++ on the asm's own line; PTX warpsim does not ru
   CHECK(unsupported.find("static_assert") == 0);
   CHECK(unsupported.find("inline PTX is not simulated (ld.shared.u32 t, [%1]): no such instruction") !=
         std::string::npos);
+  // In a toolkit's headers (cub), whose unused functions must compile: a stop if a lane gets there.
+  CHECK(rewrite_inline_ptx(load, UnsupportedPtx::runtime_stop) ==
+        "::warpsim::ptx::not_simulated(\"ld.shared.u32 t, [%1]): no such instruction in the set "
+        "warpsim runs\");\n");
   // Named operands and an asm used inside an expression are not read: a static_assert too.
   CHECK(rewrite_inline_ptx("asm(\"mov.u32 %0, %1;\" : [d] \"=r\"(d) : [s] \"r\"(s));")
             .find("static_assert") == 0);
