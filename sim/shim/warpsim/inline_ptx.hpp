@@ -6,11 +6,13 @@
 // asm's line and checked like their intrinsics:
 //   asm volatile("{ .reg .pred p; setp.ne.u32 p, %1, 0; vote.sync.ballot.b32 %0, p, %2; }"
 //                : "=r"(r) : "r"(x), "r"(m));
-//   { auto& warpsim_ptx_out0 = (r); std::uint32_t warpsim_ptx_0{}; const std::uint32_t
-//     warpsim_ptx_1 = ::warpsim::ptx::in<std::uint32_t>(x); ... { bool warpsim_ptx_r_p{};
-//     warpsim_ptx_r_p = ::warpsim::ptx::setp<::warpsim::ptx::u32>(::warpsim::ptx::Cmp::ne, ...);
-//     warpsim_ptx_0 = ::warpsim::ptx::vote_ballot(warpsim_ptx_r_p, warpsim_ptx_2); }
-//     ::warpsim::ptx::out<std::uint32_t>(warpsim_ptx_out0, warpsim_ptx_0); }
+// becomes, on the asm's line (abridged: every name is fully qualified, each local warpsim_ptx_):
+//   { auto& out0 = (r); std::uint32_t op0 = std::uint32_t{};
+//     const std::uint32_t op1 = in<std::uint32_t>(x); const std::uint32_t op2 = in<std::uint32_t>(m);
+//     { { bool r_p{}; { const bool t = setp<u32>(Cmp::ne, op1, static_cast<std::uint32_t>(0x0ULL));
+//                       r_p = t; }
+//         op0 = vote_ballot(r_p, op2); } }
+//     out<std::uint32_t>(out0, op0); }
 // Semantics are the PTX ISA's (8.x); what the translator does not know never reaches this file.
 #pragma once
 
