@@ -7,6 +7,8 @@ the shim's nvcc macros set aside (warpsim/libcudacxx_begin.hpp). Headers whose m
 GPU (block-wide barriers, asynchronous copies, PTX, cache hints) fail to compile, naming the
 header: in host code their waits would stop every lane of the block at once.
 
+cuda/ptx is written by hand (the special-register reads cub uses) and left alone here.
+
 Run from the repository root after a toolkit update: python3 scripts/generate_libcudacxx_wrappers.py
 """
 import os
@@ -14,7 +16,10 @@ import os
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'sim', 'shim')
 
 HOST = {
-    'cuda': ['atomic', 'bit', 'cmath', 'functional', 'mdspan', 'numeric', 'type_traits', 'version'],
+    # __cccl_config: CCCL's configuration, which cub includes first; read as host code like the
+    # rest, so that libcu++ sees one configuration.
+    'cuda': ['__cccl_config', 'atomic', 'bit', 'cmath', 'functional', 'mdspan', 'numeric',
+             'type_traits', 'version'],
     'cuda/std': ['array', 'atomic', 'bit', 'bitset', 'cassert', 'ccomplex', 'cfloat', 'chrono',
                  'climits', 'cmath', 'complex', 'concepts', 'cstddef', 'cstdint', 'cstdlib',
                  'cstring', 'ctime', 'expected', 'functional', 'initializer_list', 'inplace_vector',
@@ -30,7 +35,6 @@ NOT_SIMULATED = {
         'latch': 'cuda::latch would block the whole simulated block (lanes are fibers on one host thread)',
         'memory_resource': 'memory resources are host-side allocation, which kernel files do not have',
         'pipeline': 'cuda::pipeline (asynchronous copies) is not simulated',
-        'ptx': 'PTX instructions cannot run on the host',
         'semaphore': 'cuda::counting_semaphore would block the whole simulated block',
         'stream_ref': 'streams are host code, which kernel files do not have',
         'warp': 'cuda/warp is not simulated',

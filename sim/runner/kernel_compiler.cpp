@@ -19,6 +19,7 @@
 #include "content_hash.hpp"
 #include "kernel_scan.hpp"
 #include "subprocess.hpp"
+#include "toolkit_headers.hpp"
 
 namespace warpsim::runner {
 namespace fs = std::filesystem;
@@ -492,8 +493,11 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
     check_flags = std::move(*flags);
   }
 
+  const Expected<std::string> cub_dir = translated_cub_headers(toolchain);
+  if (!cub_dir) return fail(cub_dir.error().message);
+
   ContentHash key;
-  key.add(prepared_source).add(toolchain.compiler_path).add(*version);
+  key.add(prepared_source).add(toolchain.compiler_path).add(*version).add(*cub_dir);
   for (const std::string& word : toolchain.compiler) key.add(word);
   const std::vector<std::string> codegen = codegen_flags(options.executable);
   for (const std::string& flag : codegen) key.add(flag);
@@ -528,6 +532,7 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
   const std::string library_dir = fs::path(toolchain.library).parent_path().string();
   argv.push_back("-I" + toolchain.shim_dir);
   argv.push_back("-I" + toolchain.include_dir);
+  if (!cub_dir->empty()) argv.push_back("-I" + *cub_dir);
   argv.insert(argv.end(), options.user_flags.begin(), options.user_flags.end());
   for (const std::string& arg :
        {"-I" + options.user_dir, std::string("-MD"), std::string("-MF"), make_rule, std::string("-o"), temporary_object,

@@ -1,10 +1,9 @@
 // Turning a user's kernel file into the translation unit the host compiler builds.
 #include <algorithm>
-#include <cctype>
-#include <cstdlib>
 #include <optional>
 #include <string>
 
+#include "ptx_translate.hpp"
 #include "source_tokens.hpp"
 #include "warpsim/runner.hpp"
 
@@ -181,201 +180,6 @@ std::string without_newlines(std::string_view text) {
 }
 
 // The prelude every prepared source starts with, then the user's source under its own name.
-// The contents of the string literals of an asm template, from `from` up to `to`, concatenated,
-// with \n, \t and \" decoded.
-std::string asm_template(std::string_view source, std::size_t from, std::size_t to) {
-  std::string text;
-  bool inside = false;
-  for (std::size_t i = from; i < to; ++i) {
-    const char c = source[i];
-    if (!inside) {
-      if (c == ':') break;  // the operands begin
-      inside = c == '"';
-      continue;
-    }
-    if (c == '\\' && i + 1 < to) {
-      const char next = source[++i];
-      text += next == 'n' ? '\n' : next == 't' ? '\t' : next;
-    } else if (c == '"') {
-      inside = false;
-    } else {
-      text += c;
-    }
-  }
-  return text;
-}
-
-// The first instruction of a PTX template ("mov.u32 %0, %%laneid"), or empty when the template
-// does not read as PTX.
-std::string first_ptx_instruction(std::string_view text) {
-  std::size_t start = text.find_first_not_of(" \t\n{");
-  if (start == std::string_view::npos) return {};
-  // A block's declarations (.reg .pred p;) come before its first instruction.
-  while (text.substr(start, 1) == ".") {
-    const std::size_t semicolon = text.find(';', start);
-    if (semicolon == std::string_view::npos) return {};
-    start = text.find_first_not_of(" \t\n", semicolon + 1);
-    if (start == std::string_view::npos) return {};
-  }
-  std::size_t end = text.find_first_of(";\n", start);
-  if (end == std::string_view::npos) end = text.size();
-  std::string instruction(text.substr(start, end - start));
-  while (!instruction.empty() && (instruction.back() == ' ' || instruction.back() == '\\')) {
-    instruction.pop_back();
-  }
-  const std::string word = instruction.substr(0, instruction.find(' '));
-  const bool block =
-      text.find_first_not_of(" \t") < text.size() && text[text.find_first_not_of(" \t")] == '{';
-  if (word.find('.') == std::string::npos && !block) return {};
-  return instruction;
-}
-
-// The instructions warpsim runs (warpsim/inline_ptx.hpp's functions) and their operand counts,
-// the destination included.
-struct PtxForm {
-  std::string_view opcode;
-  std::string_view function;
-  int operands;
-};
-constexpr PtxForm kPtxForms[] = {
-    {"mov.u32", "mov", 2},
-    {"mov.b32", "mov", 2},
-    {"mov.s32", "mov", 2},
-    {"bfe.u32", "bfe_u32", 4},
-    {"bfe.s32", "bfe_s32", 4},
-    {"bfi.b32", "bfi_b32", 5},
-    {"prmt.b32", "prmt_b32", 4},
-    {"lop3.b32", "lop3_b32", 5},
-    {"brev.b32", "brev_b32", 2},
-    {"popc.b32", "popc_b32", 2},
-    {"clz.b32", "clz_b32", 2},
-    {"shfl.sync.idx.b32", "shfl_idx", 5},
-    {"shfl.sync.up.b32", "shfl_up", 5},
-    {"shfl.sync.down.b32", "shfl_down", 5},
-    {"shfl.sync.bfly.b32", "shfl_bfly", 5},
-    {"activemask.b32", "activemask_b32", 1},
-    {"match.sync.any.b32", "match_any_b32", 3},
-    {"redux.sync.add.u32", "redux_add_u32", 3},
-    {"redux.sync.add.s32", "redux_add_s32", 3},
-    {"redux.sync.min.u32", "redux_min_u32", 3},
-    {"redux.sync.min.s32", "redux_min_s32", 3},
-    {"redux.sync.max.u32", "redux_max_u32", 3},
-    {"redux.sync.max.s32", "redux_max_s32", 3},
-    {"redux.sync.and.b32", "redux_and_b32", 3},
-    {"redux.sync.or.b32", "redux_or_b32", 3},
-    {"redux.sync.xor.b32", "redux_xor_b32", 3},
-};
-constexpr std::string_view kPtxSpecialRegisters[] = {
-    "laneid", "warpid", "lanemask_eq", "lanemask_lt", "lanemask_le", "lanemask_ge", "lanemask_gt"};
-
-std::string_view trimmed(std::string_view text) {
-  const std::size_t first = text.find_first_not_of(" \t\n");
-  if (first == std::string_view::npos) return {};
-  return text.substr(first, text.find_last_not_of(" \t\n") - first + 1);
-}
-
-// `text` cut at each `separator` outside string literals and brackets ("::" is no separator).
-std::vector<std::string_view> split_top_level(std::string_view text, char separator) {
-  std::vector<std::string_view> parts;
-  int depth = 0;
-  bool in_string = false;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (c == '\\')
-        ++i;
-      else if (c == '"')
-        in_string = false;
-      continue;
-    }
-    if (c == '"')
-      in_string = true;
-    else if (c == '(' || c == '[' || c == '{')
-      ++depth;
-    else if (c == ')' || c == ']' || c == '}')
-      --depth;
-    else if (c == ':' && i + 1 < text.size() && text[i + 1] == ':')
-      ++i;
-    else if (c == separator && depth == 0 && !(c == ':' && i > 0 && text[i - 1] == ':')) {
-      parts.push_back(text.substr(start, i - start));
-      start = i + 1;
-    }
-  }
-  parts.push_back(text.substr(start));
-  return parts;
-}
-
-// The C++ expressions of an asm statement's operands, outputs first (GCC's %0, %1, ...), from
-// `"=r"(expr)` items; nullopt for forms warpsim does not read (named operands, no parentheses).
-std::optional<std::vector<std::string>> asm_operands(std::string_view section) {
-  std::vector<std::string> exprs;
-  if (trimmed(section).empty()) return exprs;
-  for (const std::string_view item : split_top_level(section, ',')) {
-    const std::string_view text = trimmed(item);
-    if (text.empty() || text.front() != '"') return std::nullopt;
-    const std::size_t open = text.find('(');
-    if (open == std::string_view::npos || text.back() != ')') return std::nullopt;
-    exprs.emplace_back(text.substr(open + 1, text.size() - open - 2));
-  }
-  return exprs;
-}
-
-// `asm(...)`'s parenthesised text as a call of warpsim/inline_ptx.hpp, or empty when it is not
-// one instruction of kPtxForms with plain operands.
-std::string ptx_call(std::string_view inside, const std::string& instruction) {
-  if (instruction.find_first_of("{};") != std::string::npos) return {};
-  const std::vector<std::string_view> sections = split_top_level(inside, ':');
-  if (sections.size() < 2 || sections.size() > 4) return {};
-  const auto outputs = asm_operands(sections[1]);
-  const auto inputs = sections.size() > 2
-                          ? asm_operands(sections[2])
-                          : std::optional<std::vector<std::string>>(std::vector<std::string>{});
-  if (!outputs || !inputs || outputs->size() != 1) return {};
-  std::vector<std::string> all = *outputs;
-  all.insert(all.end(), inputs->begin(), inputs->end());
-  const std::size_t space = instruction.find_first_of(" \t");
-  const std::string_view opcode = std::string_view(instruction).substr(0, space);
-  std::vector<std::string_view> operands;
-  if (space != std::string::npos) {
-    for (const std::string_view o :
-         split_top_level(std::string_view(instruction).substr(space), ',')) {
-      operands.push_back(trimmed(o));
-    }
-  }
-  const PtxForm* form = nullptr;
-  for (const PtxForm& f : kPtxForms) {
-    if (f.opcode == opcode) form = &f;
-  }
-  if (form == nullptr || static_cast<int>(operands.size()) != form->operands) return {};
-  // %N names an operand; a number is an immediate; %%name a special register (mov only).
-  const auto operand_expr = [&](std::string_view o) -> std::string {
-    if (o.size() > 1 && o[0] == '%' && std::isdigit(static_cast<unsigned char>(o[1]))) {
-      const std::size_t n = static_cast<std::size_t>(std::atoi(std::string(o.substr(1)).c_str()));
-      return n < all.size() ? "::warpsim::ptx::bits(" + all[n] + ")" : std::string();
-    }
-    const bool number =
-        !o.empty() && (std::isdigit(static_cast<unsigned char>(o[0])) || o[0] == '-');
-    return number ? "::warpsim::ptx::bits(" + std::string(o) + ")" : std::string();
-  };
-  if (operands[0] != "%0") return {};
-  std::string call = std::string("::warpsim::ptx::") + std::string(form->function) + "(";
-  if (form->function == "mov" && operands[1].substr(0, 2) == "%%") {
-    const std::string_view name = operands[1].substr(2);
-    bool known = false;
-    for (const std::string_view r : kPtxSpecialRegisters) known = known || r == name;
-    if (!known) return {};
-    call = "::warpsim::ptx::" + std::string(name) + "(";
-  } else {
-    for (std::size_t i = 1; i < operands.size(); ++i) {
-      const std::string arg = operand_expr(operands[i]);
-      if (arg.empty()) return {};
-      call += (i > 1 ? ", " : "") + arg;
-    }
-  }
-  return "::warpsim::ptx::assign((" + all[0] + "), " + call + "));";
-}
-
 std::string prepared_user_source(std::string_view user_source, std::string_view absolute_path) {
   std::string out;
   out.reserve(user_source.size() + 512);
@@ -455,7 +259,7 @@ std::string prepare_gpu_program_source(std::string_view user_source,
   return out;
 }
 
-std::string rewrite_inline_ptx(std::string_view source) {
+std::string rewrite_inline_ptx(std::string_view source, UnsupportedPtx unsupported) {
   const std::string stripped = strip_for_scan(source);
   const std::vector<Token> tokens = tokenize(stripped);
   std::string out;
@@ -476,33 +280,38 @@ std::string rewrite_inline_ptx(std::string_view source) {
       if (depth == 0) break;
     }
     if (close >= tokens.size()) continue;
-    const std::string text = asm_template(source, tokens[open].offset, tokens[close].offset);
-    const std::string instruction = first_ptx_instruction(text);
-    if (instruction.empty()) continue;
-    const bool statement = close + 1 < tokens.size() && tokens[close + 1].text == ";";
-    const std::size_t end = tokens[statement ? close + 1 : close].offset + 1;
+    const std::string_view inside =
+        source.substr(tokens[open].offset + 1, tokens[close].offset - tokens[open].offset - 1);
+    const std::optional<AsmStatement> statement = parse_asm_statement(inside);
+    if (!looks_like_ptx(asm_template(inside))) continue;
+    const bool is_statement = close + 1 < tokens.size() && tokens[close + 1].text == ";";
+    const std::size_t end = tokens[is_statement ? close + 1 : close].offset + 1;
     out.append(source.substr(copied, tokens[k].offset - copied));
-    // One instruction alone (a trailing ';' allowed) may run; a block or a sequence may not.
-    std::string_view alone = trimmed(text);
-    if (!alone.empty() && alone.back() == ';') alone = trimmed(alone.substr(0, alone.size() - 1));
-    const std::string call =
-        statement && alone == instruction
-            ? ptx_call(source.substr(tokens[open].offset + 1,
-                                     tokens[close].offset - tokens[open].offset - 1),
-                       instruction)
-            : std::string();
-    if (!call.empty()) {
-      out += call;
+    PtxTranslation translation;
+    if (!statement) {
+      translation = {{}, "asm", "its operands are not of the form \"constraint\"(expression)"};
+    } else if (!is_statement) {
+      translation = {{}, "asm", "it is not a statement of its own"};
     } else {
-      out += "static_assert(sizeof(char) == 0, \"warpsim: inline PTX is not simulated (" +
-             escape_for_string_literal(instruction) +
-             "): write it with CUDA's intrinsics (threadIdx.x % 32 for %laneid, __shfl_sync, "
-             "__ballot_sync, __byte_perm, ...), which warpsim runs and traces\");";
+      translation = translate_ptx(*statement);
+    }
+    if (translation.ok()) {
+      out += translation.code;
+    } else {
+      const std::string what = escape_for_string_literal(translation.instruction) + "): " +
+                               escape_for_string_literal(translation.reason);
+      if (unsupported == UnsupportedPtx::runtime_stop) {
+        out += "::warpsim::ptx::not_simulated(\"" + what + "\");";
+      } else {
+        out += "static_assert(sizeof(char) == 0, \"warpsim: inline PTX is not simulated (" + what +
+               ". Write it with CUDA's intrinsics (threadIdx.x % 32 for %laneid, __shfl_sync, "
+               "__ballot_sync, __byte_perm, ...), which warpsim runs and traces\");";
+      }
     }
     const std::string_view replaced = source.substr(tokens[k].offset, end - tokens[k].offset);
     out.append(static_cast<std::size_t>(std::count(replaced.begin(), replaced.end(), '\n')), '\n');
     copied = end;
-    k = statement ? close + 1 : close;
+    k = is_statement ? close + 1 : close;
   }
   out.append(source.substr(copied));
   return out;

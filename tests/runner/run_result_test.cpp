@@ -6,9 +6,11 @@
 #include <dlfcn.h>
 
 #include <atomic>
+#include <bit>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -259,7 +261,79 @@ TEST_CASE("inline PTX of the warp-level and bit set runs, traced at the asm's li
   CHECK(r.trace.steps.at(5).op == Op::reduce_add);
 }
 
-TEST_CASE("inline PTX outside that set does not compile; the message names instruction and line") {
+namespace {
+// The 1-based line of the first line of `file` that contains `text` (0 if none).
+std::uint32_t line_containing(const std::string& file, const std::string& text) {
+  std::ifstream in(file);
+  std::string line;
+  for (std::uint32_t n = 1; std::getline(in, line); ++n) {
+    if (line.find(text) != std::string::npos) return n;
+  }
+  return 0;
+}
+}  // namespace
+
+TEST_CASE("inline PTX blocks agree with CUDA's intrinsics lane by lane, traced at the asm's line") {
+  use_scratch_cache();
+  KernelFileRequest request;
+  request.file = kKernels + "inline_ptx.cu";
+  request.kernel = "ptx_blocks";
+  request.grid = {1};
+  request.block = {32};
+  for (const char* spec : {"i32[32]:random:7:-1000:1000", "u32[2048]:zeros"}) {
+    request.args.push_back(*parse_arg_spec(spec));
+  }
+  const KernelFileResult r = run_kernel_file(request);
+  REQUIRE_MESSAGE(r.status == RunStatus::completed, r.message << "\n" << r.details);
+  CHECK(r.trace.diagnostics.empty());
+  const std::vector<int> in = r.buffer<int>(0);
+  const std::vector<std::uint32_t> out = r.buffer<std::uint32_t>(1);
+  const auto ptx = [&](int slot, std::uint32_t lane) { return out[64 * slot + 2 * lane]; };
+  // Every slot: the PTX block's result equals the intrinsics' (slot names: the kernel's comments).
+  for (int slot = 0; slot < 32; ++slot) {
+    for (std::uint32_t lane = 0; lane < 32; ++lane) {
+      CAPTURE(slot);
+      CAPTURE(lane);
+      CHECK(ptx(slot, lane) == out[64 * slot + 2 * lane + 1]);
+    }
+  }
+  // And a few against the input directly, so that one mistake shared by both sides still fails.
+  std::uint32_t odd = 0;
+  for (std::uint32_t lane = 0; lane < 32; ++lane) odd |= std::uint32_t(in[lane] & 1) << lane;
+  for (std::uint32_t lane = 0; lane < 32; ++lane) {
+    CAPTURE(lane);
+    const auto v = static_cast<std::uint32_t>(in[lane]);
+    CHECK(ptx(0, lane) == odd);                                                     // ballot
+    CHECK(ptx(5, lane) == (lane + 2 <= 20 ? v + std::uint32_t(in[lane + 2]) : v));  // clamp 20
+    CHECK(ptx(7, lane) == (lane % 8 >= 3 ? 1u : 0u));                               // up's p
+    CHECK(ptx(8, lane) == (lane < 16 ? std::uint32_t(in[lane ^ 2]) : 7u));           // @p shfl
+    CHECK(ptx(9, lane) == (lane % 2 == 0 ? std::uint32_t(in[(lane + 2) % 32]) : 0u));
+    CHECK(ptx(15, lane) == (lane ^ v));                                             // mov.b64 {a,b}
+  }
+  // The warp steps of the PTX sit at the asm's line, with the lanes that ran them.
+  const auto steps_at = [&](const char* text, Op op) {
+    const std::uint32_t line = line_containing(request.file, text);
+    REQUIRE(line != 0);
+    std::vector<TraceStep> found;
+    for (const TraceStep& step : r.trace.steps) {
+      const int first = std::countr_zero(step.participants);
+      if (step.op == op && step.where[first].line == line) found.push_back(step);
+    }
+    return found;
+  };
+  CHECK(steps_at("vote.sync.ballot.b32 %0, p, %2", Op::ballot).size() == 1);
+  CHECK(steps_at("vote.sync.any.pred p, p, %2", Op::any).size() == 1);
+  CHECK(steps_at("vote.sync.uni.pred", Op::uni).size() == 1);
+  CHECK(steps_at("shfl.sync.down.b32 r0|p", Op::shfl_down).size() == 2);  // clamps 31 and 20
+  const auto guarded = steps_at("@p shfl.sync.bfly.b32", Op::shfl_xor);
+  REQUIRE(guarded.size() == 1);
+  CHECK(guarded[0].participants == 0xffffu);
+  const auto divergent = steps_at("shfl.sync.idx.b32 %0, %1, %2, 0x1f, %3;", Op::shfl_idx);
+  REQUIRE(divergent.size() == 1);
+  CHECK(divergent[0].participants == 0x55555555u);
+}
+
+TEST_CASE("an instruction outside the set in a PTX block fails to compile, naming it and the line") {
   use_scratch_cache();
   KernelFileRequest request;
   request.file = kKernels + "inline_ptx_unsupported.cu";
@@ -271,6 +345,95 @@ TEST_CASE("inline PTX outside that set does not compile; the message names instr
   CHECK(r.status == RunStatus::bad_input);
   CHECK(contains(r.message, "did not compile"));
   CHECK(contains(r.details, "inline_ptx_unsupported.cu:5:"));
-  CHECK(contains(r.details, "inline PTX is not simulated (setp.ne.u32 q, %1, 0)"));
+  CHECK(contains(r.details, "inline PTX is not simulated (ld.global.nc.u32 %0, [%2]): no such "
+                            "instruction in the set warpsim runs"));
   CHECK_FALSE(contains(r.details, "Assembler messages"));
+}
+
+namespace {
+bool toolkit_has_cub() {
+  for (const char* root : {"CUDA_HOME", "CUDA_PATH"}) {
+    const char* dir = std::getenv(root);
+    if (dir != nullptr && fs::exists(std::string(dir) + "/include/cccl/cub/version.cuh")) return true;
+  }
+  return fs::exists("/usr/local/cuda/include/cccl/cub/version.cuh");
+}
+}  // namespace
+
+TEST_CASE("the toolkit's cub runs unmodified: warp and block reductions and scans") {
+  if (!toolkit_has_cub()) {
+    MESSAGE("skipped: no CUDA toolkit with include/cccl/cub (set CUDA_HOME)");
+    return;
+  }
+  use_scratch_cache();
+  KernelFileRequest request;
+  request.file = kKernels + "cub_algorithms.cu";
+  request.kernel = "cub_warp";
+  request.grid = {1};
+  request.block = {32};
+  for (const char* spec : {"i32[32]:random:5:-100:100", "i32[67]:zeros", "f32[1]:zeros"}) {
+    request.args.push_back(*parse_arg_spec(spec));
+  }
+  const KernelFileResult warp = run_kernel_file(request);
+  REQUIRE_MESSAGE(warp.status == RunStatus::completed, warp.message << "\n" << warp.details);
+  CHECK(warp.trace.diagnostics.empty());
+  const std::vector<int> in = warp.buffer<int>(0);
+  const std::vector<int> out = warp.buffer<int>(1);
+  int sum = 0, partial_max = in[0];
+  for (int lane = 0; lane < 32; ++lane) {
+    CAPTURE(lane);
+    CHECK(out[4 + 2 * lane] == sum);  // exclusive
+    sum += in[lane];
+    CHECK(out[3 + 2 * lane] == sum);  // inclusive
+    if (lane < 20) partial_max = std::max(partial_max, in[lane]);
+  }
+  CHECK(out[0] == sum);
+  CHECK(out[1] == partial_max);
+  CHECK(warp.buffer<float>(2)[0] == 0.5f * static_cast<float>(sum));  // exact: halves of small ints
+  // cub's shuffles are warp steps at the lines of cub's own headers.
+  REQUIRE_FALSE(warp.trace.steps.empty());
+  std::size_t in_cub = 0;
+  for (const TraceStep& step : warp.trace.steps) {
+    const SourceLine& where = step.where[static_cast<std::size_t>(std::countr_zero(step.participants))];
+    if (warp.trace.files.at(where.file).find("/cub/") != std::string::npos) ++in_cub;
+  }
+  CHECK(in_cub >= 5 + 5 + 5 + 5);  // int sum, float sum, partial max, the scans' steps
+
+  request.kernel = "cub_block";
+  request.block = {128};
+  request.args.clear();
+  for (const char* spec : {"i32[128]:random:5:-100:100", "i32[129]:zeros"}) {
+    request.args.push_back(*parse_arg_spec(spec));
+  }
+  const KernelFileResult block = run_kernel_file(request);
+  REQUIRE_MESSAGE(block.status == RunStatus::completed, block.message << "\n" << block.details);
+  CHECK(block.trace.diagnostics.empty());
+  const std::vector<int> block_in = block.buffer<int>(0);
+  const std::vector<int> block_out = block.buffer<int>(1);
+  int prefix = 0;
+  for (int i = 0; i < 128; ++i) {
+    CAPTURE(i);
+    CHECK(block_out[1 + i] == prefix);
+    prefix += block_in[i];
+  }
+  CHECK(block_out[0] == prefix);
+}
+
+TEST_CASE("PTX that cub writes and warpsim does not run stops the launch, naming cub's line") {
+  if (!toolkit_has_cub()) {
+    MESSAGE("skipped: no CUDA toolkit with include/cccl/cub (set CUDA_HOME)");
+    return;
+  }
+  use_scratch_cache();
+  KernelFileRequest request;
+  request.file = kKernels + "cub_algorithms.cu";
+  request.kernel = "cub_thread_exit";
+  request.grid = {1};
+  request.block = {32};
+  request.args.push_back(*parse_arg_spec("i32[32]:zeros"));
+  const KernelFileResult r = run_kernel_file(request);
+  CHECK(r.status == RunStatus::kernel_exception);
+  const std::string text = r.message + "\n" + r.details;
+  CHECK_MESSAGE(contains(text, "cub/util_ptx.cuh:"), text);
+  CHECK_MESSAGE(contains(text, "inline PTX is not simulated (exit): no such instruction"), text);
 }

@@ -274,40 +274,42 @@ __global__ void [[maybe_unused]] attributed(int* p) [[]] { return; }
                                           "only_declared") == std::nullopt);
 }
 
-TEST_CASE(
-    "inline PTX of the runnable set becomes a call on the same line; other PTX a static_assert") {
+TEST_CASE("inline PTX becomes C++ on the asm's own line; PTX warpsim does not run a static_assert") {
   const std::string one =
       "int f() {\n  unsigned id;\n  asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(id));\n  "
       "return id;\n}\n";
   const std::string out = rewrite_inline_ptx(one);
   CHECK(out.find("asm") == std::string::npos);
-  CHECK(out.find("::warpsim::ptx::assign((id), ::warpsim::ptx::laneid());") == one.find("asm"));
+  CHECK(out.find("warpsim_ptx_0 = ::warpsim::ptx::laneid();") != std::string::npos);
+  CHECK(out.find("::warpsim::ptx::out<std::uint32_t>(warpsim_ptx_out0, warpsim_ptx_0);") != std::string::npos);
+  CHECK(out.find("{ auto& warpsim_ptx_out0 = (id);") == one.find("asm"));
   CHECK(std::count(out.begin(), out.end(), '\n') == std::count(one.begin(), one.end(), '\n'));
 
-  const std::string shfl =
-      "asm(\"shfl.sync.down.b32 %0, %1, %2, %3, %4;\" : \"=r\"(d) : \"r\"(v), \"r\"(n), \"r\"(31), "
-      "\"r\"(m));";
-  CHECK(rewrite_inline_ptx(shfl) ==
-        "::warpsim::ptx::assign((d), ::warpsim::ptx::shfl_down(::warpsim::ptx::bits(v), "
-        "::warpsim::ptx::bits(n), ::warpsim::ptx::bits(31), ::warpsim::ptx::bits(m)));");
-
-  // Not in the set: named in a static_assert where the asm was.
-  const std::string cvt = "asm(\"cvt.rn.f16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(x));\n";
-  const std::string unsupported = rewrite_inline_ptx(cvt);
-  CHECK(unsupported.find("static_assert") == 0);
-  CHECK(unsupported.find("inline PTX is not simulated (cvt.rn.f16.f32 %0, %1)") !=
-        std::string::npos);
-
-  // A block: its declarations skipped, the first instruction named; operands over two lines.
+  // A block over two lines: its C++ on the first, the lines after it where they were.
   const std::string block =
       "asm(\"{\\n\\t.reg .pred p;\\n\\tsetp.ne.u32 p, %1, 0;\\n\\tvote.sync.ballot.b32 %0, p, "
       "-1;\\n}\"\n"
       "    : \"=r\"(r) : \"r\"(x));\nint after;\n";
   const std::string rewritten = rewrite_inline_ptx(block);
-  CHECK(rewritten.find("(setp.ne.u32 p, %1, 0)") != std::string::npos);
+  CHECK(rewritten.find("::warpsim::ptx::vote_ballot(warpsim_ptx_r_p, "
+                       "static_cast<std::uint32_t>(0xffffffffffffffffULL))") < rewritten.find('\n'));
   CHECK(rewritten.find("int after;") != std::string::npos);
   CHECK(std::count(rewritten.begin(), rewritten.end(), '\n') ==
         std::count(block.begin(), block.end(), '\n'));
+
+  // Not in the set: named in a static_assert where the asm was, with the reason.
+  const std::string load = "asm(\"{ .reg .u32 t; ld.shared.u32 t, [%1]; mov.u32 %0, t; }\" : \"=r\"(v) : \"r\"(a));\n";
+  const std::string unsupported = rewrite_inline_ptx(load);
+  CHECK(unsupported.find("static_assert") == 0);
+  CHECK(unsupported.find("inline PTX is not simulated (ld.shared.u32 t, [%1]): no such instruction") !=
+        std::string::npos);
+  // In a toolkit's headers (cub), whose unused functions must compile: a stop if a lane gets there.
+  CHECK(rewrite_inline_ptx(load, UnsupportedPtx::runtime_stop) ==
+        "::warpsim::ptx::not_simulated(\"ld.shared.u32 t, [%1]): no such instruction in the set "
+        "warpsim runs\");\n");
+  // Named operands and an asm used inside an expression are not read: a static_assert too.
+  CHECK(rewrite_inline_ptx("asm(\"mov.u32 %0, %1;\" : [d] \"=r\"(d) : [s] \"r\"(s));")
+            .find("static_assert") == 0);
 
   // Not PTX: an asm label, x86 in host code, an empty barrier.
   for (const std::string& other :

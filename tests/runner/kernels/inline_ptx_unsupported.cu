@@ -1,10 +1,10 @@
-// A ballot written as a PTX block (a predicate register, setp, vote): warpsim runs single
-// instructions of a known set only, so this one fails to compile, naming the instruction.
-__device__ unsigned ballot_of(int p) {
+// A PTX block whose second instruction warpsim does not run (a load): the whole asm fails to
+// compile at its own line, naming that instruction, rather than running half of the block.
+__device__ unsigned load_of(const unsigned* p, unsigned x) {
   unsigned r;
-  asm volatile("{\n\t.reg .pred q;\n\tsetp.ne.u32 q, %1, 0;\n\tvote.sync.ballot.b32 %0, q, 0xffffffff;\n}\n"
+  asm volatile("{\n\t.reg .u32 t;\n\tadd.u32 t, %1, 1;\n\tld.global.nc.u32 %0, [%2];\n}\n"
                : "=r"(r)
-               : "r"(p));
+               : "r"(x), "l"(p));
   return r;
 }
-__global__ void ptx_unsupported(unsigned* out) { out[threadIdx.x] = ballot_of(threadIdx.x & 1); }
+__global__ void ptx_unsupported(unsigned* out) { out[threadIdx.x] = load_of(out, threadIdx.x); }

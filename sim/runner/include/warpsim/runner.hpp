@@ -156,12 +156,17 @@ inline constexpr const char* kDynamicSharedSymbol = "warpsim_dynamic_shared";
 inline constexpr const char* kDynamicSharedBaseSymbol = "warpsim_dynamic_shared_base";
 std::string rewrite_extern_shared(std::string_view source);
 
-// Inline PTX (`asm("mov.u32 %0, %%laneid;" : "=r"(id))`) is not simulated: every asm statement
-// whose template reads as PTX (its first word has a '.', or it is a `{ ... }` block) becomes a
-// static_assert that fails at its own line and names its first instruction, so the compile says
-// so instead of the host assembler's "no such instruction". Other asm (a symbol name, x86 in
-// host code) is left alone. Line numbers are unchanged.
-std::string rewrite_inline_ptx(std::string_view source);
+// Inline PTX: every asm statement whose template reads as PTX (its first word has a '.', or it
+// is a `{ ... }` block) is translated into C++ on its own line (sim/runner/ptx_translate.hpp), so
+// warp-level instructions run and are traced like their intrinsics. PTX warpsim does not run
+// becomes, with `unsupported` compile_error (the user's own files), a static_assert that fails at
+// its line and names the instruction; with runtime_stop (a toolkit's headers, whose unused
+// functions must still compile), a call that stops the launch with that message if it runs.
+// Other asm (a symbol name, x86 in host code) is left alone, and so is asm inside a macro's
+// definition (the compiler's assembler then names it). Line numbers are unchanged.
+enum class UnsupportedPtx { compile_error, runtime_stop };
+std::string rewrite_inline_ptx(std::string_view source,
+                               UnsupportedPtx unsupported = UnsupportedPtx::compile_error);
 
 // Forward progress: puts a tick (device::spin_tick) at the start of every iteration of every
 // `for`, `while` and `do` loop, on the loop's own line, so that a lane spinning in a loop yields

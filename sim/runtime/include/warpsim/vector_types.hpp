@@ -35,6 +35,27 @@ WARPSIM_VECTOR_TYPES(double, double)
 
 #undef WARPSIM_VECTOR_TYPES
 
+// CUDA 13's 4-vectors of 64-bit elements with their alignment in the name (long4_16a, ...),
+// which libcu++ 3.0 names in its tuple interface.
+#define WARPSIM_ALIGNED_VECTOR4(T, NAME, ALIGN)                                                 \
+  struct alignas(ALIGN) NAME##4_##ALIGN##a {                                                    \
+    T x, y, z, w;                                                                               \
+  };                                                                                            \
+  inline constexpr NAME##4_##ALIGN##a make_##NAME##4_##ALIGN##a(T x, T y, T z, T w) {          \
+    return {x, y, z, w};                                                                        \
+  }
+WARPSIM_ALIGNED_VECTOR4(long, long, 16)
+WARPSIM_ALIGNED_VECTOR4(long, long, 32)
+WARPSIM_ALIGNED_VECTOR4(unsigned long, ulong, 16)
+WARPSIM_ALIGNED_VECTOR4(unsigned long, ulong, 32)
+WARPSIM_ALIGNED_VECTOR4(long long, longlong, 16)
+WARPSIM_ALIGNED_VECTOR4(long long, longlong, 32)
+WARPSIM_ALIGNED_VECTOR4(unsigned long long, ulonglong, 16)
+WARPSIM_ALIGNED_VECTOR4(unsigned long long, ulonglong, 32)
+WARPSIM_ALIGNED_VECTOR4(double, double, 16)
+WARPSIM_ALIGNED_VECTOR4(double, double, 32)
+#undef WARPSIM_ALIGNED_VECTOR4
+
 struct dim3 {
   unsigned int x = 1, y = 1, z = 1;
   constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1)

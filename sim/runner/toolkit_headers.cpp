@@ -1,0 +1,80 @@
+#include "toolkit_headers.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "content_hash.hpp"
+#include "warpsim/runner.hpp"
+
+namespace warpsim::runner {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string stat_words(const std::string& path) {
+  struct stat info {};
+  if (stat(path.c_str(), &info) != 0) return "missing";
+  return std::to_string(info.st_size) + " " + std::to_string(info.st_mtim.tv_sec) + "." +
+         std::to_string(info.st_mtim.tv_nsec);
+}
+
+// cub's block algorithms declare member aliases named as the class templates they alias
+// (`using WarpReduce = WarpReduce<T, N>;`), which nvcc accepts and GCC rejects ("changes meaning
+// of 'WarpReduce'"). Naming the template by its namespace (::cub::WarpReduce) is the same
+// declaration for every compiler. Only cub/block, where each such template is cub's own.
+std::string qualified_member_aliases(const std::string& text) {
+  static const std::regex alias(R"(using (\w+) = (typename )?\1<)");
+  return std::regex_replace(text, alias, "using $1 = $2::cub::$1<");
+}
+
+}  // namespace
+
+Expected<std::string> translated_cub_headers(const Toolchain& toolchain) {
+  const fs::path cub = fs::path(toolchain.libcudacxx_dir) / "cub";
+  if (toolchain.libcudacxx_dir.empty() || !fs::is_directory(cub)) return Expected<std::string>("");
+  // The toolkit's cub (its version header stands for the whole) and this library's translator.
+  ContentHash key;
+  key.add(cub.string()).add(stat_words((cub / "version.cuh").string()));
+  key.add(toolchain.library).add(stat_words(toolchain.library));
+  const fs::path dir = fs::path(toolchain.cache_dir) / ("cub-ptx-" + key.hex());
+  if (fs::exists(dir / "complete")) return Expected<std::string>(dir.string());
+
+  const fs::path building = dir.string() + ".tmp." + std::to_string(getpid());
+  std::error_code error;
+  fs::remove_all(building, error);
+  for (auto it = fs::recursive_directory_iterator(cub, error);
+       !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
+    if (!it->is_regular_file()) continue;
+    std::ifstream in(it->path(), std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    std::string contents = text.str();
+    const bool block = fs::relative(it->path(), cub).string().rfind("block/", 0) == 0;
+    const std::string aliases_qualified = block ? qualified_member_aliases(contents) : contents;
+    if (contents.find("asm") == std::string::npos && aliases_qualified == contents) continue;
+    contents = aliases_qualified;
+    const fs::path target = building / "cub" / fs::relative(it->path(), cub);
+    fs::create_directories(target.parent_path(), error);
+    std::ofstream out(target, std::ios::binary);
+    out << "#line 1 \"" << it->path().string() << "\"\n"
+        << rewrite_inline_ptx(contents, UnsupportedPtx::runtime_stop);
+    if (!out) return fail(ErrorKind::file, "cannot write " + target.string() + ": " + std::strerror(errno));
+  }
+  if (error) return fail(ErrorKind::file, "cannot read " + cub.string() + ": " + error.message());
+  std::ofstream(building / "complete") << "translated from " << cub.string() << "\n";
+  fs::rename(building, dir, error);
+  if (error && !fs::exists(dir / "complete")) {  // another process may have won the race
+    return fail(ErrorKind::file, "cannot create " + dir.string() + ": " + error.message());
+  }
+  fs::remove_all(building, error);
+  return Expected<std::string>(dir.string());
+}
+
+}  // namespace warpsim::runner
