@@ -101,7 +101,8 @@ json call_json(const std::optional<DeviceCall>& c) {
 }
 
 std::string buffer_text(const BufferComparison& b) {
-  std::string line = "  buffer arg " + std::to_string(b.arg) + " (" +
+  std::string line = "  buffer arg " + std::to_string(b.arg) +
+                     (b.field >= 0 ? " field " + std::to_string(b.field) : std::string()) + " (" +
                      std::string(to_string(b.type)) + "[" + std::to_string(b.count) + "]): ";
   if (!b.problem.empty()) return line + "not compared: " + b.problem + "\n";
   if (b.identical()) return line + "identical\n";
@@ -195,14 +196,15 @@ json gpu_comparison_json(const GpuComparison& g) {
   out["ulp_tolerance"] = g.ulp_tolerance;
   out["buffers"] = json::array();
   for (const BufferComparison& b : g.buffers) {
-    json buffer = {{"arg", b.arg},
-                   {"type", to_string(b.type)},
-                   {"count", b.count},
-                   {"identical", b.identical()},
-                   {"matches", b.matches()},
-                   {"differing", b.differing},
-                   {"within_tolerance", b.within_tolerance},
-                   {"max_ulp", b.max_ulp}};
+    json buffer = {{"arg", b.arg}};
+    if (b.field >= 0) buffer["field"] = b.field;
+    buffer["type"] = to_string(b.type);
+    buffer["count"] = b.count;
+    buffer["identical"] = b.identical();
+    buffer["matches"] = b.matches();
+    buffer["differing"] = b.differing;
+    buffer["within_tolerance"] = b.within_tolerance;
+    buffer["max_ulp"] = b.max_ulp;
     if (!b.problem.empty()) buffer["problem"] = b.problem;
     buffer["first_difference"] = nullptr;
     if (b.first_index) {
