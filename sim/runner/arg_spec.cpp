@@ -227,16 +227,23 @@ Expected<ArgSpec> parse_buffer_init(ArgSpec spec, std::string_view init) {
 
 // The --arg spelling that fits a parameter, e.g. "f32[N]:zeros", "i32:VALUE" or
 // "'{i32:VALUE; f32[N]:zeros}'"; "" if none does.
+std::string suggested_plain_arg(const KernelParam& param);
+
 std::string suggested_arg(const KernelParam& param) {
   if (param.aggregate == Aggregate::reflected && !param.is_pointer) {
     std::string text = "'{";
     for (std::uint32_t i = 0; i < param.field_count; ++i) {
-      const std::string field = suggested_arg(param.fields[i]);
+      const std::string field = suggested_plain_arg(param.fields[i]);
       if (field.empty()) return {};
       text += (i == 0 ? "" : "; ") + field;
     }
     return text + "}'";
   }
+  return suggested_plain_arg(param);
+}
+
+std::string suggested_plain_arg(const KernelParam& param) {
+  if (param.aggregate != Aggregate::none) return {};
   for (const ElementTypeFacts& facts : element_types()) {
     if (facts.kind != param.kind || facts.size != param.size) continue;
     const std::string type(facts.name);
@@ -408,7 +415,12 @@ Expected<ArgSpec> parse_struct_spec(std::string_view text) {
       return fail(field_name + ": nested structs are not supported (only scalar and buffer fields)");
     }
     auto field = parse_plain_arg_spec(item);
-    if (!field) return fail(field_name + " of the struct: " + field.error().message);
+    if (!field) {
+      const bool comma_habit = item.find(',') != std::string_view::npos &&
+                               item.find(':', item.find(',')) != std::string_view::npos;
+      return fail(field_name + " of the struct: " + field.error().message +
+                  (comma_habit ? " (fields are separated by ';', not ',')" : ""));
+    }
     spec.fields.push_back(std::move(*field));
     if (separator == std::string_view::npos) break;
     body.remove_prefix(separator + 1);
@@ -515,11 +527,7 @@ Expected<void> check_struct_against_param(const ArgSpec& spec, const KernelParam
   }
   const StructLayout layout = struct_layout(spec);
   if (param.aggregate == Aggregate::reflected) {
-    if (param.field_count != spec.fields.size()) {
-      return fail("the struct " + param_type + " has " + std::to_string(param.field_count) +
-                  (param.field_count == 1 ? " field" : " fields") + " but the argument " + given +
-                  " gives " + std::to_string(spec.fields.size()));
-    }
+    // First what no argument could pass, then the count, then field by field.
     for (std::uint32_t i = 0; i < param.field_count; ++i) {
       const KernelParam& field = param.fields[i];
       const std::string which = "field " + std::to_string(i) + " of " + param_type;
@@ -532,6 +540,16 @@ Expected<void> check_struct_against_param(const ArgSpec& spec, const KernelParam
         return fail(which + " is " + field_type +
                     ": nested structs and unions are not supported (only scalar and pointer fields)");
       }
+    }
+    if (param.field_count != spec.fields.size()) {
+      return fail("the struct " + param_type + " has " + std::to_string(param.field_count) +
+                  (param.field_count == 1 ? " field" : " fields") + " but the argument " + given +
+                  " gives " + std::to_string(spec.fields.size()));
+    }
+    for (std::uint32_t i = 0; i < param.field_count; ++i) {
+      const KernelParam& field = param.fields[i];
+      const std::string which = "field " + std::to_string(i) + " of " + param_type;
+      const std::string field_type = std::string("'") + field.type_name + "'";
       if (const Expected<void> fits = check_arg_against_param(spec.fields[i], field); !fits) {
         // Say more only where the types agree in shape (a buffer of the wrong byte count).
         const bool same_shape = spec.fields[i].is_buffer == field.is_pointer;

@@ -144,33 +144,90 @@ const char* type_name() {
 // one member, whatever its type: scalar, pointer, array, class with constructors); the fields'
 // types come from a structured binding of that many names. Only standard-layout, trivially
 // copyable aggregates (no declared value kind) are reflected; other classes stay
-// Aggregate::opaque (only their size and alignment are checked). A struct that derives from
-// another struct is not supported: its binding does not compile.
+// Aggregate::opaque (only their size and alignment are checked), as are structs with a base
+// class and a struct whose one member is an array.
 
 template <class T, std::size_t N, class = void>
 struct takes_initializers : std::false_type {};
 
-#define WARPSIM_TAKES_INITIALIZERS(N, ...)                                              \
-  template <class T>                                                                    \
-  struct takes_initializers<T, N, std::void_t<decltype(T{__VA_ARGS__})>> : std::true_type {};
-WARPSIM_TAKES_INITIALIZERS(1, {})
-WARPSIM_TAKES_INITIALIZERS(2, {}, {})
-WARPSIM_TAKES_INITIALIZERS(3, {}, {}, {})
-WARPSIM_TAKES_INITIALIZERS(4, {}, {}, {}, {})
-WARPSIM_TAKES_INITIALIZERS(5, {}, {}, {}, {}, {})
-WARPSIM_TAKES_INITIALIZERS(6, {}, {}, {}, {}, {}, {})
-WARPSIM_TAKES_INITIALIZERS(7, {}, {}, {}, {}, {}, {}, {})
-WARPSIM_TAKES_INITIALIZERS(8, {}, {}, {}, {}, {}, {}, {}, {})
-WARPSIM_TAKES_INITIALIZERS(9, {}, {}, {}, {}, {}, {}, {}, {}, {})
-WARPSIM_TAKES_INITIALIZERS(10, {}, {}, {}, {}, {}, {}, {}, {}, {}, {})
-WARPSIM_TAKES_INITIALIZERS(11, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {})
-WARPSIM_TAKES_INITIALIZERS(12, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {})
-WARPSIM_TAKES_INITIALIZERS(13, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {})
-WARPSIM_TAKES_INITIALIZERS(14, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {})
-WARPSIM_TAKES_INITIALIZERS(15, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {})
-WARPSIM_TAKES_INITIALIZERS(16, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {})
-WARPSIM_TAKES_INITIALIZERS(17, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {})
-#undef WARPSIM_TAKES_INITIALIZERS
+// Converts to anything but T and its bases: a base class cannot take one whole, so brace elision
+// spreads a base's members (and an array's elements) over several of them.
+template <class T>
+struct any_but_base {
+  template <class U, class = std::enable_if_t<!std::is_base_of_v<U, T>>>
+  operator U() const;  // only named in unevaluated operands
+};
+template <class T, std::size_t N, class = void>
+struct takes_values : std::false_type {};
+
+// BRACES and VALUES are parenthesized lists; T{...} (never T(...), which C++20 reads as
+// parenthesized aggregate initialization) is what is probed.
+#define WARPSIM_LIST(...) __VA_ARGS__
+#define WARPSIM_PROBE(N, BRACES, VALUES)                                                     \
+  template <class T>                                                                         \
+  struct takes_initializers<T, N, std::void_t<decltype(T{WARPSIM_LIST BRACES})>>             \
+      : std::true_type {};                                                                   \
+  template <class T>                                                                         \
+  struct takes_values<T, N, std::void_t<decltype(T{WARPSIM_LIST VALUES})>> : std::true_type {};
+#define WARPSIM_V any_but_base<T>{}
+WARPSIM_PROBE(1, ({}), (WARPSIM_V))
+WARPSIM_PROBE(2, ({}, {}), (WARPSIM_V, WARPSIM_V))
+WARPSIM_PROBE(3, ({}, {}, {}), (WARPSIM_V, WARPSIM_V, WARPSIM_V))
+WARPSIM_PROBE(4, ({}, {}, {}, {}), (WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V))
+WARPSIM_PROBE(5, ({}, {}, {}, {}, {}), (WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V))
+WARPSIM_PROBE(6, ({}, {}, {}, {}, {}, {}),
+              (WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V))
+WARPSIM_PROBE(7, ({}, {}, {}, {}, {}, {}, {}),
+              (WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V))
+WARPSIM_PROBE(8, ({}, {}, {}, {}, {}, {}, {}, {}),
+              (WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V,
+                WARPSIM_V))
+WARPSIM_PROBE(9, ({}, {}, {}, {}, {}, {}, {}, {}, {}),
+              (WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V,
+                WARPSIM_V, WARPSIM_V))
+WARPSIM_PROBE(10, ({}, {}, {}, {}, {}, {}, {}, {}, {}, {}),
+              (WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V,
+                WARPSIM_V, WARPSIM_V, WARPSIM_V))
+WARPSIM_PROBE(11, ({}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}),
+              (WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V,
+                WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V))
+WARPSIM_PROBE(12, ({}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}),
+              (WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V,
+                WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V))
+WARPSIM_PROBE(13, ({}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}),
+              (WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V,
+                WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V))
+WARPSIM_PROBE(14, ({}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}),
+              (WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V,
+                WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V))
+WARPSIM_PROBE(15, ({}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}),
+              (WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V,
+                WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V,
+                WARPSIM_V))
+WARPSIM_PROBE(16, ({}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}),
+              (WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V,
+                WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V,
+                WARPSIM_V, WARPSIM_V))
+WARPSIM_PROBE(17, ({}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}),
+              (WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V,
+                WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V, WARPSIM_V,
+                WARPSIM_V, WARPSIM_V, WARPSIM_V))
+#undef WARPSIM_V
+#undef WARPSIM_PROBE
+#undef WARPSIM_LIST
+
+// The most values `T{v, v, ...}` takes: the fields, with arrays' elements and bases' members
+// counted one by one (brace elision).
+template <class T, std::size_t N = 0>
+constexpr std::uint32_t count_values() {
+  if constexpr (N > kMaxReflectedFields) {
+    return kMaxReflectedFields + 1;
+  } else if constexpr (takes_values<T, N + 1>::value) {
+    return count_values<T, N + 1>();
+  } else {
+    return static_cast<std::uint32_t>(N);
+  }
+}
 
 // The number of fields of aggregate T; kMaxReflectedFields + 1 when it has more.
 template <class T, std::size_t N = 0>
@@ -189,8 +246,15 @@ constexpr bool reflectable() {
   if constexpr (std::is_class_v<T> && std::is_aggregate_v<T> && std::is_standard_layout_v<T> &&
                 std::is_trivially_copyable_v<T> && !std::is_empty_v<T> &&
                 declared_value_kind<T>::value == ValueKind::other) {
+    // The binding needs the exact number of the struct's own members. `{}` counts bases as
+    // one each; values count a base's members (an array's elements) one by one. They agree for
+    // a plain struct; an empty base makes the values fewer; a struct of one base with members
+    // (or of one array) makes them more from a single `{}`: not reflected. More values from
+    // several `{}` means arrays among the members (a standard-layout struct with a base that
+    // has members has no members of its own).
     constexpr std::uint32_t n = count_fields<T>();
-    return n >= 1 && n <= kMaxReflectedFields;
+    constexpr std::uint32_t values = count_values<T>();
+    return n >= 1 && n <= kMaxReflectedFields && (values == n || (values > n && n >= 2));
   } else {
     return false;
   }
