@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "warpsim/intrinsic_table.hpp"
+#include "warpsim/runner.hpp"
 
 namespace warpsim::cli {
 
@@ -101,8 +102,7 @@ json call_json(const std::optional<DeviceCall>& c) {
 }
 
 std::string buffer_text(const BufferComparison& b) {
-  std::string line = "  buffer arg " + std::to_string(b.arg) +
-                     (b.field >= 0 ? " field " + std::to_string(b.field) : std::string()) + " (" +
+  std::string line = "  buffer " + runner::buffer_name(b.arg, b.field) + " (" +
                      std::string(to_string(b.type)) + "[" + std::to_string(b.count) + "]): ";
   if (!b.problem.empty()) return line + "not compared: " + b.problem + "\n";
   if (b.identical()) return line + "identical\n";

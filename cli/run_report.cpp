@@ -174,9 +174,8 @@ void write_run_text(std::ostream& out, const runner::KernelFileResult& r, const 
   if (!r.buffers.empty()) out << "\nbuffers after the launch:\n";
   for (const runner::OutputBuffer& buffer : r.buffers) {
     const std::uint64_t count = buffer.count();
-    out << "  arg " << buffer.arg;
-    if (buffer.field >= 0) out << " field " << buffer.field;
-    out << "  " << runner::to_string(buffer.type) << "[" << count
+    out << "  " << runner::buffer_name(buffer.arg, buffer.field) << "  "
+        << runner::to_string(buffer.type) << "[" << count
         << "]  " << buffer_text(buffer, 16, 4);
     if (count > 20) out << "  (--json shows all " << count << ")";
     out << "\n";

@@ -365,6 +365,12 @@ std::vector<BufferSlot> buffer_slots(const std::vector<ArgSpec>& args) {
   return slots;
 }
 
+std::string buffer_name(std::size_t arg, std::int32_t field) {
+  std::string name = "arg " + std::to_string(arg);
+  if (field >= 0) name += " field " + std::to_string(field);
+  return name;
+}
+
 std::string buffer_label(std::size_t arg, std::int32_t field) {
   std::string label = "--arg " + std::to_string(arg + 1);
   if (field >= 0) label += " field " + std::to_string(field);
@@ -509,6 +515,11 @@ Expected<Dim3> parse_dim3(std::string_view text) {
 
 namespace {
 
+Error union_refusal(const std::string& param_type) {
+  return fail("the parameter is a union " + param_type +
+              ", which --arg does not describe (only structs of scalars and pointers)");
+}
+
 std::string bytes_text(std::size_t size, std::size_t align) {
   return std::to_string(size) + " bytes, alignment " + std::to_string(align);
 }
@@ -522,8 +533,7 @@ Expected<void> check_struct_against_param(const ArgSpec& spec, const KernelParam
                 param_type + " but the argument is a struct " + given);
   }
   if (param.aggregate == Aggregate::union_type) {
-    return fail("the parameter is a union " + param_type +
-                ", which --arg does not describe (only structs of scalars and pointers)");
+    return union_refusal(param_type);
   }
   const StructLayout layout = struct_layout(spec);
   if (param.aggregate == Aggregate::reflected) {
@@ -566,7 +576,10 @@ Expected<void> check_struct_against_param(const ArgSpec& spec, const KernelParam
       }
     }
   }
-  if (param.size != layout.size || param.align != layout.align) {
+  // A parameter may be more aligned than its fields make it (float4, alignas): the bytes are the
+  // same, and the launch places the parameter itself.
+  const bool alignment_fits = param.align >= layout.align && param.align % layout.align == 0;
+  if (param.size != layout.size || !alignment_fits) {
     return fail("the parameter " + param_type + " has " + bytes_text(param.size, param.align) +
                 " but the struct argument " + given + " has " +
                 bytes_text(layout.size, layout.align));
@@ -582,8 +595,7 @@ Expected<void> check_arg_against_param(const ArgSpec& spec, const KernelParam& p
   if (spec.is_struct) return check_struct_against_param(spec, param);
   if (!param.is_pointer && param.aggregate != Aggregate::none) {
     if (param.aggregate == Aggregate::union_type) {
-      return fail("the parameter is a union " + param_type +
-                  ", which --arg does not describe (only structs of scalars and pointers)");
+      return union_refusal(param_type);
     }
     return fail("the parameter is a struct " + param_type + " but the argument is " + given +
                 "; pass a struct as {FIELD; FIELD; ...}");

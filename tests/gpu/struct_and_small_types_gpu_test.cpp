@@ -69,6 +69,8 @@ TEST_CASE("--gpu: a struct by value with a pointer field, as simulated") {
   CHECK(c.buffers[0].field == 2);
   run_both("struct_args.cu", "write_through_mixed", 32,
            {"{i8:-3; f64:2.5; i32[32]:zeros; i16:-300}"});
+  run_both("struct_args.cu", "tagged", 32, {"{i32:40; i32[32]:zeros}"});
+  run_both("struct_args.cu", "by_float4", 32, {"{f32:1; f32:2; f32:3; f32:4}", "f32[32]:zeros"});
   run_both("struct_args.cu", "int_pointer_short", 32,
            {"{i32:7; u64[32]:iota; i16:-5}", "u64[2]:zeros"});
 }

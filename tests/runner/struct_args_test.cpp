@@ -72,6 +72,9 @@ struct alignas(16) Overaligned {
   int a;
   int b;
 };
+struct alignas(16) Vec4 {
+  float x, y, z, w;
+};
 struct LateAligned {
   int a;
   alignas(16) int b;
@@ -280,6 +283,8 @@ TEST_CASE("a struct laid out otherwise than the plain C rules is refused, never 
         "parameter 0 of 'k' (--arg 1): the parameter 'Overaligned' has 16 bytes, alignment 16 "
         "but the struct argument {i32; i32} has 8 bytes, alignment 4; write --arg "
         "'{i32:VALUE; i32:VALUE}'");
+  // More aligned than its fields: the same bytes, so it takes them.
+  CHECK(OneParam(detail::describe_param<Vec4>()).problem("{f32:1; f32:2; f32:3; f32:4}").empty());
   CHECK(OneParam(detail::describe_param<LateAligned>()).problem("{i32:1; i32:2}").find(
             "field 1 of 'LateAligned' lies at byte 16 but the argument's field 1 at byte 4") !=
         std::string::npos);
@@ -399,6 +404,14 @@ TEST_CASE("a struct with a base class runs when its size and alignment fit") {
   CHECK(wrong.message ==
         "parameter 0 of 'tagged' (--arg 1): the parameter 'Tagged' has 16 bytes, alignment 8 but "
         "the struct argument {i32; i32} has 8 bytes, alignment 4");
+}
+
+TEST_CASE("a CUDA vector type passes by value as a struct of its components") {
+  const KernelFileResult r = run("by_float4", 32, {spec("{f32:1; f32:2; f32:3; f32:4}"),
+                                                   spec("f32[32]:zeros")});
+  INFO(r.message << r.details);
+  REQUIRE(r.status == RunStatus::completed);
+  for (const float value : r.buffer<float>(1)) CHECK(value == 4321.0f);
 }
 
 TEST_CASE("an out-of-bounds access through a struct's pointer field names the field") {

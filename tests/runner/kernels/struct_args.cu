@@ -75,3 +75,8 @@ struct Tagged : Tag {
   int* out;
 };
 __global__ void tagged(Tagged t) { t.out[threadIdx.x] = t.value + static_cast<int>(threadIdx.x); }
+
+// A CUDA vector type by value: four floats, 16-byte aligned.
+__global__ void by_float4(float4 v, float* out) {
+  out[threadIdx.x] = v.x + 10 * v.y + 100 * v.z + 1000 * v.w;
+}

@@ -140,6 +140,8 @@ struct BufferSlot {
 std::vector<BufferSlot> buffer_slots(const std::vector<ArgSpec>& args);
 // "--arg 2" or "--arg 2 field 1", as messages name a buffer (arg zero-based).
 std::string buffer_label(std::size_t arg, std::int32_t field);
+// "arg 1" or "arg 1 field 1", as reports name a buffer (arg zero-based, as --json's "arg").
+std::string buffer_name(std::size_t arg, std::int32_t field);
 
 // `TYPE:VALUE` (i32:-3, u32:0xffffffff, f32:0.5, f64:-1e300) or `TYPE[COUNT]:INIT` with INIT one
 // of zeros, iota, random:SEED (integers in [-99, 99]; [0, 99] unsigned), random:SEED:LO:HI,
