@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "warpsim/intrinsic_table.hpp"
+#include "warpsim/runner.hpp"
 
 namespace warpsim::cli {
 
@@ -101,7 +102,7 @@ json call_json(const std::optional<DeviceCall>& c) {
 }
 
 std::string buffer_text(const BufferComparison& b) {
-  std::string line = "  buffer arg " + std::to_string(b.arg) + " (" +
+  std::string line = "  buffer " + runner::buffer_name(b.arg, b.field) + " (" +
                      std::string(to_string(b.type)) + "[" + std::to_string(b.count) + "]): ";
   if (!b.problem.empty()) return line + "not compared: " + b.problem + "\n";
   if (b.identical()) return line + "identical\n";
@@ -195,14 +196,15 @@ json gpu_comparison_json(const GpuComparison& g) {
   out["ulp_tolerance"] = g.ulp_tolerance;
   out["buffers"] = json::array();
   for (const BufferComparison& b : g.buffers) {
-    json buffer = {{"arg", b.arg},
-                   {"type", to_string(b.type)},
-                   {"count", b.count},
-                   {"identical", b.identical()},
-                   {"matches", b.matches()},
-                   {"differing", b.differing},
-                   {"within_tolerance", b.within_tolerance},
-                   {"max_ulp", b.max_ulp}};
+    json buffer = {{"arg", b.arg}};
+    if (b.field >= 0) buffer["field"] = b.field;
+    buffer["type"] = to_string(b.type);
+    buffer["count"] = b.count;
+    buffer["identical"] = b.identical();
+    buffer["matches"] = b.matches();
+    buffer["differing"] = b.differing;
+    buffer["within_tolerance"] = b.within_tolerance;
+    buffer["max_ulp"] = b.max_ulp;
     if (!b.problem.empty()) buffer["problem"] = b.problem;
     buffer["first_difference"] = nullptr;
     if (b.first_index) {

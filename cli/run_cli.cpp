@@ -16,6 +16,7 @@
 #include "commands.hpp"
 #include "gpu_hooks.hpp"
 #include "run_report.hpp"
+#include "warpsim/compared_buffers.hpp"
 #include "warpsim/runner.hpp"
 
 namespace warpsim::cli {
@@ -82,9 +83,6 @@ Expected<runner::KernelFileRequest> request_of(const RunFlags& f) {
   r.arch = f.arch;
   r.include_dirs = f.include_dirs;
   r.defines = f.defines;
-  if (f.gpu && (!f.include_dirs.empty() || !f.defines.empty())) {
-    return fail("--gpu with -I or -D: the GPU build (NVRTC) does not take them yet");
-  }
   r.record_steps = !f.trace_path.empty() || f.gpu;  // the GPU comparison needs the steps
   r.keep_initial_buffers = f.gpu;
   r.color_compiler_output = isatty(STDERR_FILENO) != 0;
@@ -156,12 +154,9 @@ int run(const RunFlags& f, const std::vector<std::string>& gpu_only_flags) {
       gpu->skipped = "not run on the GPU: the simulation did not complete (" +
                      std::string(runner::to_string(result.status)) + ")";
     } else if (auto ran = run_on_gpu(*request, result, f.gpu_flags)) {
-      std::vector<BufferData> sim_buffers;
-      for (const runner::OutputBuffer& b : result.buffers) {
-        sim_buffers.push_back(
-            {b.arg, runner::element_value_type(b.type), b.bytes});
-      }
-      gpu->comparison = compare_run(*ran, &result.trace, sim_buffers, f.gpu_flags.tolerance_ulps);
+      const runner::ComparedBuffers sim_buffers(result.buffers);
+      gpu->comparison =
+          compare_run(*ran, &result.trace, sim_buffers.data(), f.gpu_flags.tolerance_ulps);
       gpu->run = std::move(*ran);
     } else {
       gpu->error = ran.error();

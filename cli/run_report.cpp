@@ -108,9 +108,11 @@ json run_json(const runner::KernelFileResult& r, const GpuOutcome* gpu) {
   out["status"] = runner::to_string(r.status);
   out["buffers"] = json::array();
   for (const runner::OutputBuffer& buffer : r.buffers) {
-    out["buffers"].push_back({{"arg", buffer.arg},
-                              {"type", runner::to_string(buffer.type)},
-                              {"values", buffer_values_json(buffer)}});
+    json entry = {{"arg", buffer.arg}};
+    if (buffer.field >= 0) entry["field"] = buffer.field;
+    entry["type"] = runner::to_string(buffer.type);
+    entry["values"] = buffer_values_json(buffer);
+    out["buffers"].push_back(std::move(entry));
   }
   out["diagnostics"] = diagnostics_json(r.trace, r.grid);
   out["steps"] = r.steps;
@@ -128,9 +130,12 @@ json run_json(const runner::KernelFileResult& r, const GpuOutcome* gpu) {
     json outputs = json::array();
     for (const GpuBuffer& b : gpu->run->buffers) {
       runner::OutputBuffer as_output{b.arg, *runner::element_type_from_string(to_string(b.type)),
-                                     b.bytes};
-      outputs.push_back({{"arg", b.arg}, {"type", to_string(b.type)},
-                         {"values", buffer_values_json(as_output)}});
+                                     b.bytes, b.field};
+      json entry = {{"arg", b.arg}};
+      if (b.field >= 0) entry["field"] = b.field;
+      entry["type"] = to_string(b.type);
+      entry["values"] = buffer_values_json(as_output);
+      outputs.push_back(std::move(entry));
     }
     g["outputs"] = std::move(outputs);
     json lines = json::array();
@@ -169,7 +174,8 @@ void write_run_text(std::ostream& out, const runner::KernelFileResult& r, const 
   if (!r.buffers.empty()) out << "\nbuffers after the launch:\n";
   for (const runner::OutputBuffer& buffer : r.buffers) {
     const std::uint64_t count = buffer.count();
-    out << "  arg " << buffer.arg << "  " << runner::to_string(buffer.type) << "[" << count
+    out << "  " << runner::buffer_name(buffer.arg, buffer.field) << "  "
+        << runner::to_string(buffer.type) << "[" << count
         << "]  " << buffer_text(buffer, 16, 4);
     if (count > 20) out << "  (--json shows all " << count << ")";
     out << "\n";

@@ -3,18 +3,11 @@
 #include <algorithm>
 #include <set>
 
+#include "warpsim/compared_buffers.hpp"
 #include "warpsim/course.hpp"
 
 namespace warpsim::course {
 namespace {
-
-ValueType value_type(runner::ElementType type) { return runner::element_value_type(type); }
-
-std::vector<BufferData> buffer_data(const std::vector<runner::OutputBuffer>& buffers) {
-  std::vector<BufferData> out;
-  for (const runner::OutputBuffer& b : buffers) out.push_back({b.arg, value_type(b.type), b.bytes});
-  return out;
-}
 
 // The run must stop this way when the lesson is about a kernel that stops.
 runner::RunStatus expected_status(const Preset& preset) {
@@ -48,8 +41,8 @@ void check_reference(const Lesson& lesson, const Preset& preset, const LessonRun
       if (b.arg == arg) theirs.push_back(b);
     }
   }
-  const std::vector<BufferData> a = buffer_data(mine), b = buffer_data(theirs);
-  check.reference = compare_buffers(a, b, lesson.tolerance_ulps);
+  const runner::ComparedBuffers a(mine), b(theirs);
+  check.reference = compare_buffers(a.data(), b.data(), lesson.tolerance_ulps);
   const bool all_match = std::all_of(check.reference.begin(), check.reference.end(),
                                      [](const BufferComparison& c) { return c.matches(); });
   if (preset.differs_from_reference && all_match) {
@@ -135,8 +128,8 @@ LessonCheck verify_lesson(const Lesson& lesson, const Preset& preset, const GpuR
   } else if (run.result.status != runner::RunStatus::completed) {
     check.gpu_note = "the simulation did not complete";
   } else {
-    check.gpu = compare_run(*gpu, &run.result.trace, buffer_data(run.result.buffers),
-                            lesson.tolerance_ulps);
+    const runner::ComparedBuffers sim(run.result.buffers);
+    check.gpu = compare_run(*gpu, &run.result.trace, sim.data(), lesson.tolerance_ulps);
   }
   return check;
 }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -20,27 +21,9 @@ namespace {
 
 Error invalid(std::string message) { return Error{ErrorKind::bad_input, std::move(message), {}}; }
 
-std::size_t param_bytes(const runner::ArgSpec& arg) {
-  return arg.is_buffer ? sizeof(DevicePtr) : runner::element_size(arg.type);
-}
-
 std::string first_line(std::string_view text) {
   const std::size_t end = text.find('\n');
   return std::string(text.substr(0, end));
-}
-
-CompileOptions compile_options(const GpuRunRequest& request, int sm, bool traced) {
-  CompileOptions options;
-  options.sm = sm;
-  options.options.push_back("--std=c++17");
-  std::error_code ignored;
-  std::filesystem::path folder = std::filesystem::absolute(request.path, ignored).parent_path();
-  if (folder.empty()) folder = ".";
-  options.options.push_back("-I" + folder.string());
-  for (const SourceHeader& header : device_std_headers()) options.headers.push_back(header);
-  options.name_expressions.push_back(request.kernel_expression);
-  if (traced) options.name_expressions.push_back(kTraceStateExpression);
-  return options;
 }
 
 // Checks the kernel NVRTC built against the arguments, where the driver can tell parameter sizes.
@@ -56,7 +39,7 @@ Expected<void> check_parameter_sizes(Gpu& gpu, const Kernel& kernel, const GpuRu
                    " --arg were given");
   }
   for (std::size_t i = 0; i < got.size(); ++i) {
-    const std::size_t want = param_bytes(request.args[i]);
+    const std::size_t want = runner::arg_value_size(request.args[i]);
     if (got[i] != want) {
       return invalid("on the GPU, parameter " + std::to_string(i) + " of " + name + " (--arg " +
                      std::to_string(i + 1) + ") has " + std::to_string(got[i]) + " bytes but " +
@@ -120,7 +103,69 @@ Expected<DeviceTrace> finish_trace(const TraceBuffers& t, const GpuRunRequest& r
 
 }  // namespace
 
-ValueType value_type_of(runner::ElementType type) { return runner::element_value_type(type); }
+ValueType value_type_of(runner::ElementType type) { return runner::shown_element(type, 0).type; }
+
+Expected<CompileOptions> compile_options(const GpuRunRequest& request, int sm, bool traced) {
+  auto user_flags = runner::user_compiler_flags(request.include_dirs, request.defines);
+  if (!user_flags) return user_flags.error();
+  CompileOptions options;
+  options.sm = sm;
+  options.options.push_back("--std=c++17");
+  std::error_code ignored;
+  std::filesystem::path folder = std::filesystem::absolute(request.path, ignored).parent_path();
+  if (folder.empty()) folder = ".";
+  options.options.push_back("-I" + folder.string());
+  for (std::string& flag : *user_flags) options.options.push_back(std::move(flag));
+  for (const SourceHeader& header : device_std_headers()) options.headers.push_back(header);
+  options.name_expressions.push_back(request.kernel_expression);
+  if (traced) options.name_expressions.push_back(kTraceStateExpression);
+  return options;
+}
+
+std::vector<std::vector<std::byte>> kernel_param_bytes(const std::vector<runner::ArgSpec>& args,
+                                                       std::span<const DevicePtr> buffer_addresses) {
+  std::vector<std::vector<std::byte>> params(args.size());
+  std::vector<std::vector<DevicePtr>> field_addresses(args.size());
+  std::vector<DevicePtr> arg_address(args.size(), 0);
+  const std::vector<runner::BufferSlot> slots = runner::buffer_slots(args);
+  for (std::size_t k = 0; k < slots.size() && k < buffer_addresses.size(); ++k) {
+    const runner::BufferSlot& slot = slots[k];
+    if (slot.field < 0) {
+      arg_address[slot.arg] = buffer_addresses[k];
+    } else {
+      std::vector<DevicePtr>& fields = field_addresses[slot.arg];
+      fields.resize(args[slot.arg].fields.size(), 0);
+      fields[static_cast<std::size_t>(slot.field)] = buffer_addresses[k];
+    }
+  }
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const runner::ArgSpec& arg = args[i];
+    if (arg.is_struct) {
+      params[i] = runner::pack_struct(arg, field_addresses[i]);
+      continue;
+    }
+    const std::uint64_t bits = arg.is_buffer ? arg_address[i] : arg.scalar_bits;
+    params[i].resize(runner::arg_value_size(arg));
+    std::memcpy(params[i].data(), &bits, params[i].size());  // little-endian, as CUDA's
+  }
+  return params;
+}
+
+std::vector<std::span<const std::byte>> slot_initial_bytes(const GpuRunRequest& request) {
+  std::vector<std::span<const std::byte>> out;
+  std::size_t next_field = 0;
+  for (const runner::BufferSlot& slot : runner::buffer_slots(request.args)) {
+    if (slot.field < 0) {
+      out.push_back(slot.arg < request.initial.size() ? request.initial[slot.arg]
+                                                      : std::span<const std::byte>{});
+    } else {
+      out.push_back(next_field < request.field_initial.size() ? request.field_initial[next_field]
+                                                              : std::span<const std::byte>{});
+      ++next_field;
+    }
+  }
+  return out;
+}
 
 Expected<void> check_request(const GpuRunRequest& request) {
   if (request.kernel_expression.empty()) return fail("no kernel named");
@@ -140,17 +185,34 @@ Expected<void> check_request(const GpuRunRequest& request) {
   }
   for (std::size_t i = 0; i < request.args.size(); ++i) {
     const runner::ArgSpec& arg = request.args[i];
-    if (value_type_of(arg.type) == ValueType::none) {
-      return fail("--arg " + std::to_string(i + 1) + " (" + arg.type_text() +
-                  "): --gpu runs and compares 32- and 64-bit elements only, not " +
-                  std::string(runner::to_string(arg.type)));
-    }
     const std::uint64_t want = arg.is_buffer ? arg.count * runner::element_size(arg.type) : 0;
     if (request.initial[i].size() != want) {
       return fail("--arg " + std::to_string(i + 1) + " (" + arg.type_text() + ") needs " +
                   std::to_string(want) + " initial bytes, " +
                   std::to_string(request.initial[i].size()) + " given");
     }
+  }
+  const std::vector<runner::BufferSlot> slots = runner::buffer_slots(request.args);
+  std::vector<std::span<const std::byte>> fields;
+  for (const runner::BufferSlot& slot : slots) {
+    if (slot.field >= 0) fields.push_back({});
+  }
+  if (request.field_initial.size() != fields.size()) {
+    return fail(std::to_string(fields.size()) + " buffer fields of struct arguments but initial " +
+                "contents for " + std::to_string(request.field_initial.size()));
+  }
+  const std::vector<std::span<const std::byte>> initial = slot_initial_bytes(request);
+  for (std::size_t k = 0; k < slots.size(); ++k) {
+    const runner::ArgSpec& spec = *slots[k].spec;
+    const std::uint64_t want = spec.count * runner::element_size(spec.type);
+    if (initial[k].size() != want) {
+      return fail(runner::buffer_label(slots[k].arg, slots[k].field) + " (" + spec.type_text() +
+                  ") needs " + std::to_string(want) + " initial bytes, " +
+                  std::to_string(initial[k].size()) + " given");
+    }
+  }
+  if (auto flags = runner::user_compiler_flags(request.include_dirs, request.defines); !flags) {
+    return fail(flags.error().message);
   }
   if (request.trace.enabled && (request.trace.blocks == 0 || request.trace.capacity == 0)) {
     return fail("a device trace needs at least one block and a capacity of at least one call");
@@ -161,9 +223,12 @@ Expected<void> check_request(const GpuRunRequest& request) {
 Expected<DeviceProgram> compile_for_device(const GpuRunRequest& request, int sm) {
   DeviceProgram out;
   if (request.trace.enabled) {
-    const bool groups = uses_cooperative_groups(request.source, request.path);
+    const bool groups =
+        uses_cooperative_groups(request.source, request.path, request.include_dirs);
+    auto traced_options = compile_options(request, sm, true);
+    if (!traced_options) return traced_options.error();
     auto traced = nvrtc_compile(traced_source(request.source, request.path, groups), request.path,
-                                compile_options(request, sm, true));
+                                *traced_options);
     if (traced) {
       out.program = std::move(*traced);
       out.kernel_symbol = *out.program.lowered_name(request.kernel_expression);
@@ -171,7 +236,9 @@ Expected<DeviceProgram> compile_for_device(const GpuRunRequest& request, int sm)
       return out;
     }
     // The user's file as written decides: its own errors are the ones to show.
-    auto plain = nvrtc_compile(request.source, request.path, compile_options(request, sm, false));
+    auto plain_options = compile_options(request, sm, false);
+    if (!plain_options) return plain_options.error();
+    auto plain = nvrtc_compile(request.source, request.path, *plain_options);
     if (!plain) return plain.error();
     out.program = std::move(*plain);
     out.kernel_symbol = *out.program.lowered_name(request.kernel_expression);
@@ -181,7 +248,9 @@ Expected<DeviceProgram> compile_for_device(const GpuRunRequest& request, int sm)
                                                   : traced.error().details);
     return out;
   }
-  auto plain = nvrtc_compile(request.source, request.path, compile_options(request, sm, false));
+  auto plain_options = compile_options(request, sm, false);
+  if (!plain_options) return plain_options.error();
+  auto plain = nvrtc_compile(request.source, request.path, *plain_options);
   if (!plain) return plain.error();
   out.program = std::move(*plain);
   out.kernel_symbol = *out.program.lowered_name(request.kernel_expression);
@@ -330,23 +399,22 @@ Expected<void> execute(Gpu& gpu, const DeviceProgram& program, const GpuRunReque
     if (auto r = gpu.allow_dynamic_shared(*kernel, request.dynamic_shared_bytes); !r) return r;
   }
 
-  // Buffers with the simulator's initial bytes; scalars by value (their bytes, little-endian).
-  std::vector<DeviceBuffer> buffers(request.args.size());
-  std::vector<std::uint64_t> values(request.args.size(), 0);
-  std::vector<void*> params(request.args.size(), nullptr);
-  for (std::size_t i = 0; i < request.args.size(); ++i) {
-    const runner::ArgSpec& arg = request.args[i];
-    if (arg.is_buffer) {
-      auto buffer = gpu.allocate(request.initial[i].size());
-      if (!buffer) return buffer.error();
-      if (auto r = buffer->upload(request.initial[i]); !r) return r;
-      values[i] = buffer->address();
-      buffers[i] = std::move(*buffer);
-    } else {
-      values[i] = arg.scalar_bits;
-    }
-    params[i] = &values[i];
+  // Buffers with the simulator's initial bytes; scalars by value (their bytes, little-endian);
+  // structs laid out with their buffer fields' device addresses.
+  const std::vector<runner::BufferSlot> slots = runner::buffer_slots(request.args);
+  const std::vector<std::span<const std::byte>> initial = slot_initial_bytes(request);
+  std::vector<DeviceBuffer> buffers;
+  std::vector<DevicePtr> addresses;
+  for (std::size_t k = 0; k < slots.size(); ++k) {
+    auto buffer = gpu.allocate(initial[k].size());
+    if (!buffer) return buffer.error();
+    if (auto r = buffer->upload(initial[k]); !r) return r;
+    addresses.push_back(buffer->address());
+    buffers.push_back(std::move(*buffer));
   }
+  std::vector<std::vector<std::byte>> values = kernel_param_bytes(request.args, addresses);
+  std::vector<void*> params(values.size(), nullptr);
+  for (std::size_t i = 0; i < values.size(); ++i) params[i] = values[i].data();
   std::optional<TraceBuffers> trace;
   if (!program.trace_symbol.empty()) {
     auto started = start_trace(gpu, *module, program, request);
@@ -369,15 +437,11 @@ Expected<void> execute(Gpu& gpu, const DeviceProgram& program, const GpuRunReque
   }
   if (auto r = gpu.synchronize(request.timeout); !r) return r;
   run.buffers.clear();
-  for (std::size_t i = 0; i < request.args.size(); ++i) {
-    const runner::ArgSpec& arg = request.args[i];
-    if (!arg.is_buffer) continue;
-    GpuBuffer out;
-    out.arg = i;
-    out.type = value_type_of(arg.type);
-    out.bytes.resize(request.initial[i].size());
-    if (auto r = buffers[i].download(out.bytes); !r) return r;
-    run.buffers.push_back(std::move(out));
+  for (std::size_t k = 0; k < slots.size(); ++k) {
+    std::vector<std::byte> bytes(initial[k].size());
+    if (auto r = buffers[k].download(bytes); !r) return r;
+    runner::ShownBuffer shown = runner::shown_buffer(slots[k].spec->type, bytes);
+    run.buffers.push_back(GpuBuffer{slots[k].arg, shown.type, std::move(shown.bytes), slots[k].field});
   }
   if (trace) {
     auto recorded = finish_trace(*trace, request, run.device);
@@ -442,9 +506,19 @@ GpuRunRequest gpu_request_for(const runner::KernelFileRequest& request,
   g.kernel_name = sim.kernel;
   g.args = request.args;
   g.initial.resize(g.args.size());
-  for (const runner::OutputBuffer& buffer : sim.initial_buffers) {
-    if (buffer.arg < g.initial.size()) g.initial[buffer.arg] = buffer.bytes;
+  for (const runner::BufferSlot& slot : runner::buffer_slots(g.args)) {
+    std::span<const std::byte> bytes;
+    for (const runner::OutputBuffer& buffer : sim.initial_buffers) {
+      if (buffer.arg == slot.arg && buffer.field == slot.field) bytes = buffer.bytes;
+    }
+    if (slot.field < 0) {
+      if (slot.arg < g.initial.size()) g.initial[slot.arg] = bytes;
+    } else {
+      g.field_initial.push_back(bytes);
+    }
   }
+  g.include_dirs = request.include_dirs;
+  g.defines = request.defines;
   g.grid = request.grid;
   g.block = request.block;
   g.dynamic_shared_bytes = request.shared_bytes;

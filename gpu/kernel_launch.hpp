@@ -7,6 +7,7 @@
 //   request.source = text;  request.path = "kernels/reduce.cu";
 //   request.kernel_expression = choice.expression;  request.kernel_name = choice.name;
 //   request.args = options.args;  request.initial = {...};   // one span per arg (empty: scalar)
+//   request.field_initial = {...};   // one span per buffer field of a struct argument
 //   request.grid = options.grid;  request.block = options.block;
 //   request.dynamic_shared_bytes = options.shared_bytes;
 //   request.trace.enabled = true;
@@ -54,8 +55,15 @@ struct GpuRunRequest {
   // the args are checked against them with the simulator's own check. Empty: not checked again.
   std::vector<KernelParam> params;
   // One entry per arg: a buffer's initial bytes (exactly count * element size, the bytes the
-  // simulator's buffer started with); empty for scalars.
+  // simulator's buffer started with); empty for scalars and structs.
   std::vector<std::span<const std::byte>> initial;
+  // One entry per buffer field of the struct arguments, in runner::buffer_slots order: its
+  // initial bytes, as `initial`.
+  std::vector<std::span<const std::byte>> field_initial;
+  // For NVRTC as for the simulator's compiler (KernelFileRequest): -I DIR (searched after the
+  // file's folder) and -D NAME[=VALUE].
+  std::vector<std::string> include_dirs;
+  std::vector<std::string> defines;
   Dim3 grid{}, block{};
   std::size_t dynamic_shared_bytes = 0;
   DeviceTraceOptions trace{};
@@ -81,6 +89,21 @@ Expected<GpuRun> run_on_gpu(const GpuRunRequest& request);
 
 // Whether the request is well formed; if not, one line saying what is wrong.
 Expected<void> check_request(const GpuRunRequest& request);
+
+// The NVRTC options for the request: --std=c++17, -I the file's folder, then the request's -I
+// (absolute) and -D as runner::user_compiler_flags spells them; the standard-header stand-ins;
+// the kernel's name expression (and the recorder's when `traced`). The error names a bad -I/-D.
+Expected<CompileOptions> compile_options(const GpuRunRequest& request, int sm, bool traced);
+
+// What cuLaunchKernel's kernelParams[i] points at, parameter by parameter: a buffer argument's
+// device address, a scalar's bits (its element size), a struct's bytes laid out by
+// runner::struct_layout with its buffer fields' device addresses. `buffer_addresses[k]` is the
+// device address of runner::buffer_slots(args)[k].
+std::vector<std::vector<std::byte>> kernel_param_bytes(
+    const std::vector<runner::ArgSpec>& args, std::span<const DevicePtr> buffer_addresses);
+
+// The initial bytes of runner::buffer_slots(request.args)[k], from `initial` or `field_initial`.
+std::vector<std::span<const std::byte>> slot_initial_bytes(const GpuRunRequest& request);
 
 struct DeviceProgram {
   CompiledProgram program;
@@ -108,6 +131,8 @@ std::string driver_release();
 // Now, in UTC: "2025-06-01T12:00:00Z".
 std::string utc_now();
 
+// The type GPU buffers of `type` come back as (runner::shown_buffer: 8- and 16-bit elements as
+// 32-bit ones).
 ValueType value_type_of(runner::ElementType type);
 // "NVIDIA H100 ..." with its sm and driver, for a GpuRun.
 GpuDevice gpu_device(const DeviceInfo& device);

@@ -12,6 +12,7 @@
 
 #include "model/narrate.hpp"
 #include "model/svg.hpp"
+#include "warpsim/compared_buffers.hpp"
 
 namespace warpsim::gui {
 namespace {
@@ -317,12 +318,9 @@ void load_gpu_side(LoadedRun& r, const LiveGpu& live) {
   GpuSide side;
   side.device = gpu->device;
   side.source = source;
-  std::vector<BufferData> sim;
-  for (const runner::OutputBuffer& b : r.result.buffers) {
-    sim.push_back({b.arg, runner::element_value_type(b.type), b.bytes});
-  }
+  const runner::ComparedBuffers sim(r.result.buffers);
   const std::uint64_t ulps = r.request.lesson ? r.request.lesson->tolerance_ulps : 0;
-  side.comparison = compare_run(*gpu, &r.result.trace, sim, ulps);
+  side.comparison = compare_run(*gpu, &r.result.trace, sim.data(), ulps);
   if (gpu->trace) {
     side.steps = GpuStepOutputs(r.result.trace, *gpu->trace);
     TraceStep step;

@@ -57,6 +57,7 @@ BufferComparison compare_buffer(const BufferData& sim, const BufferData& gpu,
                                 std::uint64_t ulp_tolerance) {
   BufferComparison r;
   r.arg = sim.arg;
+  r.field = sim.field;
   r.type = sim.type;
   if (sim.type != gpu.type) {
     r.problem = "the simulator's buffer holds " + std::string(to_string(sim.type)) +
@@ -108,11 +109,12 @@ std::vector<BufferComparison> compare_buffers(std::span<const BufferData> sim,
   for (const BufferData& s : sim) {
     const BufferData* match = nullptr;
     for (const BufferData& g : gpu) {
-      if (g.arg == s.arg) match = &g;
+      if (g.arg == s.arg && g.field == s.field) match = &g;
     }
     if (match == nullptr) {
       BufferComparison r;
       r.arg = s.arg;
+      r.field = s.field;
       r.type = s.type;
       r.problem = "the GPU run returned no buffer for this argument";
       out.push_back(std::move(r));
@@ -122,10 +124,11 @@ std::vector<BufferComparison> compare_buffers(std::span<const BufferData> sim,
   }
   for (const BufferData& g : gpu) {
     bool found = false;
-    for (const BufferData& s : sim) found = found || s.arg == g.arg;
+    for (const BufferData& s : sim) found = found || (s.arg == g.arg && s.field == g.field);
     if (found) continue;
     BufferComparison r;
     r.arg = g.arg;
+    r.field = g.field;
     r.type = g.type;
     r.problem = "the simulator run has no buffer for this argument";
     out.push_back(std::move(r));

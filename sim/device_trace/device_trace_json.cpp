@@ -211,7 +211,9 @@ void write_gpu_run_json(std::ostream& out, const GpuRun& run) {
                  {"cuda", run.device.cuda},     {"date", run.device.date}};
   j["buffers"] = json::array();
   for (const GpuBuffer& b : run.buffers) {
-    j["buffers"].push_back({{"arg", b.arg}, {"type", to_string(b.type)}, {"hex", bytes_hex(b.bytes)}});
+    json buffer = {{"arg", b.arg}, {"type", to_string(b.type)}, {"hex", bytes_hex(b.bytes)}};
+    if (b.field >= 0) buffer["field"] = b.field;
+    j["buffers"].push_back(std::move(buffer));
   }
   j["printf"] = run.printf_output;
   j["compile_log"] = run.compile_log;
@@ -239,7 +241,8 @@ Expected<GpuRun> read_gpu_run_json(std::string_view text) {
       const auto type = value_type_from_string(b.at("type").get<std::string>());
       if (!type) throw Malformed{"unknown buffer type " + b.at("type").dump()};
       run.buffers.push_back({b.at("arg").get<std::size_t>(), *type,
-                             hex_bytes(b.at("hex").get<std::string>(), "buffer")});
+                             hex_bytes(b.at("hex").get<std::string>(), "buffer"),
+                             b.value("field", std::int32_t{-1})});
     }
     run.printf_output = j.value("printf", "");
     run.compile_log = j.value("compile_log", "");

@@ -8,7 +8,7 @@ namespace warpsim {
 
 std::vector<BufferData> buffer_data(const GpuRun& run) {
   std::vector<BufferData> out;
-  for (const GpuBuffer& b : run.buffers) out.push_back(BufferData{b.arg, b.type, b.bytes});
+  for (const GpuBuffer& b : run.buffers) out.push_back(BufferData{b.arg, b.type, b.bytes, b.field});
   return out;
 }
 

@@ -1,4 +1,5 @@
 // Parsing of `--arg`, `--grid` and `--block`, and matching an argument to a kernel parameter.
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <charconv>
@@ -224,8 +225,25 @@ Expected<ArgSpec> parse_buffer_init(ArgSpec spec, std::string_view init) {
   return Expected<ArgSpec>(std::move(spec));
 }
 
-// The --arg spelling that fits a parameter, e.g. "f32[N]:zeros" or "i32:VALUE"; "" if none does.
+// The --arg spelling that fits a parameter, e.g. "f32[N]:zeros", "i32:VALUE" or
+// "'{i32:VALUE; f32[N]:zeros}'"; "" if none does.
+std::string suggested_plain_arg(const KernelParam& param);
+
 std::string suggested_arg(const KernelParam& param) {
+  if (param.aggregate == Aggregate::reflected && !param.is_pointer) {
+    std::string text = "'{";
+    for (std::uint32_t i = 0; i < param.field_count; ++i) {
+      const std::string field = suggested_plain_arg(param.fields[i]);
+      if (field.empty()) return {};
+      text += (i == 0 ? "" : "; ") + field;
+    }
+    return text + "}'";
+  }
+  return suggested_plain_arg(param);
+}
+
+std::string suggested_plain_arg(const KernelParam& param) {
+  if (param.aggregate != Aggregate::none) return {};
   for (const ElementTypeFacts& facts : element_types()) {
     if (facts.kind != param.kind || facts.size != param.size) continue;
     const std::string type(facts.name);
@@ -283,9 +301,80 @@ std::uint64_t integer_element(ElementType type, std::int64_t value) {
 }
 
 std::string ArgSpec::type_text() const {
+  if (is_struct) {
+    std::string text(1, kStructOpen);
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+      if (i > 0) text += std::string(1, kFieldSeparator) + " ";
+      text += fields[i].type_text();
+    }
+    return text + kStructClose;
+  }
   std::string text(to_string(type));
   if (is_buffer) text += "[" + std::to_string(count) + "]";
   return text;
+}
+
+std::size_t arg_value_size(const ArgSpec& spec) {
+  if (spec.is_struct) return struct_layout(spec).size;
+  return spec.is_buffer ? sizeof(void*) : element_size(spec.type);
+}
+
+std::size_t arg_value_align(const ArgSpec& spec) {
+  if (spec.is_struct) return struct_layout(spec).align;
+  return spec.is_buffer ? alignof(void*) : element_size(spec.type);  // x86-64 and CUDA alike
+}
+
+StructLayout struct_layout(const ArgSpec& spec) {
+  StructLayout layout;
+  std::size_t end = 0;
+  for (const ArgSpec& field : spec.fields) {
+    const std::size_t align = arg_value_align(field);
+    const std::size_t offset = (end + align - 1) / align * align;
+    layout.offsets.push_back(offset);
+    end = offset + arg_value_size(field);
+    layout.align = std::max(layout.align, align);
+  }
+  layout.size = (end + layout.align - 1) / layout.align * layout.align;
+  return layout;
+}
+
+std::vector<std::byte> pack_struct(const ArgSpec& spec,
+                                   std::span<const std::uint64_t> buffer_addresses) {
+  const StructLayout layout = struct_layout(spec);
+  std::vector<std::byte> bytes(layout.size, std::byte{0});
+  for (std::size_t i = 0; i < spec.fields.size(); ++i) {
+    const ArgSpec& field = spec.fields[i];
+    const std::uint64_t bits = field.is_buffer
+                                   ? (i < buffer_addresses.size() ? buffer_addresses[i] : 0)
+                                   : field.scalar_bits;
+    std::memcpy(bytes.data() + layout.offsets[i], &bits, arg_value_size(field));  // little-endian
+  }
+  return bytes;
+}
+
+std::vector<BufferSlot> buffer_slots(const std::vector<ArgSpec>& args) {
+  std::vector<BufferSlot> slots;
+  for (std::size_t arg = 0; arg < args.size(); ++arg) {
+    if (args[arg].is_buffer) slots.push_back({arg, -1, &args[arg]});
+    for (std::size_t field = 0; field < args[arg].fields.size(); ++field) {
+      if (args[arg].fields[field].is_buffer) {
+        slots.push_back({arg, static_cast<std::int32_t>(field), &args[arg].fields[field]});
+      }
+    }
+  }
+  return slots;
+}
+
+std::string buffer_name(std::size_t arg, std::int32_t field) {
+  std::string name = "arg " + std::to_string(arg);
+  if (field >= 0) name += " field " + std::to_string(field);
+  return name;
+}
+
+std::string buffer_label(std::size_t arg, std::int32_t field) {
+  std::string label = "--arg " + std::to_string(arg + 1);
+  if (field >= 0) label += " field " + std::to_string(field);
+  return label;
 }
 
 Expected<std::uint64_t> parse_element(ElementType type, std::string_view text) {
@@ -313,7 +402,63 @@ Expected<std::uint64_t> parse_element(ElementType type, std::string_view text) {
   return Expected<std::uint64_t>(std::bit_cast<std::uint64_t>(*value));
 }
 
+namespace {
+
+Expected<ArgSpec> parse_plain_arg_spec(std::string_view text);
+
+// `{FIELD; FIELD; ...}`, the braces already checked.
+Expected<ArgSpec> parse_struct_spec(std::string_view text) {
+  ArgSpec spec;
+  spec.is_struct = true;
+  std::string_view body = text.substr(1, text.size() - 2);
+  if (trim(body).empty()) return fail("a struct argument needs at least one field: {i32:1; f32:2}");
+  for (std::size_t index = 0;; ++index) {
+    const std::size_t separator = body.find(kFieldSeparator);
+    const std::string_view item = trim(body.substr(0, separator));
+    const std::string field_name = "field " + std::to_string(index);
+    if (item.empty()) return fail(field_name + " of the struct is empty");
+    if (item.front() == kStructOpen) {
+      return fail(field_name + ": nested structs are not supported (only scalar and buffer fields)");
+    }
+    auto field = parse_plain_arg_spec(item);
+    if (!field) {
+      const bool comma_habit = item.find(',') != std::string_view::npos &&
+                               item.find(':', item.find(',')) != std::string_view::npos;
+      return fail(field_name + " of the struct: " + field.error().message +
+                  (comma_habit ? " (fields are separated by ';', not ',')" : ""));
+    }
+    spec.fields.push_back(std::move(*field));
+    if (separator == std::string_view::npos) break;
+    body.remove_prefix(separator + 1);
+  }
+  return Expected<ArgSpec>(std::move(spec));
+}
+
+}  // namespace
+
 Expected<ArgSpec> parse_arg_spec(std::string_view text) {
+  const std::string_view trimmed = trim(text);
+  if (!trimmed.empty() && trimmed.front() == kStructOpen) {
+    if (trimmed.back() != kStructClose) {
+      return fail("a struct argument ends with '}': {FIELD; FIELD; ...}, e.g. {i32:32; f32:0.5}");
+    }
+    if (trimmed.find(kStructOpen, 1) != std::string_view::npos) {
+      return fail("nested structs are not supported (only scalar and buffer fields)");
+    }
+    return parse_struct_spec(trimmed);
+  }
+  if (text.find(kFieldSeparator) != std::string_view::npos) {
+    return fail("';' separates the fields of a struct argument, written in braces: {i32:1; f32:2}");
+  }
+  return parse_plain_arg_spec(text);
+}
+
+namespace {
+
+Expected<ArgSpec> parse_plain_arg_spec(std::string_view text) {
+  if (text.find(kStructClose) != std::string_view::npos) {
+    return fail("unexpected '}' (a struct argument is written {FIELD; FIELD; ...})");
+  }
   const std::size_t colon = text.find(':');
   const std::size_t bracket = text.find('[');
   if (colon == std::string_view::npos) {
@@ -344,6 +489,8 @@ Expected<ArgSpec> parse_arg_spec(std::string_view text) {
   return parse_buffer_init(std::move(spec), text.substr(close + 2));
 }
 
+}  // namespace
+
 Expected<Dim3> parse_dim3(std::string_view text) {
   std::array<std::uint32_t, 3> extent{1, 1, 1};
   std::size_t n = 0;
@@ -366,9 +513,93 @@ Expected<Dim3> parse_dim3(std::string_view text) {
   return Expected<Dim3>(Dim3{extent[0], extent[1], extent[2]});
 }
 
+namespace {
+
+Error union_refusal(const std::string& param_type) {
+  return fail("the parameter is a union " + param_type +
+              ", which --arg does not describe (only structs of scalars and pointers)");
+}
+
+std::string bytes_text(std::size_t size, std::size_t align) {
+  return std::to_string(size) + " bytes, alignment " + std::to_string(align);
+}
+
+// A struct argument against a struct (or other class) parameter.
+Expected<void> check_struct_against_param(const ArgSpec& spec, const KernelParam& param) {
+  const std::string param_type = std::string("'") + param.type_name + "'";
+  const std::string given = spec.type_text();
+  if (param.is_pointer || param.aggregate == Aggregate::none) {
+    return fail("the parameter is " + std::string(param.is_pointer ? "a pointer " : "a scalar ") +
+                param_type + " but the argument is a struct " + given);
+  }
+  if (param.aggregate == Aggregate::union_type) {
+    return union_refusal(param_type);
+  }
+  const StructLayout layout = struct_layout(spec);
+  if (param.aggregate == Aggregate::reflected) {
+    // First what no argument could pass, then the count, then field by field.
+    for (std::uint32_t i = 0; i < param.field_count; ++i) {
+      const KernelParam& field = param.fields[i];
+      const std::string which = "field " + std::to_string(i) + " of " + param_type;
+      const std::string field_type = std::string("'") + field.type_name + "'";
+      if (field.aggregate == Aggregate::array) {
+        return fail(which + " is an array " + field_type +
+                    ", which --arg structs do not describe (only scalar and pointer fields)");
+      }
+      if (field.aggregate != Aggregate::none) {
+        return fail(which + " is " + field_type +
+                    ": nested structs and unions are not supported (only scalar and pointer fields)");
+      }
+    }
+    if (param.field_count != spec.fields.size()) {
+      return fail("the struct " + param_type + " has " + std::to_string(param.field_count) +
+                  (param.field_count == 1 ? " field" : " fields") + " but the argument " + given +
+                  " gives " + std::to_string(spec.fields.size()));
+    }
+    for (std::uint32_t i = 0; i < param.field_count; ++i) {
+      const KernelParam& field = param.fields[i];
+      const std::string which = "field " + std::to_string(i) + " of " + param_type;
+      const std::string field_type = std::string("'") + field.type_name + "'";
+      if (const Expected<void> fits = check_arg_against_param(spec.fields[i], field); !fits) {
+        // Say more only where the types agree in shape (a buffer of the wrong byte count).
+        const bool same_shape = spec.fields[i].is_buffer == field.is_pointer;
+        return fail(which + " is " + field_type + " but the argument gives " +
+                    spec.fields[i].type_text() +
+                    (same_shape && field.kind == ValueKind::other ? " (" + fits.error().message + ")"
+                                                                  : std::string()));
+      }
+      if (field.offset != layout.offsets[i]) {
+        return fail(which + " lies at byte " + std::to_string(field.offset) +
+                    " but the argument's field " + std::to_string(i) + " at byte " +
+                    std::to_string(layout.offsets[i]) +
+                    " (the struct is not laid out by the plain C rules: alignas or packing)");
+      }
+    }
+  }
+  // A parameter may be more aligned than its fields make it (float4, alignas): the bytes are the
+  // same, and the launch places the parameter itself.
+  const bool alignment_fits = param.align >= layout.align && param.align % layout.align == 0;
+  if (param.size != layout.size || !alignment_fits) {
+    return fail("the parameter " + param_type + " has " + bytes_text(param.size, param.align) +
+                " but the struct argument " + given + " has " +
+                bytes_text(layout.size, layout.align));
+  }
+  return {};
+}
+
+}  // namespace
+
 Expected<void> check_arg_against_param(const ArgSpec& spec, const KernelParam& param) {
   const std::string param_type = std::string("'") + param.type_name + "'";
   const std::string given = spec.type_text();
+  if (spec.is_struct) return check_struct_against_param(spec, param);
+  if (!param.is_pointer && param.aggregate != Aggregate::none) {
+    if (param.aggregate == Aggregate::union_type) {
+      return union_refusal(param_type);
+    }
+    return fail("the parameter is a struct " + param_type + " but the argument is " + given +
+                "; pass a struct as {FIELD; FIELD; ...}");
+  }
   if (param.is_pointer != spec.is_buffer) {
     return fail(param.is_pointer ? "the parameter is a pointer " + param_type +
                                   " but the argument is a scalar " + given

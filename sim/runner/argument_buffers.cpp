@@ -96,7 +96,7 @@ Expected<ArgumentBuffers> ArgumentBuffers::adopt(std::vector<GuardedBuffer> shap
     buffer.mapping_bytes = 0;
     result.buffers_.push_back(buffer);
     if (const std::string error = map_guarded(result.buffers_.back(), false); !error.empty()) {
-      return warpsim::fail("parameter " + std::to_string(buffer.arg) + "'s buffer: " + error);
+      return warpsim::fail(buffer_label(buffer.arg, buffer.field) + "'s buffer: " + error);
     }
   }
   return Expected<ArgumentBuffers>(std::move(result));
@@ -104,16 +104,16 @@ Expected<ArgumentBuffers> ArgumentBuffers::adopt(std::vector<GuardedBuffer> shap
 
 Expected<ArgumentBuffers> ArgumentBuffers::create(const std::vector<ArgSpec>& specs) {
   ArgumentBuffers result;
-  for (std::size_t arg = 0; arg < specs.size(); ++arg) {
-    const ArgSpec& spec = specs[arg];
-    if (!spec.is_buffer) continue;
+  for (const BufferSlot& slot : buffer_slots(specs)) {
+    const ArgSpec& spec = *slot.spec;
     const std::size_t element = element_size(spec.type);
     auto fail_arg = [&](const std::string& why) {
-      return warpsim::fail("--arg " + std::to_string(arg + 1) + " (" + spec.type_text() +
+      return warpsim::fail(buffer_label(slot.arg, slot.field) + " (" + spec.type_text() +
                            "): " + why);
     };
     GuardedBuffer buffer;
-    buffer.arg = arg;
+    buffer.arg = slot.arg;
+    buffer.field = slot.field;
     buffer.type = spec.type;
     buffer.count = spec.count;
     buffer.fd = memfd_create("warpsim-buffer", MFD_CLOEXEC);
@@ -152,9 +152,9 @@ Expected<ArgumentBuffers> ArgumentBuffers::create(const std::vector<ArgSpec>& sp
   return Expected<ArgumentBuffers>(std::move(result));
 }
 
-const GuardedBuffer* ArgumentBuffers::for_arg(std::size_t arg) const {
+const GuardedBuffer* ArgumentBuffers::for_arg(std::size_t arg, std::int32_t field) const {
   for (const GuardedBuffer& buffer : buffers_) {
-    if (buffer.arg == arg) return &buffer;
+    if (buffer.arg == arg && buffer.field == field) return &buffer;
   }
   return nullptr;
 }

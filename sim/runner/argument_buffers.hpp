@@ -14,7 +14,8 @@
 namespace warpsim::runner {
 
 struct GuardedBuffer {
-  std::size_t arg = 0;  // zero-based parameter index
+  std::size_t arg = 0;     // zero-based parameter index
+  std::int32_t field = -1;  // the buffer of this field of a struct argument; -1: the argument's
   ElementType type = ElementType::i32;
   std::uint64_t count = 0;
   std::byte* data = nullptr;  // data + count * element size is the trailing guard page
@@ -38,8 +39,9 @@ class ArgumentBuffers {
   ArgumentBuffers& operator=(ArgumentBuffers&& other) noexcept;
   ~ArgumentBuffers();
 
-  // Maps and fills a buffer for every buffer spec (zeros, iota, file, list). The error names the
-  // --arg (1-based, as the user counts them) and what is wrong, e.g. a file of the wrong size.
+  // Maps and fills a buffer for every buffer spec (zeros, iota, file, list), struct fields'
+  // included (buffer_slots). The error names the --arg (1-based, as the user counts them, and the
+  // field) and what is wrong, e.g. a file of the wrong size.
   static Expected<ArgumentBuffers> create(const std::vector<ArgSpec>& specs);
 
   // The kernel host's side: maps the memory files the parent made, one per buffer (arg, type,
@@ -47,8 +49,8 @@ class ArgumentBuffers {
   static Expected<ArgumentBuffers> adopt(std::vector<GuardedBuffer> shapes);
 
   const std::vector<GuardedBuffer>& buffers() const { return buffers_; }
-  // The buffer of parameter `arg`, or nullptr when that argument is a scalar.
-  const GuardedBuffer* for_arg(std::size_t arg) const;
+  // The buffer of parameter `arg` (or of its field `field`), or nullptr when there is none.
+  const GuardedBuffer* for_arg(std::size_t arg, std::int32_t field = -1) const;
   // Async-signal-safe: no allocation, no locks.
   BufferHit locate(std::uintptr_t address) const;
 

@@ -137,6 +137,23 @@ LaunchOptions get_options(Reader& in) {
   return o;
 }
 
+// What the kernel host needs of one argument or struct field: type, shape, scalar bits, count.
+void put_spec(Writer& out, const ArgSpec& spec) {
+  out.put(static_cast<std::uint8_t>(spec.type));
+  out.put(static_cast<std::uint8_t>(spec.is_buffer));
+  out.put(spec.scalar_bits);
+  out.put(spec.count);
+}
+
+ArgSpec get_spec(Reader& in) {
+  ArgSpec spec;
+  spec.type = static_cast<ElementType>(in.get<std::uint8_t>());
+  spec.is_buffer = in.get<std::uint8_t>() != 0;
+  spec.scalar_bits = in.get<std::uint64_t>();
+  spec.count = in.get<std::uint64_t>();
+  return spec;
+}
+
 }  // namespace
 
 std::string encode(const JobMessage& job) {
@@ -144,14 +161,15 @@ std::string encode(const JobMessage& job) {
   out.put(std::string_view(job.shared_object));
   out.put<std::uint64_t>(job.specs.size());
   for (const ArgSpec& spec : job.specs) {
-    out.put(static_cast<std::uint8_t>(spec.type));
-    out.put(static_cast<std::uint8_t>(spec.is_buffer));
-    out.put(spec.scalar_bits);
-    out.put(spec.count);
+    put_spec(out, spec);
+    out.put(static_cast<std::uint8_t>(spec.is_struct));
+    out.put<std::uint64_t>(spec.fields.size());
+    for (const ArgSpec& field : spec.fields) put_spec(out, field);
   }
   out.put<std::uint64_t>(job.buffers.size());
   for (const GuardedBuffer& buffer : job.buffers) {
     out.put<std::uint64_t>(buffer.arg);
+    out.put<std::int32_t>(buffer.field);
     out.put(static_cast<std::uint8_t>(buffer.type));
     out.put(buffer.count);
   }
@@ -166,17 +184,17 @@ std::optional<JobMessage> decode_job(std::string_view bytes) {
   job.shared_object = in.text();
   const auto specs = in.get<std::uint64_t>();
   for (std::uint64_t i = 0; i < specs && in.ok(); ++i) {
-    ArgSpec spec;
-    spec.type = static_cast<ElementType>(in.get<std::uint8_t>());
-    spec.is_buffer = in.get<std::uint8_t>() != 0;
-    spec.scalar_bits = in.get<std::uint64_t>();
-    spec.count = in.get<std::uint64_t>();
+    ArgSpec spec = get_spec(in);
+    spec.is_struct = in.get<std::uint8_t>() != 0;
+    const auto fields = in.get<std::uint64_t>();
+    for (std::uint64_t f = 0; f < fields && in.ok(); ++f) spec.fields.push_back(get_spec(in));
     job.specs.push_back(std::move(spec));
   }
   const auto buffers = in.get<std::uint64_t>();
   for (std::uint64_t i = 0; i < buffers && in.ok(); ++i) {
     GuardedBuffer buffer;
     buffer.arg = in.get<std::uint64_t>();
+    buffer.field = in.get<std::int32_t>();
     buffer.type = static_cast<ElementType>(in.get<std::uint8_t>());
     buffer.count = in.get<std::uint64_t>();
     job.buffers.push_back(buffer);

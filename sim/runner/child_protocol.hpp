@@ -46,11 +46,12 @@ std::string encode(const RunSummary& summary);
 std::optional<RunSummary> decode_summary(std::string_view bytes);
 
 // What the kernel host runs: the kernel's shared object, the arguments (each spec's type,
-// is_buffer, scalar_bits and count; buffers come as memory files, their shapes here), the launch.
+// is_buffer, scalar_bits and count, and a struct's fields likewise; buffers come as memory files,
+// their shapes here), the launch.
 struct JobMessage {
   std::string shared_object;
   std::vector<ArgSpec> specs;
-  std::vector<GuardedBuffer> buffers;  // arg, type and count of each; the fds travel apart
+  std::vector<GuardedBuffer> buffers;  // arg, field, type and count of each; the fds travel apart
   LaunchOptions options;
   bool want_trace = false;
 };
@@ -75,6 +76,7 @@ struct StopReport {
   char last_file[512] = {};  // the lane's last warp-level call or barrier, when known
   std::uint32_t last_line = 0;
   std::int64_t buffer_arg = -1;  // the fault address lies in this buffer's guard page
+  std::int64_t buffer_field = -1;  // ... of this field of a struct argument (-1: the argument's)
   std::int64_t element = 0;      // ... at this element index
   std::int64_t shared_offset = -1;  // or past the dynamic shared memory, at this byte offset
   std::uint64_t steps = 0;        // warp-level steps simulated before the stop

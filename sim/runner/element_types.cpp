@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "warpsim/runner.hpp"
@@ -93,6 +94,22 @@ ShownElement shown_element(ElementType type, std::uint64_t bits) {
       break;
   }
   return {ValueType::u32, value};
+}
+
+ShownBuffer shown_buffer(ElementType type, std::span<const std::byte> bytes) {
+  const std::size_t size = element_size(type);
+  ShownBuffer out;
+  out.type = shown_element(type, 0).type;
+  const std::size_t shown_size = is_64bit(out.type) ? 8 : 4;
+  const std::size_t count = bytes.size() / size;
+  out.bytes.resize(count * shown_size);
+  for (std::size_t i = 0; i < count; ++i) {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, bytes.data() + i * size, size);  // little-endian host
+    const std::uint64_t shown = shown_element(type, bits).bits;
+    std::memcpy(out.bytes.data() + i * shown_size, &shown, shown_size);
+  }
+  return out;
 }
 
 std::uint16_t f16_bits(float value) {

@@ -117,6 +117,7 @@ void on_stop_signal(int signal, siginfo_t* info, void* context) {
     const BufferHit hit = g_crash.buffers->locate(report.fault_address);
     if (hit.buffer != nullptr) {
       report.buffer_arg = static_cast<std::int64_t>(hit.buffer->arg);
+      report.buffer_field = hit.buffer->field;
       report.element = hit.element;
     }
   }
@@ -224,7 +225,7 @@ void add_checked_memory(LaunchOptions& options, const ArgumentBuffers& buffers,
   for (const GuardedBuffer& buffer : buffers.buffers()) {
     const std::size_t size = element_size(buffer.type);
     options.checks.memory.push_back(
-        {buffer.data, buffer.count * size, "the buffer of --arg " + std::to_string(buffer.arg + 1),
+        {buffer.data, buffer.count * size, "the buffer of " + buffer_label(buffer.arg, buffer.field),
          static_cast<std::uint32_t>(size), false});
   }
   if (g_crash.shared_base != 0 && options.dynamic_shared_bytes != 0) {
@@ -296,16 +297,28 @@ void run_child(const ChildJob& job) {
 
   guard_dynamic_shared(job.options.dynamic_shared_bytes);
 
-  // args[i] points at parameter i's value: the buffer's address for pointers, else the bits.
+  // args[i] points at parameter i's value: the buffer's address for pointers, a struct's bytes
+  // (its buffer fields' addresses in place), else the bits.
   std::vector<void*> pointers(kernel.param_count, nullptr);
   std::vector<std::uint64_t> scalars(kernel.param_count, 0);
+  std::vector<std::vector<std::byte>> structs(kernel.param_count);
   std::vector<void*> args(kernel.param_count, nullptr);
   for (std::uint32_t i = 0; i < kernel.param_count; ++i) {
-    if (const GuardedBuffer* buffer = job.buffers->for_arg(i)) {
+    const ArgSpec& spec = (*job.specs)[i];
+    if (spec.is_struct) {
+      std::vector<std::uint64_t> addresses(spec.fields.size(), 0);
+      for (std::size_t f = 0; f < spec.fields.size(); ++f) {
+        if (const GuardedBuffer* buffer = job.buffers->for_arg(i, static_cast<std::int32_t>(f))) {
+          addresses[f] = reinterpret_cast<std::uintptr_t>(buffer->data);
+        }
+      }
+      structs[i] = pack_struct(spec, addresses);
+      args[i] = structs[i].data();
+    } else if (const GuardedBuffer* buffer = job.buffers->for_arg(i)) {
       pointers[i] = buffer->data;
       args[i] = &pointers[i];
     } else {
-      scalars[i] = (*job.specs)[i].scalar_bits;
+      scalars[i] = spec.scalar_bits;
       args[i] = &scalars[i];
     }
   }

@@ -105,7 +105,8 @@ std::vector<OutputBuffer> buffer_bytes(const ArgumentBuffers& buffers) {
   for (const GuardedBuffer& buffer : buffers.buffers()) {
     const std::byte* data = buffer.data;
     bytes.push_back(
-        {buffer.arg, buffer.type, {data, data + buffer.count * element_size(buffer.type)}});
+        {buffer.arg, buffer.type, {data, data + buffer.count * element_size(buffer.type)},
+         buffer.field});
   }
   return bytes;
 }
@@ -216,16 +217,19 @@ std::uint64_t OutputBuffer::element(std::uint64_t index) const {
   return bits;
 }
 
-const OutputBuffer& KernelFileResult::buffer_of(std::size_t arg, ElementType type) const {
+const OutputBuffer& KernelFileResult::buffer_of(std::size_t arg, ElementType type,
+                                                std::int32_t field) const {
+  const std::string which = field < 0 ? "parameter " + std::to_string(arg)
+                                      : "field " + std::to_string(field) + " of parameter " +
+                                            std::to_string(arg);
   for (const OutputBuffer& buffer : buffers) {
-    if (buffer.arg != arg) continue;
+    if (buffer.arg != arg || buffer.field != field) continue;
     if (buffer.type == type) return buffer;
-    throw std::invalid_argument("parameter " + std::to_string(arg) + " of '" + kernel + "' holds " +
+    throw std::invalid_argument(which + " of '" + kernel + "' holds " +
                                 std::string(to_string(buffer.type)) + ", not " +
                                 std::string(to_string(type)));
   }
-  throw std::invalid_argument("parameter " + std::to_string(arg) + " of '" + kernel +
-                              "' is not a buffer" +
+  throw std::invalid_argument(which + " of '" + kernel + "' is not a buffer" +
                               (status == RunStatus::bad_input ? " (the run never started)" : ""));
 }
 

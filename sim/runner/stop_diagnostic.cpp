@@ -124,15 +124,17 @@ Diagnostic stop_diagnostic(const StopReport& report, const StopContext& context,
   }
   const GuardedBuffer* hit =
       report.buffer_arg >= 0 && context.buffers != nullptr
-          ? context.buffers->for_arg(static_cast<std::size_t>(report.buffer_arg))
+          ? context.buffers->for_arg(static_cast<std::size_t>(report.buffer_arg),
+                                     static_cast<std::int32_t>(report.buffer_field))
           : nullptr;
   if (hit != nullptr) {
     d.kind = DiagnosticKind::out_of_bounds;
     const char* access = report.write_access == 1   ? "write"
                          : report.write_access == 0 ? "read"
                                                     : "access";
-    d.message = std::string("out-of-bounds ") + access + " of parameter " +
-                std::to_string(hit->arg) + " (" + std::string(to_string(hit->type)) + "[" +
+    d.message = std::string("out-of-bounds ") + access + " of " +
+                (hit->field >= 0 ? "the buffer of field " + std::to_string(hit->field) + " of " : "") +
+                "parameter " + std::to_string(hit->arg) + " (" + std::string(to_string(hit->type)) + "[" +
                 std::to_string(hit->count) + "]) at element " + std::to_string(report.element) +
                 (hit->count > 0 ? " (valid: 0.." + std::to_string(hit->count - 1) + ")"
                                 : " (the buffer is empty)") +

@@ -5,6 +5,7 @@
 #include "support/expected_text.hpp"
 
 #include <cstring>
+#include <filesystem>
 #include <regex>
 #include <span>
 #include <vector>
@@ -185,4 +186,130 @@ TEST_CASE("compare_run: buffers by argument, steps when both traces are there") 
   REQUIRE(c.steps);
   CHECK(c.steps->incomparable == "the GPU trace holds no threads");
   CHECK(value_type_of(runner::ElementType::u64) == ValueType::u64);
+}
+
+namespace {
+
+template <class T>
+T bytes_at(const std::vector<std::byte>& bytes, std::size_t offset) {
+  T value{};
+  std::memcpy(&value, bytes.data() + offset, sizeof value);
+  return value;
+}
+
+}  // namespace
+
+TEST_CASE("--gpu's kernel parameters: device addresses, scalar bits, structs laid out in place") {
+  const std::vector<runner::ArgSpec> args{arg("{i8:-3; f64:2.5; i32[32]:zeros; i16:-300}"),
+                                          arg("f32[8]:iota"), arg("u8:200"), arg("f16:1.5"),
+                                          arg("{i32:5; f32[4]:zeros; f32[2]:zeros}")};
+  // buffer_slots order: arg 0 field 2, arg 1, arg 4 field 1, arg 4 field 2.
+  const std::vector<DevicePtr> addresses{0xA000, 0xB000, 0xC000, 0xD000};
+  const std::vector<std::vector<std::byte>> params = kernel_param_bytes(args, addresses);
+  REQUIRE(params.size() == 5);
+  REQUIRE(params[0].size() == 32);
+  CHECK(bytes_at<std::int8_t>(params[0], 0) == -3);
+  CHECK(bytes_at<double>(params[0], 8) == 2.5);
+  CHECK(bytes_at<std::uint64_t>(params[0], 16) == 0xA000);
+  CHECK(bytes_at<std::int16_t>(params[0], 24) == -300);
+  REQUIRE(params[1].size() == 8);
+  CHECK(bytes_at<std::uint64_t>(params[1], 0) == 0xB000);
+  REQUIRE(params[2].size() == 1);
+  CHECK(bytes_at<std::uint8_t>(params[2], 0) == 200);
+  REQUIRE(params[3].size() == 2);
+  CHECK(bytes_at<std::uint16_t>(params[3], 0) == runner::f16_bits(1.5f));
+  REQUIRE(params[4].size() == 24);
+  CHECK(bytes_at<std::int32_t>(params[4], 0) == 5);
+  CHECK(bytes_at<std::uint64_t>(params[4], 8) == 0xC000);
+  CHECK(bytes_at<std::uint64_t>(params[4], 16) == 0xD000);
+}
+
+TEST_CASE("--gpu requests with struct arguments carry their fields' initial bytes") {
+  Request r;
+  std::vector<float> field(4, 2.0f);
+  r.request.source = "struct P { int n; const float* in; }; __global__ void k(float* x, P p) {}";
+  r.request.args = {arg("f32[32]:zeros"), arg("{i32:4; f32[4]:zeros}")};
+  r.request.params.clear();
+  r.request.initial = {std::as_bytes(std::span(r.in)), {}};
+  CHECK(warpsim::test::problem(check_request(r.request)) ==
+        "1 buffer fields of struct arguments but initial contents for 0");
+  r.request.field_initial = {std::as_bytes(std::span(field)).first(8)};
+  CHECK(warpsim::test::problem(check_request(r.request)) ==
+        "--arg 2 field 1 (f32[4]) needs 16 initial bytes, 8 given");
+  r.request.field_initial = {std::as_bytes(std::span(field))};
+  CHECK(warpsim::test::problem(check_request(r.request)).empty());
+  const std::vector<std::span<const std::byte>> slots = slot_initial_bytes(r.request);
+  REQUIRE(slots.size() == 2);
+  CHECK(slots[0].size() == 128);
+  CHECK(slots[1].data() == r.request.field_initial[0].data());
+}
+
+TEST_CASE("--gpu takes the new element types: buffers come back widened to 32 bits") {
+  Request r;
+  r.request.args = {arg("u8[32]:iota"), arg("i16:-7")};
+  r.request.params.clear();
+  std::vector<std::uint8_t> bytes(32, 1);
+  r.request.initial = {std::as_bytes(std::span(bytes)), {}};
+  CHECK(warpsim::test::problem(check_request(r.request)).empty());
+  CHECK(value_type_of(runner::ElementType::u8) == ValueType::u32);
+  CHECK(value_type_of(runner::ElementType::i16) == ValueType::i32);
+  CHECK(value_type_of(runner::ElementType::f16) == ValueType::f32);
+  CHECK(value_type_of(runner::ElementType::bf16) == ValueType::f32);
+  CHECK(value_type_of(runner::ElementType::b8) == ValueType::u32);
+}
+
+TEST_CASE("--gpu's NVRTC options carry -I (absolute) and -D after the file's own folder") {
+  const std::string kernels = std::string(WARPSIM_SOURCE_DIR) + "/tests/runner/kernels/";
+  Request r;
+  r.request.path = kernels + "compile_options.cu";
+  r.request.include_dirs = {kernels + "include_dir"};
+  r.request.defines = {"OFFSET=5", "TWICE"};
+  const auto options = compile_options(r.request, 90, false);
+  REQUIRE_MESSAGE(options, (options ? "" : options.error().message));
+  const std::vector<std::string>& o = options->options;
+  REQUIRE(o.size() == 5);
+  CHECK(o[0] == "--std=c++17");
+  CHECK(o[1] == "-I" + std::filesystem::path(kernels).parent_path().string());
+  CHECK(o[2] == "-I" + std::filesystem::absolute(kernels + "include_dir").lexically_normal().string());
+  CHECK(o[3] == "-DOFFSET=5");
+  CHECK(o[4] == "-DTWICE");
+  CHECK(options->sm == 90);
+
+  r.request.defines = {"2BAD"};
+  CHECK_FALSE(compile_options(r.request, 90, false));
+  CHECK_FALSE(warpsim::test::problem(check_request(r.request)).empty());
+}
+
+TEST_CASE("NVRTC compiles a file that needs -I and -D, and one that takes a struct (no device)") {
+  const std::string kernels = std::string(WARPSIM_SOURCE_DIR) + "/tests/runner/kernels/";
+  Request r;
+  r.request.path = kernels + "compile_options.cu";
+  r.request.source = *runner::read_text_file(r.request.path);
+  r.request.kernel_expression = "::scaled";
+  r.request.kernel_name = "scaled";
+  r.request.include_dirs = {kernels + "include_dir"};
+  r.request.defines = {"OFFSET=5"};
+  const auto compiled = compile_for_device(r.request, 90);
+  REQUIRE_MESSAGE(compiled, (compiled ? "" : compiled.error().message + compiled.error().details));
+  CHECK_FALSE(compiled->kernel_symbol.empty());
+
+  r.request.include_dirs.clear();  // scale.h is then not found
+  CHECK_FALSE(compile_for_device(r.request, 90));
+
+  Request s;
+  s.request.path = kernels + "struct_args.cu";
+  s.request.source = *runner::read_text_file(s.request.path);
+  s.request.kernel_expression = "::scale_by_params";
+  s.request.kernel_name = "scale_by_params";
+  const auto with_struct = compile_for_device(s.request, 90);
+  REQUIRE_MESSAGE(with_struct,
+                  (with_struct ? "" : with_struct.error().message + with_struct.error().details));
+
+  Request h;
+  h.request.path = kernels + "element_types.cu";
+  h.request.source = *runner::read_text_file(h.request.path);
+  h.request.kernel_expression = "::f16_kernel";
+  h.request.kernel_name = "f16_kernel";
+  const auto half = compile_for_device(h.request, 90);
+  REQUIRE_MESSAGE(half, (half ? "" : half.error().message + half.error().details));
 }

@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include "model/palette.hpp"
+#include "warpsim/runner.hpp"
 #include "views/views.hpp"
 
 namespace warpsim::gui {
@@ -36,18 +37,19 @@ void draw_gpu_view(const Model& m, const ViewState&, const Ui&, Commands& out) {
     ImGui::TextColored(colour4(kPalette.differs), "! The GPU does NOT agree with the simulator.");
   }
   for (const BufferComparison& b : c.buffers) {
+    const std::string name = runner::buffer_name(b.arg, b.field);
     if (!b.problem.empty()) {
-      ImGui::TextColored(colour4(kPalette.differs), "arg %zu: %s", b.arg, b.problem.c_str());
+      ImGui::TextColored(colour4(kPalette.differs), "%s: %s", name.c_str(), b.problem.c_str());
     } else if (b.differing > 0) {
       ImGui::TextColored(colour4(kPalette.differs),
-                         "arg %zu: %llu of %llu elements differ; first [%llu]: simulator %s, GPU %s",
-                         b.arg, static_cast<unsigned long long>(b.differing),
+                         "%s: %llu of %llu elements differ; first [%llu]: simulator %s, GPU %s",
+                         name.c_str(), static_cast<unsigned long long>(b.differing),
                          static_cast<unsigned long long>(b.count),
                          static_cast<unsigned long long>(b.first_index.value_or(0)),
                          format_element(b.sim_bits, b.type).c_str(),
                          format_element(b.gpu_bits, b.type).c_str());
     } else {
-      ImGui::Text("arg %zu: %llu elements, all equal%s", b.arg,
+      ImGui::Text("%s: %llu elements, all equal%s", name.c_str(),
                   static_cast<unsigned long long>(b.count),
                   b.within_tolerance > 0 ? " (within the tolerance)" : "");
     }

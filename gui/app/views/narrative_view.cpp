@@ -233,7 +233,8 @@ void draw_narrative_view(const Model& m, const ViewState& v, const Ui& ui, Comma
       }
       ImGui::TextDisabled("After the kernel:");
       for (const runner::OutputBuffer& b : r.buffers) {
-        ImGui::TextWrapped("arg %zu = %s", b.arg, buffer_text(b, 64).c_str());
+        ImGui::TextWrapped("%s = %s", runner::buffer_name(b.arg, b.field).c_str(),
+                           buffer_text(b, 64).c_str());
       }
     }
   }

@@ -154,10 +154,12 @@ struct BufferData {
   std::size_t arg = 0;               // zero-based parameter index
   ValueType type = ValueType::none;  // i32 u32 f32 i64 u64 f64
   std::span<const std::byte> bytes;  // little-endian elements
+  std::int32_t field = -1;           // the buffer of this field of a struct argument; -1: the arg's
 };
 
 struct BufferComparison {
   std::size_t arg = 0;
+  std::int32_t field = -1;  // as BufferData::field
   ValueType type = ValueType::none;
   std::uint64_t count = 0;             // elements compared
   std::uint64_t differing = 0;         // elements that differ (beyond the tolerance)
@@ -205,6 +207,7 @@ struct GpuBuffer {
   std::size_t arg = 0;               // zero-based parameter index
   ValueType type = ValueType::none;  // i32 u32 f32 i64 u64 f64
   std::vector<std::byte> bytes;      // after the launch, little-endian
+  std::int32_t field = -1;           // as BufferData::field
   friend bool operator==(const GpuBuffer&, const GpuBuffer&) = default;
 };
 

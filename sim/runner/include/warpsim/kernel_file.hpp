@@ -81,4 +81,14 @@ KernelArg iota(std::size_t count) {
   return detail::buffer_arg<T>(count, runner::BufferInit::iota);
 }
 
+// A struct passed by value, its fields in order (scalars and buffers): struct_arg({scalar(32),
+// scalar(0.5f), iota<float>(32)}) for `struct { int n; float scale; const float* in; }`. A buffer
+// field's contents come back as KernelFileResult::buffer<T>(index, field).
+inline KernelArg struct_arg(std::initializer_list<KernelArg> fields) {
+  KernelArg arg;
+  arg.is_struct = true;
+  arg.fields = fields;
+  return arg;
+}
+
 }  // namespace warpsim

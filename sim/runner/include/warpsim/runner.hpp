@@ -45,8 +45,8 @@ struct ElementTypeFacts {
   std::uint8_t size = 0;                    // bytes
   ValueKind kind{};                         // the kernel parameter type it passes as
   Form form{};
-  // The trace's type for these bits in GPU comparisons (32- and 64-bit elements only; none for
-  // the rest, which --gpu does not run).
+  // The trace's type for these bits (32- and 64-bit elements only; none for the rest, which GPU
+  // comparisons widen with shown_buffer).
   ValueType value_type = ValueType::none;
   std::int64_t exact_low = 0, exact_high = 0;  // random:SEED:LO:HI's bounds: integers it holds
   std::int64_t random_low = 0, random_high = 0;  // random:SEED's default range
@@ -68,6 +68,15 @@ struct ShownElement {
 };
 ShownElement shown_element(ElementType type, std::uint64_t bits);
 
+// A buffer's elements as the GPU comparison takes them: each as shown_element shows it, so 32-
+// and 64-bit elements keep their bytes and the 8- and 16-bit ones (f16 and bf16 too) become
+// 32-bit elements of the same value. Both sides of a comparison go through it alike.
+struct ShownBuffer {
+  ValueType type = ValueType::none;
+  std::vector<std::byte> bytes;
+};
+ShownBuffer shown_buffer(ElementType type, std::span<const std::byte> bytes);
+
 // IEEE binary16 and bfloat16 from a float, rounded to nearest even (NaN stays NaN), and back.
 std::uint16_t f16_bits(float value);
 std::uint16_t bf16_bits(float value);
@@ -86,15 +95,60 @@ struct ArgSpec {
   std::vector<std::uint64_t> list;  // init == list: each element's bits
   std::uint64_t seed = 0;           // init == random: seeded integers in [low, high]
   std::int64_t low = 0, high = 0;
+  // A struct passed by value: its fields in order, each a scalar or a buffer spec (a buffer field
+  // is a pointer in the struct to a buffer of its own). `type` and the rest are then unused.
+  bool is_struct = false;
+  std::vector<ArgSpec> fields;
 
-  std::string type_text() const;  // "i32" or "f32[1024]"
+  std::string type_text() const;  // "i32", "f32[1024]" or "{i32; f32; f32[32]}"
 };
+
+// `{FIELD; FIELD; ...}`: a struct argument, each FIELD a scalar or buffer spec as below
+// (`{i32:32; f32:0.5; f32[4]:1,2,3,4}`). Fields are separated by ';' since buffer lists hold
+// commas; nested structs and arrays in structs are refused.
+inline constexpr char kStructOpen = '{';
+inline constexpr char kStructClose = '}';
+inline constexpr char kFieldSeparator = ';';
+
+// Where a struct argument's fields lie, by the C ABI of x86-64 and of CUDA alike: each field at
+// the next multiple of its alignment (scalars: their size; pointers: 8), the struct's alignment
+// the largest of its fields', its size rounded up to that alignment (tail padding).
+struct StructLayout {
+  std::vector<std::size_t> offsets;  // one per field
+  std::size_t size = 0;
+  std::size_t align = 1;
+};
+StructLayout struct_layout(const ArgSpec& spec);
+// Bytes and alignment of an argument as the kernel receives it: a scalar's element, a buffer's
+// pointer (8), a struct's layout.
+std::size_t arg_value_size(const ArgSpec& spec);
+std::size_t arg_value_align(const ArgSpec& spec);
+
+// The bytes of a struct argument: every scalar field's bits and every buffer field's address
+// (`buffer_addresses[i]` for field i; entries of scalar fields are ignored) at their offsets,
+// padding zero. The simulator passes host addresses, --gpu device addresses.
+std::vector<std::byte> pack_struct(const ArgSpec& spec,
+                                   std::span<const std::uint64_t> buffer_addresses);
+
+// Every buffer of an argument list, in order: the buffer arguments and the buffer fields of
+// struct arguments. `field` is -1 for a buffer argument, else the field's index.
+struct BufferSlot {
+  std::size_t arg = 0;
+  std::int32_t field = -1;
+  const ArgSpec* spec = nullptr;
+};
+std::vector<BufferSlot> buffer_slots(const std::vector<ArgSpec>& args);
+// "--arg 2" or "--arg 2 field 1", as messages name a buffer (arg zero-based).
+std::string buffer_label(std::size_t arg, std::int32_t field);
+// "arg 1" or "arg 1 field 1", as reports name a buffer (arg zero-based, as --json's "arg").
+std::string buffer_name(std::size_t arg, std::int32_t field);
 
 // `TYPE:VALUE` (i32:-3, u32:0xffffffff, f32:0.5, f64:-1e300) or `TYPE[COUNT]:INIT` with INIT one
 // of zeros, iota, random:SEED (integers in [-99, 99]; [0, 99] unsigned), random:SEED:LO:HI,
 // file:PATH, or exactly COUNT comma-separated values. Integers take decimal or
-// 0x hex; hex fills the type's width as a bit pattern (i32:0xffffffff is -1). The error says what
-// is wrong with the spec, without naming which --arg it was.
+// 0x hex; hex fills the type's width as a bit pattern (i32:0xffffffff is -1). Or a struct,
+// `{FIELD; ...}` (above). The error says what is wrong with the spec, without naming which --arg
+// it was (a struct's names the field).
 Expected<ArgSpec> parse_arg_spec(std::string_view text);
 
 // Element `index` of a `random:SEED:LO:HI` buffer: an integer in [low, high] (as a float for
@@ -268,6 +322,7 @@ struct OutputBuffer {
   std::size_t arg = 0;  // zero-based parameter index
   ElementType type = ElementType::i32;
   std::vector<std::byte> bytes;  // the elements, little-endian
+  std::int32_t field = -1;       // the buffer of this field of a struct argument; -1: the argument's
   std::uint64_t count() const { return bytes.size() / element_size(type); }
   std::uint64_t element(std::uint64_t index) const;  // bits of one element, zero-extended
 };
@@ -344,15 +399,16 @@ struct KernelFileResult {
 
   // Parameter `arg`'s buffer as T's (float for f32, int for i32, ...). Throws
   // std::invalid_argument when that parameter is no buffer or holds another element type.
+  // `field`: the buffer of that field of a struct argument.
   template <class T>
-  std::vector<T> buffer(std::size_t arg) const {
-    const OutputBuffer& found = buffer_of(arg, element_type_of<T>());
+  std::vector<T> buffer(std::size_t arg, std::int32_t field = -1) const {
+    const OutputBuffer& found = buffer_of(arg, element_type_of<T>(), field);
     std::vector<T> values(found.bytes.size() / sizeof(T));
     if (!values.empty()) std::memcpy(values.data(), found.bytes.data(), values.size() * sizeof(T));
     return values;
   }
   // Parameter `arg`'s buffer, which must hold `type`; throws as buffer<T> does.
-  const OutputBuffer& buffer_of(std::size_t arg, ElementType type) const;
+  const OutputBuffer& buffer_of(std::size_t arg, ElementType type, std::int32_t field = -1) const;
 };
 
 // A whole text file (a kernel file, a lesson's text); the error names the file and why.
