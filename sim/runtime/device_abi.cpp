@@ -38,6 +38,10 @@ int block_barrier(Op op, int predicate, CallSite site) {
   return runner_or_abort("__syncthreads").block_barrier(op, predicate, site);
 }
 
+void named_barrier(std::uint32_t id, std::uint32_t count, bool counted, CallSite site) {
+  runner_or_abort("__barrier_sync").named_barrier(id, count, counted, site);
+}
+
 int vprintf(const char* format, va_list args) {
   // Host code in a file that includes the shim (tests, benchmarks) prints as usual.
   if (runtime::BlockRunner::current() == nullptr) return std::vprintf(format, args);
