@@ -456,6 +456,18 @@ void BlockRunner::named_barrier(std::uint32_t id, std::uint32_t count, bool coun
     switch_to(pick_next());  // the launch is over: nothing runs again
     return;
   }
+  if (checker_ != nullptr) [[unlikely]] {
+    // The checks' clocks know a barrier of the whole block or of a warp, not of some warps: a
+    // race report (or its absence) would be a guess.
+    abort_launch(LaunchStatus::kernel_exception,
+                 site_text(l.where) + ": " +
+                     barrier_call_text({l.warp, 0, Op::barrier_sync, static_cast<std::int32_t>(id),
+                                        static_cast<std::int32_t>(count), "", counted}) +
+                     ": the memory checks (--check) do not simulate named barriers, which order "
+                     "only some warps; run without --check");
+    switch_to(pick_next());
+    return;
+  }
   Warp& w = warps_[l.warp];
   const int i = static_cast<int>(l.lane);
   w.op[i] = Op::barrier_sync;

@@ -132,6 +132,22 @@ TEST_CASE("named barriers used wrongly stop the launch with a message, never han
   }
 }
 
+TEST_CASE("with memory checks on, a named barrier stops the launch rather than guess at races") {
+  warpsim::test::use_shim_test_cache();
+  warpsim::KernelFileRequest request;
+  request.file = std::string(WARPSIM_SOURCE_DIR) + "/tests/shim/kernels/named_barriers.cu";
+  request.kernel = "whole_block";
+  request.grid = {1};
+  request.block = {96};
+  request.args = {warpsim::zeros<int>(96)};
+  request.check_races = true;
+  const auto r = warpsim::run_kernel_file(request);
+  CHECK(r.status == warpsim::RunStatus::kernel_exception);
+  CHECK_MESSAGE(r.message.find("__barrier_sync(3): the memory checks (--check) do not simulate "
+                               "named barriers") != std::string::npos,
+                r.message);
+}
+
 TEST_CASE("__ballot without a mask does not compile for sm_70 and later") {
   const auto r = run_rejected("ballot_without_mask.cu", "old_ballot", warpsim::zeros<unsigned>(32));
   CHECK(r.status == warpsim::RunStatus::bad_input);

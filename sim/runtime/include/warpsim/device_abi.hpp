@@ -87,6 +87,14 @@ void named_barrier(std::uint32_t id, std::uint32_t count, bool counted, CallSite
 
 int vprintf(const char* format, va_list args);
 
+// The running lane's stack, where every automatic variable of its thread lives: CUDA's local
+// memory (__isLocal). {nullptr, 0} outside a launch.
+struct LaneStack {
+  const unsigned char* low = nullptr;
+  std::size_t size = 0;
+};
+LaneStack lane_stack();
+
 // Forward progress (Volta+ independent thread scheduling). A lane that spins waiting for another
 // lane or warp never reaches a warp-level call, so it would keep the core for good. Every loop
 // iteration of a kernel file (warpsim run inserts the tick, sim/runner/source_loops.cpp) and every

@@ -360,7 +360,12 @@ inline constexpr std::uint32_t kShuffleOps =
 inline constexpr std::uint32_t kBlockBarrierOps =
     ops_where([](const IntrinsicInfo& r) { return r.family == IntrinsicFamily::block_barrier; });
 
+// Ops whose steps carry an argument (and width): shuffles, and named barriers' id and count.
+inline constexpr std::uint32_t kArgumentOps =
+    ops_where([](const IntrinsicInfo& r) { return !r.argument.name.empty(); });
+
 constexpr bool is_shuffle(Op op) { return op_in(kShuffleOps, op); }
+constexpr bool has_argument(Op op) { return op_in(kArgumentOps, op); }
 constexpr bool is_block_barrier(Op op) { return op_in(kBlockBarrierOps, op); }
 constexpr IntrinsicFamily family_of(Op op) { return intrinsic_for(op).family; }
 constexpr ResultKind result_kind(Op op) { return intrinsic_for(op).result; }
