@@ -226,6 +226,8 @@ def argument(index, ptype, pname, function=''):
         return ['alignas(16) static __shared__ %s %s[2];' % (pointee, var)], '&%s[0]' % var
     if pname in ('mask', 'membermask'):
         return [], '0xffffffffu'
+    if function == '__barrier_sync_count' and pname == 'cnt':
+        return [], '32u'  # the one warp the kernel runs: a thread count is a multiple of 32
     if pname == 'width':
         return [], 'warpSize'
     if re.fullmatch(r'(unsigned |signed )?(char|short|int|long|long long|short int|long int|'

@@ -628,7 +628,7 @@ bool BlockRunner::barriers_agree() {
 bool BlockRunner::resolve_named_barriers() {
   std::uint32_t live_warps = 0;
   for (const Warp& w : warps_) live_warps += (w.exited & w.threads) != w.threads ? 1 : 0;
-  std::vector<Warp*> arrived;
+  std::vector<Warp*>& arrived = named_arrivals_;
   for (std::uint32_t id = 0; id < device::kNamedBarriers; ++id) {
     arrived.clear();
     std::int32_t count = 0;

@@ -230,6 +230,7 @@ class BlockRunner {
   std::unordered_map<std::uint64_t, std::size_t> diagnostic_index_;  // (kind, file, line) -> index
   std::vector<DiagnosticFacts> diagnostic_facts_;  // what each of trace_.diagnostics says
   std::vector<sync::WarpAtBarrier> barrier_view_;  // resolve_barrier's view of the warps
+  std::vector<Warp*> named_arrivals_;  // resolve_named_barriers' warps at one barrier (reused)
   CallContexts call_contexts_;                     // source text around calls, by file
   std::unordered_map<std::uint64_t, CallContext> call_context_at_;  // (op, file, line) -> context
   std::unordered_map<const char*, std::uint32_t> file_ids_;  // call sites' file names -> Trace::files
