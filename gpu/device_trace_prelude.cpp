@@ -75,13 +75,26 @@ static __device__ __forceinline__ unsigned long long warpsim_bits(T value) {
 
 )cuda";
 
-// cooperative_groups' thread_block::sync() is a named barrier 0: a __syncthreads to the simulator.
-// Not a table row (the simulator's groups call __syncthreads), so written here.
-constexpr const char* kBarrierSyncWrapper = R"cuda(
-static __device__ __forceinline__ void warpsim_trace_barrier_sync(unsigned line, unsigned id) {
-  __barrier_sync(id);
-  warpsim_trace_record(WARPSIM_OP_syncthreads, WARPSIM_TYPE_none, 0, 1, 0, 0, 0, line, false);
-}
+// Named barriers, written here rather than generated: CUDA spells the row's op as two functions.
+// __barrier_sync(0) is a __syncthreads to the simulator (its shim, and cooperative_groups'
+// thread_block::sync(), call it so), any other id a barrier_sync step with the id as argument;
+// __barrier_sync_count is always a barrier_sync step, its count as width.
+constexpr const char* kNamedBarrierWrappers = R"cuda(struct warpsim_trace_barrier_sync {
+  unsigned line;
+  __device__ __forceinline__ void operator()(unsigned int id) const {
+    __barrier_sync(id);
+    warpsim_trace_record(id == 0 ? WARPSIM_OP_syncthreads : WARPSIM_OP_barrier_sync,
+                         WARPSIM_TYPE_none, 0, 1, 0, id == 0 ? 0 : (int)id, 0, line, false);
+  }
+};
+struct warpsim_trace_barrier_sync_count {
+  unsigned line;
+  __device__ __forceinline__ void operator()(unsigned int id, unsigned int count) const {
+    __barrier_sync_count(id, count);
+    warpsim_trace_record(WARPSIM_OP_barrier_sync, WARPSIM_TYPE_none, 0, 1, 0, (int)id, (int)count,
+                         line, false);
+  }
+};
 )cuda";
 
 const CudaParameter* parameter(const CudaOverload& o, ParameterRole role) {
@@ -130,6 +143,7 @@ std::string arch_guard_close(const IntrinsicInfo& info) {
 // parameter lists (so overload resolution picks the operand type CUDA would, and defaults such as
 // __syncwarp's mask still apply), calls the real intrinsic and records the call.
 std::string wrapper(const IntrinsicInfo& info) {
+  if (info.op == Op::barrier_sync) return kNamedBarrierWrappers;
   std::string out = arch_guard_open(info);
   out += "struct warpsim_trace_" + std::string(to_string(*info.op)) + " {\n  unsigned line;\n";
   for (const CudaOverload& o : cuda_overloads(info)) {
@@ -143,8 +157,8 @@ std::string wrapper(const IntrinsicInfo& info) {
   return out + "};\n" + arch_guard_close(info);
 }
 
-// The call-site macros, with LINE standing for the line argument.
-std::string call_macros(const std::string& line, bool header_phase) {
+// The call-site macros, with LINE standing for the line argument (0u inside CUDA's headers).
+std::string call_macros(const std::string& line) {
   std::string out;
   for (int i = 0; i < kOpCount; ++i) {
     const IntrinsicInfo& info = intrinsic_for(static_cast<Op>(i));
@@ -152,9 +166,8 @@ std::string call_macros(const std::string& line, bool header_phase) {
            std::string(to_string(*info.op)) + "{" + line + "}(__VA_ARGS__)\n" +
            arch_guard_close(info);
   }
-  if (header_phase) {
-    out += "#define __barrier_sync(...) warpsim_trace_barrier_sync(" + line + ", __VA_ARGS__)\n";
-  }
+  out += "#define __barrier_sync_count(...) warpsim_trace_barrier_sync_count{" + line +
+         "}(__VA_ARGS__)\n";
   return out;
 }
 
@@ -165,7 +178,7 @@ std::string undefine_macros() {
     out += intrinsic_for(static_cast<Op>(i)).name;
     out += '\n';
   }
-  out += "#undef __barrier_sync\n";
+  out += "#undef __barrier_sync_count\n";
   return out;
 }
 
@@ -209,11 +222,10 @@ std::string device_trace_prelude(bool cooperative_groups) {
   }
   out += "};\n";
   for (int i = 0; i < kOpCount; ++i) out += wrapper(intrinsic_for(static_cast<Op>(i)));
-  out += kBarrierSyncWrapper;
 
   if (cooperative_groups) {
     // Cooperative groups call intrinsics inside CUDA's headers: recorded, with line 0 (unknown).
-    out += call_macros("0u", true);
+    out += call_macros("0u");
     out += "#include <cooperative_groups.h>\n";
     for (const char* header : {"cooperative_groups/reduce.h", "cooperative_groups/scan.h",
                                "cooperative_groups/memcpy_async.h"}) {
@@ -223,7 +235,7 @@ std::string device_trace_prelude(bool cooperative_groups) {
     out += undefine_macros();
   }
   // Everything after this: the call's own line.
-  out += call_macros("__LINE__", false);
+  out += call_macros("__LINE__");
   return out;
 }
 

@@ -200,11 +200,25 @@ def base_type(t):
     return ' '.join(t.split())
 
 
-def argument(index, ptype, pname):
+# A conversion from the generic space into another takes a pointer into that space (any other
+# pointer is meaningless to it, on a GPU as here): a local array, a __constant__ array.
+SPACE_POINTERS = {
+    '__cvta_generic_to_local': 'char %s[64] = {};',
+    '__cvta_generic_to_constant': None,  # warpsim_coverage_constant, declared by PRELUDE
+}
+
+
+def argument(index, ptype, pname, function=''):
     """(declaration lines, expression) for one argument: masks are full, widths a warp, pointers
-    point at a __shared__ array of the pointee type, other values are 1 or value-initialized."""
+    point at a __shared__ array of the pointee type (or into the space a conversion from the
+    generic space expects), other values are 1 or value-initialized."""
     t = base_type(ptype)
     var = 'a%d' % index
+    if t.endswith('*') and function in SPACE_POINTERS:
+        declaration = SPACE_POINTERS[function]
+        if declaration is None:
+            return [], 'warpsim_coverage_constant'
+        return [declaration % var], var
     if t.endswith('*'):
         pointee = t[:-1].strip()
         if pointee == 'void':
@@ -212,6 +226,8 @@ def argument(index, ptype, pname):
         return ['alignas(16) static __shared__ %s %s[2];' % (pointee, var)], '&%s[0]' % var
     if pname in ('mask', 'membermask'):
         return [], '0xffffffffu'
+    if function == '__barrier_sync_count' and pname == 'cnt':
+        return [], '32u'  # the one warp the kernel runs: a thread count is a multiple of 32
     if pname == 'width':
         return [], 'warpSize'
     if re.fullmatch(r'(unsigned |signed )?(char|short|int|long|long long|short int|long int|'
@@ -235,7 +251,7 @@ def call_expression(fn, args):
 def case_code(index, fn):
     lines, args = [], []
     for k, (ptype, pname) in enumerate(fn.params):
-        decl, expr = argument(k, ptype, pname)
+        decl, expr = argument(k, ptype, pname, fn.name)
         lines += decl
         args.append(expr)
     call = call_expression(fn, args)
@@ -257,6 +273,8 @@ __device__ void warpsim_coverage_store(unsigned long long* out, const T& value) 
   memcpy(&bits, &value, sizeof value < sizeof bits ? sizeof value : sizeof bits);
   out[threadIdx.x] = bits;
 }
+
+__constant__ char warpsim_coverage_constant[64];
 
 __global__ void coverage(int which, unsigned long long* out) {
   switch (which) {

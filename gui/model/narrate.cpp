@@ -158,6 +158,11 @@ std::vector<std::string> narrate_step(const StepView& v, int example_lane) {
                     "them have arrived.");
       break;
     case IntrinsicFamily::block_barrier:
+      if (v.op == Op::barrier_sync) {
+        out.push_back("This warp waited at a named barrier until every live lane of it was there "
+                      "and enough warps had arrived; warps that do not use this barrier ran on.");
+        break;
+      }
       out.push_back("Every thread of the block waits here until all of them have arrived" +
                     std::string(v.result == ResultKind::none ? "." : "; each received " + first_out + "."));
       break;

@@ -268,6 +268,7 @@ ProgramResult run_program(const ProgramRequest& request) {
   options.executable = true;
   auto user_flags = user_compiler_flags(request.include_dirs, request.definitions);
   if (!user_flags) return bad_input(user_flags.error().message);
+  for (std::string& flag : source_flags(*source)) user_flags->push_back(std::move(flag));
   options.user_flags = std::move(*user_flags);
   auto compiled =
       compile_kernel(*toolchain, prepare_program_source(*source, absolute.string()), options);

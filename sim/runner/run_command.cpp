@@ -260,8 +260,9 @@ KernelFileResult run_kernel_file(const KernelFileRequest& request) {
   if (!arch) return bad_input(arch.error().message);
   auto source = read_text_file(request.file);
   if (!source) return bad_input(source.error().message);
-  const auto user_flags = user_compiler_flags(request.include_dirs, request.defines);
+  auto user_flags = user_compiler_flags(request.include_dirs, request.defines);
   if (!user_flags) return bad_input(user_flags.error().message);
+  for (std::string& flag : source_flags(*source)) user_flags->push_back(std::move(flag));
   const auto kernel = find_kernel(*source, request, *arch, *user_flags);
   if (!kernel) return bad_input(kernel.error().message);
   result.kernel = kernel->name;

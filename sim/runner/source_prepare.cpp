@@ -246,6 +246,20 @@ std::string prepare_source(std::string_view user_source, std::string_view absolu
   return out;
 }
 
+std::vector<std::string> source_flags(std::string_view user_source) {
+  std::vector<std::string> flags;
+  // Its parameters are copies on each lane's stack, like locals: the shim's address-space
+  // functions must know (warpsim/memory_intrinsics.hpp). A flag, not a line of the source: the
+  // shim is included (-include) before the file's first line.
+  const std::string stripped = strip_for_scan(user_source);
+  const std::vector<Token> tokens = tokenize(stripped);  // views into `stripped`
+  if (std::any_of(tokens.begin(), tokens.end(),
+                  [](const Token& t) { return t.text == "__grid_constant__"; })) {
+    flags.push_back("-DWARPSIM_GRID_CONSTANT_PARAMETERS=1");
+  }
+  return flags;
+}
+
 std::string prepare_program_source(std::string_view user_source, std::string_view absolute_path) {
   return prepared_user_source(user_source, absolute_path);
 }

@@ -233,8 +233,39 @@ void BlockRunner::describe_deadlock() {
     abort_launch(LaunchStatus::deadlock, deadlock_stop_message(block_linear_, text));
     return;
   }
-  // Only barriers wait, and some live thread is in none: cannot happen, since every thread is
-  // in a call, at a barrier or exited once all warps are quiescent. Kept so no state ends silently.
+  // Only barriers wait. A named barrier that too few warps reach (too small a block, threads that
+  // exited or wait at another barrier, or more warps than its count, the last of them left over).
+  for (const Warp& w : warps_) {
+    if (w.at_barrier == 0) continue;
+    const int lane = lowest_lane(w.at_barrier);
+    if (w.op[lane] != Op::barrier_sync) continue;
+    facts::BarrierDeadlock d;
+    d.op = Op::barrier_sync;
+    d.warp = w.index;
+    d.lanes = w.at_barrier;
+    d.id = w.pending.arg[lane];
+    d.count = w.pending.width[lane];
+    d.where = w.where[lane];
+    for (const Warp& x : warps_) {
+      if (x.at_barrier == 0 || x.barrier_arrival == 0) continue;
+      const int xl = lowest_lane(x.at_barrier);
+      if (x.op[xl] == Op::barrier_sync && x.pending.arg[xl] == d.id) ++d.arrived;
+    }
+    if (d.count == 0) {
+      d.needed = 0;
+      for (const Warp& x : warps_) d.needed += (x.exited & x.threads) != x.threads ? 1 : 0;
+    } else {
+      d.needed = static_cast<std::uint32_t>(d.count) / kWarpSize;
+    }
+    d.completions = barrier_completions_[static_cast<std::size_t>(d.id)];
+    diagnose(d, d.where, w, -1);
+    abort_launch(LaunchStatus::deadlock,
+                 deadlock_stop_message(block_linear_, diagnostic_message(d, trace_.files)));
+    return;
+  }
+  // Only __syncthreads waits, and some live thread is in none: cannot happen, since every thread
+  // is in a call, at a barrier or exited once all warps are quiescent. Kept so no state ends
+  // silently.
   const facts::BarrierDeadlock d;
   diagnose(d, {}, warps_.front(), -1);
   abort_launch(LaunchStatus::deadlock,

@@ -133,6 +133,8 @@ BlockOutcome BlockRunner::run(std::uint64_t block_linear, Dim3 block_idx) {
   spun_ticks_ = exits_ = 0;
   spun_since_steps_ = steps_;
   spun_since_exits_ = 0;
+  barrier_arrivals_ = 0;
+  barrier_completions_.fill(0);
   g_position.block = block_linear;
   g_position.block_idx = block_idx;
 
@@ -145,6 +147,7 @@ BlockOutcome BlockRunner::run(std::uint64_t block_linear, Dim3 block_idx) {
     w.threads = present;
     w.at_op = w.at_barrier = w.yielded = 0;
     w.sequence = 0;
+    w.barrier_arrival = 0;
     w.settled_when_spun = {0, 0, w.exited, 0};
     w.where.fill({});  // line 0: no call yet in this block
     w.spin_where.fill({});
@@ -289,6 +292,7 @@ Lane* BlockRunner::pick_next() {
       if (order_seeded_) choose_warp();
       continue;
     }
+    if (aborted_) break;  // barriers that can never agree stop the launch
     if (rejoin_all_spinners()) continue;
     if (resolve_stuck()) continue;
     describe_deadlock();
@@ -429,9 +433,52 @@ int BlockRunner::block_barrier(Op op, int predicate, device::CallSite site) {
   w.op[i] = op;
   w.where[i] = l.where;
   w.pending.value[i] = predicate != 0 ? 1 : 0;
+  w.pending.arg[i] = 0;    // barrier 0
+  w.pending.width[i] = 0;  // the whole block
   w.at_barrier |= lane_bit(i);
   switch_to(pick_next());
   return static_cast<int>(w.result[i]);
+}
+
+void BlockRunner::named_barrier(std::uint32_t id, std::uint32_t count, bool counted,
+                                device::CallSite site) {
+  Lane& l = *running_;
+  if (site.file != l.where_file) note_site(l, site);
+  l.where.line = site.line;
+  const auto block_threads = static_cast<std::uint32_t>(warps_.size()) * kWarpSize;
+  if (const auto misuse = sync::check_named_barrier(id, count, counted, block_threads);
+      misuse != sync::NamedBarrierMisuse::none) [[unlikely]] {
+    const BarrierWait call{l.warp, lane_bit(static_cast<int>(l.lane)), Op::barrier_sync,
+                           static_cast<std::int32_t>(id), static_cast<std::int32_t>(count),
+                           site_text(l.where), counted};
+    abort_launch(LaunchStatus::kernel_exception,
+                 named_barrier_misuse_message(call, misuse, threads_));
+    switch_to(pick_next());  // the launch is over: nothing runs again
+    return;
+  }
+  if (checker_ != nullptr) [[unlikely]] {
+    // The checks' clocks know a barrier of the whole block or of a warp, not of some warps: a
+    // race report (or its absence) would be a guess.
+    abort_launch(LaunchStatus::kernel_exception,
+                 site_text(l.where) + ": " +
+                     barrier_call_text({l.warp, 0, Op::barrier_sync, static_cast<std::int32_t>(id),
+                                        static_cast<std::int32_t>(count), "", counted}) +
+                     ": the memory checks (--check) do not simulate named barriers, which order "
+                     "only some warps; run without --check");
+    switch_to(pick_next());
+    return;
+  }
+  Warp& w = warps_[l.warp];
+  const int i = static_cast<int>(l.lane);
+  w.op[i] = Op::barrier_sync;
+  w.type[i] = ValueType::none;
+  w.where[i] = l.where;
+  w.pending.value[i] = 1;
+  w.pending.arg[i] = static_cast<std::int32_t>(id);
+  w.pending.width[i] = counted ? static_cast<std::int32_t>(count) : 0;
+  w.at_barrier |= lane_bit(i);
+  if ((w.at_barrier | w.exited) == kFullMask) w.barrier_arrival = ++barrier_arrivals_;
+  switch_to(pick_next());
 }
 
 void BlockRunner::lane_printf(std::string text) {
@@ -519,11 +566,130 @@ void BlockRunner::stop_at_step_budget(const Warp& w, SourceLine where) {
 }
 
 bool BlockRunner::resolve_barrier() {
-  // Every warp is quiescent here. The barrier completes once every live thread waits in it.
+  // Every warp is quiescent here: whatever barrier can complete does.
+  for (Warp& w : warps_) warp_arrived(w);
+  if (!barriers_agree()) return false;
+  return resolve_block_barrier() || resolve_named_barriers();
+}
+
+bool BlockRunner::warp_arrived(Warp& w) {
+  // bar.sync waits for every non-exited lane of the warp (PTX ISA, barrier): the warp arrives
+  // once all of them wait, and counts as a whole warp.
+  if (w.at_barrier == 0 || (w.at_barrier | w.exited) != kFullMask) return false;
+  if (w.barrier_arrival == 0) w.barrier_arrival = ++barrier_arrivals_;
+  return true;
+}
+
+BarrierWait BlockRunner::barrier_wait(const Warp& w, LaneMask lanes) const {
+  const int lane = lowest_lane(lanes);
+  return {w.index,
+          lanes,
+          w.op[lane],
+          w.pending.arg[lane],
+          w.pending.width[lane],
+          site_text(w.where[lane]),
+          w.op[lane] == Op::barrier_sync && w.pending.width[lane] != 0};
+}
+
+bool BlockRunner::barriers_agree() {
+  // The lanes of a warp wait at one barrier, and the warps at one barrier pass one count.
+  std::array<const Warp*, device::kNamedBarriers> first{};
+  for (const Warp& w : warps_) {
+    if (w.at_barrier == 0) continue;
+    const int lane = lowest_lane(w.at_barrier);
+    const LaneMask same = lanes::equal_to(w.pending.arg.data(), w.pending.arg[lane]) &
+                          lanes::equal_to(w.pending.width.data(), w.pending.width[lane]);
+    if (const LaneMask apart = w.at_barrier & ~same; apart != 0) {
+      abort_launch(LaunchStatus::deadlock,
+                   deadlock_stop_message(
+                       block_linear_,
+                       barrier_split_message(barrier_wait(w, w.at_barrier & same),
+                                             barrier_wait(w, apart))));
+      return false;
+    }
+    const auto id = static_cast<std::size_t>(w.pending.arg[lane]);
+    if (const Warp* f = first[id]; f != nullptr) {
+      const int fl = lowest_lane(f->at_barrier);
+      if (f->pending.width[fl] != w.pending.width[lane]) {
+        abort_launch(LaunchStatus::deadlock,
+                     deadlock_stop_message(
+                         block_linear_,
+                         barrier_count_message(barrier_wait(*f, f->at_barrier),
+                                               barrier_wait(w, w.at_barrier))));
+        return false;
+      }
+    } else {
+      first[id] = &w;
+    }
+  }
+  return true;
+}
+
+bool BlockRunner::resolve_named_barriers() {
+  std::uint32_t live_warps = 0;
+  for (const Warp& w : warps_) live_warps += (w.exited & w.threads) != w.threads ? 1 : 0;
+  std::vector<Warp*>& arrived = named_arrivals_;
+  for (std::uint32_t id = 0; id < device::kNamedBarriers; ++id) {
+    arrived.clear();
+    std::int32_t count = 0;
+    for (Warp& w : warps_) {
+      if (w.barrier_arrival == 0) continue;
+      const int lane = lowest_lane(w.at_barrier);
+      if (w.op[lane] != Op::barrier_sync || w.pending.arg[lane] != static_cast<std::int32_t>(id)) {
+        continue;
+      }
+      arrived.push_back(&w);
+      count = w.pending.width[lane];
+    }
+    if (arrived.empty()) continue;
+    // Count 0: every warp with a live thread. Otherwise the first count/32 warps to arrive; the
+    // barrier is then reset, and later arrivals wait for its next completion.
+    const std::size_t needed = count == 0 ? live_warps : static_cast<std::size_t>(count) / kWarpSize;
+    if (arrived.size() < needed) continue;
+    std::sort(arrived.begin(), arrived.end(), [](const Warp* a, const Warp* b) {
+      return a->barrier_arrival < b->barrier_arrival;
+    });
+    for (std::size_t k = 0; k < needed; ++k) release_named(*arrived[k]);
+    ++barrier_completions_[id];
+    return true;
+  }
+  return false;
+}
+
+void BlockRunner::release_named(Warp& w) {
+  TraceStep step;
+  step.op = Op::barrier_sync;
+  step.block = block_linear_;
+  step.warp = w.index;
+  step.participants = w.at_barrier;
+  step.exited = w.exited;
+  step.sequence = w.sequence++;
+  for (LaneMask m = w.at_barrier; m != 0; m &= m - 1) {
+    const int i = lowest_lane(m);
+    w.result[i] = 0;
+    step.input[i] = w.pending.value[i];
+    step.arg[i] = w.pending.arg[i];
+    step.width[i] = w.pending.width[i];
+    step.where[i] = w.where[i];
+    step.src_lane[i] = -1;
+  }
+  const SourceLine where = w.where[lowest_lane(w.at_barrier)];
+  w.ready = w.at_barrier;
+  w.at_barrier = 0;
+  w.barrier_arrival = 0;
+  if (options_.record_steps) trace_.steps.push_back(step);
+  count_step(w, where);
+}
+
+bool BlockRunner::resolve_block_barrier() {
+  // __syncthreads and its forms: barrier 0 of the whole block, complete once every live thread
+  // waits in it. A warp at a named barrier waits in none of these.
   barrier_view_.resize(warps_.size());
   for (std::size_t k = 0; k < warps_.size(); ++k) {
     const Warp& w = warps_[k];
-    barrier_view_[k] = {w.at_barrier, w.exited, w.threads, w.pending.value.data()};
+    const bool named = w.at_barrier != 0 && w.op[lowest_lane(w.at_barrier)] == Op::barrier_sync;
+    barrier_view_[k] = {named ? LaneMask{0} : w.at_barrier, w.exited, w.threads,
+                        w.pending.value.data()};
   }
   if (!sync::barrier_completes(barrier_view_)) return false;
   const sync::BarrierTally tally = sync::tally_barrier(barrier_view_);
@@ -561,6 +727,7 @@ bool BlockRunner::resolve_barrier() {
     if (&w == first_warp) record_barrier_diagnostics(w, first_lane, tally, index);
     w.ready = w.at_barrier;
     w.at_barrier = 0;
+    w.barrier_arrival = 0;
     if (options_.record_steps) trace_.steps.push_back(step);
     count_step(w, first_where);
   }

@@ -52,6 +52,9 @@ struct Warp {
   LaneMask threads = 0;  // lanes that are threads of the block (all 32 but in a partial warp)
   LaneMask yielded = 0;  // spun for a whole slice and gave way (forward_progress.cpp)
   std::uint32_t sequence = 0;
+  // When the warp arrived at a barrier (every live lane waiting in one): the order in which a
+  // counted named barrier takes warps. 0: not arrived.
+  std::uint64_t barrier_arrival = 0;
   // The warp's state when its spinning lanes last ran: if a lane of the warp has settled since
   // (arrived at a call or barrier, exited, completed a step), they rejoin the warp at once.
   struct Settled {
@@ -107,6 +110,7 @@ class BlockRunner {
   static std::uint64_t warp_op(device::WarpCall call, std::uint64_t value, device::CallSite site,
                                bool* pred);
   int block_barrier(Op op, int predicate, device::CallSite site);
+  void named_barrier(std::uint32_t id, std::uint32_t count, bool counted, device::CallSite site);
   void lane_printf(std::string text);
   // The running lane has spent its slice of ticks (device::spin_tick): it yields.
   void spin_preempt(device::CallSite site);
@@ -145,6 +149,14 @@ class BlockRunner {
   void stop_livelock();
   bool resolve_warp(Warp& warp);
   bool resolve_barrier();
+  // resolve_barrier's parts: whether `w` has arrived (stamping it if so); the lanes a block-wide
+  // barrier 0 (__syncthreads and its forms) sees; releasing warps of a named barrier.
+  bool warp_arrived(Warp& w);
+  bool barriers_agree();
+  bool resolve_block_barrier();
+  bool resolve_named_barriers();
+  void release_named(Warp& w);
+  BarrierWait barrier_wait(const Warp& w, LaneMask lanes) const;  // for barrier messages
   bool resolve_stuck();
   void complete_group(Warp& warp, LaneMask group, bool masks_disagree);
   void abort_launch(LaunchStatus status, std::string message);
@@ -203,6 +215,8 @@ class BlockRunner {
   std::uint64_t spun_ticks_ = 0;
   std::uint64_t spun_since_steps_ = 0;
   std::uint64_t exits_ = 0;
+  std::uint64_t barrier_arrivals_ = 0;  // warps stamped with Warp::barrier_arrival so far
+  std::array<std::uint32_t, device::kNamedBarriers> barrier_completions_{};  // per barrier id
   std::uint64_t spun_since_exits_ = 0;
   bool unwinding_ = false;
   BlockOutcome outcome_;
@@ -216,6 +230,7 @@ class BlockRunner {
   std::unordered_map<std::uint64_t, std::size_t> diagnostic_index_;  // (kind, file, line) -> index
   std::vector<DiagnosticFacts> diagnostic_facts_;  // what each of trace_.diagnostics says
   std::vector<sync::WarpAtBarrier> barrier_view_;  // resolve_barrier's view of the warps
+  std::vector<Warp*> named_arrivals_;  // resolve_named_barriers' warps at one barrier (reused)
   CallContexts call_contexts_;                     // source text around calls, by file
   std::unordered_map<std::uint64_t, CallContext> call_context_at_;  // (op, file, line) -> context
   std::unordered_map<const char*, std::uint32_t> file_ids_;  // call sites' file names -> Trace::files

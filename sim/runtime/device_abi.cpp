@@ -38,6 +38,17 @@ int block_barrier(Op op, int predicate, CallSite site) {
   return runner_or_abort("__syncthreads").block_barrier(op, predicate, site);
 }
 
+void named_barrier(std::uint32_t id, std::uint32_t count, bool counted, CallSite site) {
+  runner_or_abort("__barrier_sync").named_barrier(id, count, counted, site);
+}
+
+LaneStack lane_stack() {
+  const runtime::BlockRunner* r = runtime::BlockRunner::current();
+  const runtime::Lane* lane = r != nullptr ? r->running_lane() : nullptr;
+  if (lane == nullptr || lane->stack.top == nullptr) return {};
+  return {static_cast<const unsigned char*>(lane->stack.top) - lane->stack.size, lane->stack.size};
+}
+
 int vprintf(const char* format, va_list args) {
   // Host code in a file that includes the shim (tests, benchmarks) prints as usual.
   if (runtime::BlockRunner::current() == nullptr) return std::vprintf(format, args);

@@ -63,4 +63,13 @@ std::uint64_t barrier_result(Op form, const BarrierTally& tally) {
   }
 }
 
+NamedBarrierMisuse check_named_barrier(std::uint32_t id, std::uint32_t count, bool counted,
+                                       std::uint32_t block_capacity) {
+  if (id >= 16) return NamedBarrierMisuse::id_out_of_range;
+  if (!counted) return NamedBarrierMisuse::none;
+  if (count == 0 || count % kWarpSize != 0) return NamedBarrierMisuse::count_not_warps;
+  if (count > block_capacity) return NamedBarrierMisuse::count_over_block;
+  return NamedBarrierMisuse::none;
+}
+
 }  // namespace warpsim::sync

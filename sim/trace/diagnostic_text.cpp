@@ -58,7 +58,7 @@ DiagnosticKind kind_of(const DiagnosticFacts& facts) {
 LaneMask lanes_of(const DiagnosticFacts& facts) {
   return std::visit(Overloaded{
                         [](const facts::Deadlock& f) { return f.missing != 0 ? f.missing : f.waiting; },
-                        [](const facts::BarrierDeadlock&) { return LaneMask{0}; },
+                        [](const facts::BarrierDeadlock& f) { return f.lanes; },
                         [](const facts::SplitCallSites& f) { return f.lanes | f.others; },
                         [](const facts::UninitialisedValue& f) { return f.lanes | f.sources; },
                         [](const auto& f) { return f.lanes; },
@@ -176,8 +176,26 @@ std::string diagnostic_message(const DiagnosticFacts& facts, std::span<const std
             }
             return text;
           },
-          [&](const facts::BarrierDeadlock&) {
-            return std::string("threads wait in __syncthreads that other threads never reach");
+          [&](const facts::BarrierDeadlock& f) {
+            if (f.op != Op::barrier_sync) {
+              return std::string("threads wait in __syncthreads that other threads never reach");
+            }
+            const BarrierWait call{f.warp, f.lanes, f.op, f.id, f.count, "", f.count != 0};
+            std::string text = lanes_text(f.lanes) + " of warp " + std::to_string(f.warp) +
+                               " wait in " + barrier_call_text(call) + " at " +
+                               site_text(f.where, files) + ", but only " +
+                               std::to_string(f.arrived) + " of the " +
+                               plural(f.needed, "warp", "warps") + " barrier " +
+                               std::to_string(f.id) +
+                               " needs arrived, and no other warp can (the others have exited "
+                               "or wait elsewhere)";
+            if (f.completions != 0) {
+              text += "; barrier " + std::to_string(f.id) + " completed " +
+                      plural(f.completions, "time", "times") +
+                      " already: more warps arrived than its count of " +
+                      std::to_string(f.count) + " threads takes";
+            }
+            return text;
           },
           [&](const facts::NamedLaneExitedLater& f) {
             const bool one = std::has_single_bit(f.lanes);
@@ -226,6 +244,51 @@ std::string diagnostic_message(const DiagnosticFacts& facts, std::span<const std
           },
       },
       facts);
+}
+
+std::string barrier_call_text(const BarrierWait& w) {
+  if (w.op != Op::barrier_sync) return cuda_name(w.op) + "()";
+  if (!w.counted) return "__barrier_sync(" + std::to_string(w.id) + ")";
+  return "__barrier_sync_count(" + std::to_string(w.id) + ", " + std::to_string(w.count) + ")";
+}
+
+std::string named_barrier_misuse_message(const BarrierWait& call, sync::NamedBarrierMisuse misuse,
+                                         std::uint32_t block_threads) {
+  std::string text = call.site + ": " + barrier_call_text(call) + " in warp " +
+                     std::to_string(call.warp) + ": ";
+  switch (misuse) {
+    case sync::NamedBarrierMisuse::id_out_of_range:
+      return text + "barrier " + std::to_string(call.id) +
+             " does not exist: a block has barriers 0 to 15 (bar.sync)";
+    case sync::NamedBarrierMisuse::count_not_warps:
+      return text + "the thread count must be a non-zero multiple of the warp size, 32 (bar.sync)";
+    case sync::NamedBarrierMisuse::count_over_block:
+      return text + "the block's " + plural(block_threads, "thread", "threads") +
+             " can never bring " + std::to_string(call.count) +
+             " to the barrier (warps arrive whole, 32 at a time): it would wait forever";
+    case sync::NamedBarrierMisuse::none:
+      break;
+  }
+  return text + "no misuse";
+}
+
+namespace {
+std::string wait_text(const BarrierWait& w) {
+  return lanes_text(w.lanes) + " wait in " + barrier_call_text(w) + " at " + w.site;
+}
+}  // namespace
+
+std::string barrier_split_message(const BarrierWait& a, const BarrierWait& b) {
+  return "in warp " + std::to_string(a.warp) + ", " + wait_text(a) + " and " + wait_text(b) +
+         ": bar.sync waits for every lane of its warp and counts the warp once, so the lanes of a "
+         "warp must meet at one barrier with one count (the GPU's behaviour is undefined)";
+}
+
+std::string barrier_count_message(const BarrierWait& a, const BarrierWait& b) {
+  return "barrier " + std::to_string(a.id) + " is waited at with two thread counts: warp " +
+         std::to_string(a.warp) + " (" + wait_text(a) + ") and warp " + std::to_string(b.warp) +
+         " (" + wait_text(b) + "); every thread of a barrier must pass the same count (the "
+         "GPU's behaviour is undefined)";
 }
 
 std::string deadlock_stop_message(std::uint64_t block, const std::string& what) {

@@ -236,7 +236,8 @@ std::optional<StepLog> StepLog::deserialize(std::string_view bytes) {
 
 void StepLog::append(const Source& s) {
   const bool wide = is_64bit(s.type);
-  const bool shuffle = is_shuffle(s.op);
+  // Shuffles and named barriers keep their argument and width (a barrier's id and thread count).
+  const bool shuffle = has_argument(s.op);
   std::uint8_t layout = (wide ? kWide : 0) | (shuffle ? kShuffle : 0);
   if (shuffle && !lanes::same_in(s.arg, s.participants)) layout |= kArgPerLane;
   if (shuffle && !lanes::same_in(s.width, s.participants)) layout |= kWidthPerLane;

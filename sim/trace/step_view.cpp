@@ -187,6 +187,11 @@ StepView describe_step(const Trace& trace, const TraceIndex& index, std::size_t 
   const bool shuffle = is_shuffle(s.op);
   if (shuffle && uniform_arg) v.facts.emplace_back(argument_name(s.op), std::to_string(s.arg[at(first)]));
   if (shuffle && uniform_width) v.facts.emplace_back("width", std::to_string(s.width[at(first)]));
+  if (s.op == Op::barrier_sync) {  // a warp's lanes wait at one barrier with one count
+    v.facts.emplace_back("barrier", std::to_string(s.arg[at(first)]));
+    v.facts.emplace_back("count", s.width[at(first)] == 0 ? std::string("the whole block")
+                                                          : std::to_string(s.width[at(first)]));
+  }
   if (s.type != ValueType::none) v.facts.emplace_back("type", std::string(to_string(s.type)));
 
   const auto row = [&](RowKind kind, std::string label, auto cell_text) {

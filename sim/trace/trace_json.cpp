@@ -45,7 +45,7 @@ void write_step(std::ostream& out, const TraceStep& s, std::size_t index) {
     first = false;
     out << "{\"lane\":" << lane << ",\"in\":";
     write_bits(out, s.input[lane], wide);
-    if (is_shuffle(s.op)) {
+    if (has_argument(s.op)) {  // shuffles; a named barrier's id and count
       out << ",\"arg\":" << s.arg[lane] << ",\"width\":" << s.width[lane]
           << ",\"src\":" << static_cast<int>(s.src_lane[lane]);
     }

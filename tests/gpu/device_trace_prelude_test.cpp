@@ -91,6 +91,8 @@ TEST_CASE("the prelude redefines every traced intrinsic with the simulator's op 
   }
   CHECK(prelude.find("#define __syncthreads(...) warpsim_trace_syncthreads{__LINE__}(__VA_ARGS__)") !=
         std::string::npos);
+  CHECK(occurrences(prelude, "#define __barrier_sync_count(") == 2);
+  CHECK(prelude.find("struct warpsim_trace_barrier_sync_count {") != std::string::npos);
   CHECK(prelude.find("#define __syncwarp(...) warpsim_trace_syncwarp{__LINE__}(__VA_ARGS__)") !=
         std::string::npos);
   // CUDA's parameter lists, defaults included, behind the recorded line.
@@ -196,6 +198,14 @@ __global__ void forms(unsigned* out) {
     CHECK(job.get() == "");
   }
   require_compiles(request_for(kernels, kernels_path, "tiles::reduce<8>", false), false);
+
+  // Named barriers: __barrier_sync and __barrier_sync_count, each behind its recording wrapper.
+  const std::string named_path = kSourceDir + "/tests/shim/kernels/named_barriers.cu";
+  const std::string named = read_text(named_path);
+  for (const char* kernel : {"producer_consumer", "diverged_arrival", "whole_block"}) {
+    CAPTURE(kernel);
+    CHECK(compile_problem(request_for(named, named_path, kernel, true), true) == "");
+  }
 }
 
 TEST_CASE("every corpus kernel compiles for the device, traced and as written (sm_90)") {

@@ -42,7 +42,8 @@ TEST_CASE("every row's facts agree with each other (table row)") {
     }
     CHECK(info.min_sm >= kOldestSm);
     CHECK((info.operand == OperandKind::none) == info.operand_types.empty());
-    CHECK(info.argument.name.empty() == !is_shuffle(*info.op));
+    // Shuffles take an argument, and so does a named barrier (its id); nothing else does.
+    CHECK(info.argument.name.empty() == !(is_shuffle(*info.op) || *info.op == Op::barrier_sync));
     CHECK(info.width == is_shuffle(*info.op));
     if (info.result == ResultKind::value) CHECK(info.operand == OperandKind::value);
     if (info.operand == OperandKind::predicate) {

@@ -71,6 +71,7 @@ TEST_CASE("the CUDA names the simulator provides are all there") {
                            "__syncthreads_count",
                            "__syncthreads_and",
                            "__syncthreads_or",
+                           "__barrier_sync",
                            "__popc",
                            "__popcll",
                            "__ffs",

@@ -39,6 +39,7 @@ TEST_CASE("every op name round-trips and is spelled as the vector format spells 
       {Op::syncthreads_count, "syncthreads_count"},
       {Op::syncthreads_and, "syncthreads_and"},
       {Op::syncthreads_or, "syncthreads_or"},
+      {Op::barrier_sync, "barrier_sync"},
   };
   for (const auto& [op, name] : names) {
     CAPTURE(name);
@@ -76,7 +77,8 @@ TEST_CASE("op and type properties") {
     CHECK(is_shuffle(op));
     CHECK_FALSE(is_block_barrier(op));
   }
-  for (Op op : {Op::syncthreads, Op::syncthreads_count, Op::syncthreads_and, Op::syncthreads_or}) {
+  for (Op op : {Op::syncthreads, Op::syncthreads_count, Op::syncthreads_and, Op::syncthreads_or,
+                Op::barrier_sync}) {
     CAPTURE(to_string(op));
     CHECK(is_block_barrier(op));
     CHECK_FALSE(is_shuffle(op));

@@ -141,3 +141,14 @@ TEST_CASE("waiting lanes at another line or form of __syncthreads are divergent"
   forms[1] = Op::syncthreads_count;
   CHECK(sync::lanes_elsewhere(0x0fu, forms.data(), lines.data(), Op::syncthreads, 10u) == 0x02);
 }
+
+TEST_CASE("named barrier operands: ids 0-15, counts of whole warps the block can bring") {
+  using M = sync::NamedBarrierMisuse;
+  CHECK(sync::check_named_barrier(1, 64, true, 96) == M::none);
+  CHECK(sync::check_named_barrier(15, 0, false, 32) == M::none);  // no count: the whole block
+  CHECK(sync::check_named_barrier(16, 0, false, 96) == M::id_out_of_range);
+  CHECK(sync::check_named_barrier(1, 48, true, 96) == M::count_not_warps);
+  CHECK(sync::check_named_barrier(1, 0, true, 96) == M::count_not_warps);
+  CHECK(sync::check_named_barrier(1, 128, true, 96) == M::count_over_block);
+  CHECK(sync::check_named_barrier(1, 96, true, 96) == M::none);
+}

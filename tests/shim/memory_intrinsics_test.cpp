@@ -1,6 +1,6 @@
 // Address-space predicates, shared-window conversions, cache-hinted loads and stores, clocks,
 // through `warpsim run`'s C++ API (the kernel runs in its own process, dynamic shared memory in
-// front of a guard page); and what warpsim cannot tell fails to compile, saying so.
+// front of a guard page); and what warpsim cannot tell stops the launch, saying so.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -22,17 +22,33 @@ TEST_CASE("__isShared knows static, file-scope and dynamic shared memory from lo
   }
 }
 
-TEST_CASE("an address-space question warpsim cannot answer fails to compile, saying why") {
-  warpsim::test::use_shim_test_cache();
-  warpsim::KernelFileRequest request;
-  request.file = std::string(WARPSIM_SOURCE_DIR) + "/tests/shim/rejected/is_local.cu";
-  request.kernel = "ask_local";
-  request.grid = {1};
-  request.block = {1};
-  request.args = {warpsim::zeros<int>(1)};
-  const auto r = warpsim::run_kernel_file(request);
-  CHECK(r.status == warpsim::RunStatus::bad_input);
-  CHECK((r.message + "\n" + r.details)
-            .find("__isLocal is not simulated: local, constant and grid-constant memory are "
-                  "ordinary host memory in warpsim") != std::string::npos);
+TEST_CASE("local, constant, shared and global memory are told apart, and the windows round-trip") {
+  std::vector<int> in(32, 7);
+  const auto r = warpsim::test::run_shim_kernel("address_spaces.cu", "address_spaces",
+                                                {warpsim::buffer(in), warpsim::zeros<int>(16 * 32)});
+  REQUIRE_MESSAGE(r.status == warpsim::RunStatus::completed, r.message);
+  const std::vector<int> out = r.buffer<int>(1);
+  const std::vector<int> expected{1, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 1};
+  for (int t = 0; t < 32; ++t) {
+    CAPTURE(t);
+    CHECK(std::vector<int>(out.begin() + 16 * t, out.begin() + 16 * t + 16) == expected);
+  }
+}
+
+TEST_CASE("converting a pointer that is not in the space stops the launch, saying so") {
+  const auto r = warpsim::test::run_shim_kernel("address_spaces.cu", "global_as_local",
+                                                {warpsim::zeros<int>(32)});
+  CHECK(r.status == warpsim::RunStatus::kernel_exception);
+  CHECK_MESSAGE(r.message.find("__cvta_generic_to_local: the pointer is not in the thread's local "
+                               "memory (its stack)") != std::string::npos,
+                r.message);
+}
+
+TEST_CASE("in a file with __grid_constant__ parameters, a stack address's space is not guessed") {
+  const auto r = warpsim::test::run_shim_kernel("grid_constant_space.cu", "ask_grid_constant",
+                                                {warpsim::scalar(3), warpsim::zeros<int>(32)});
+  CHECK(r.status == warpsim::RunStatus::kernel_exception);
+  CHECK_MESSAGE(r.message.find("__isLocal: not simulated in a file with __grid_constant__ "
+                               "parameters") != std::string::npos,
+                r.message);
 }

@@ -67,6 +67,14 @@ TEST_CASE("steps read back exactly as pushed, in every layout") {
   barrier.participants = 0xffffu;
   for (int lane = 0; lane < 16; ++lane) barrier.input[lane] = barrier.output[lane] = 1;
   steps.push_back(barrier);
+  TraceStep named = barrier;  // a named barrier keeps its id (arg) and thread count (width)
+  named.op = Op::barrier_sync;
+  for (int lane = 0; lane < 16; ++lane) {
+    named.arg[lane] = 1;
+    named.width[lane] = 64;
+    named.output[lane] = 0;
+  }
+  steps.push_back(named);
 
   StepLog log;
   for (const TraceStep& s : steps) log.push_back(s);

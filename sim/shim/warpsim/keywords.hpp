@@ -28,8 +28,13 @@
 #define __shared__ thread_local
 // A namespace-scope variable (nvcc rejects __constant__ in functions); `inline` (C++17) so that
 // `static __constant__` and `extern __constant__` are well-formed and a header that defines one
-// can be included by several files of a test.
-#define __constant__ inline
+// can be included by several files of a test. Each in an ELF section of its own,
+// warpsim_constant_N (one name would mix read-only and writable variables, which compilers
+// reject): __isConstant and the constant window (memory_intrinsics.hpp) find them there.
+#define WARPSIM_STRINGIFY_(x) #x
+#define WARPSIM_STRINGIFY(x) WARPSIM_STRINGIFY_(x)
+#define __constant__ \
+  inline __attribute__((section("warpsim_constant_" WARPSIM_STRINGIFY(__COUNTER__))))
 #define __managed__
 #define __restrict__ __restrict
 // nvcc's own host definition: a GNU attribute is allowed among decl-specifiers (after `static`,

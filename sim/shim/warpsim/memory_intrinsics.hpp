@@ -5,24 +5,30 @@
 // they are plain loads and stores, for every type. clock() and clock64() count up (clock64 by 4
 // per call on each host thread); __nanosleep returns at once.
 //
-// Address spaces: shared memory is known exactly (the block's dynamic shared buffer and the
-// __shared__ variables, which live in the kernel module's thread-local block), so __isShared and
-// the shared-window conversions are exact. Local, constant and grid-constant memory are ordinary
-// host memory here and cannot be told apart from global memory: the predicates and conversions
-// for them fail to compile, saying so.
+// Address spaces, as warpsim lays them out: shared memory is the block's dynamic shared buffer
+// and the __shared__ variables (the kernel module's thread-local block); local memory is the
+// running lane's stack; constant memory is the module's __constant__ variables (each in a
+// section of its own, keywords.hpp); grid-constant memory only __grid_constant__ parameters;
+// global memory everything else. The predicates and conversions answer from these windows. What
+// cannot be answered (a __grid_constant__ parameter is a copy on the lane's stack, like a local)
+// or makes no sense (converting a pointer that is not in the space) stops the launch, saying so.
 #pragma once
 
 #include <dlfcn.h>
+#include <elf.h>
 #include <link.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <exception>
 
 #include "warpsim/arch.hpp"
+#include "warpsim/device_abi.hpp"
 #include "warpsim/unsupported.hpp"
 
 // ---- cache-hinted loads and stores
@@ -195,20 +201,232 @@ inline void* __cvta_shared_to_generic(size_t address) {
 inline size_t __cvta_generic_to_global(const void* ptr) { return reinterpret_cast<size_t>(ptr); }
 inline void* __cvta_global_to_generic(size_t address) { return reinterpret_cast<void*>(address); }
 
-#define WARPSIM_ADDRESS_SPACE_WHY                                                               \
-  "local, constant and grid-constant memory are ordinary host memory in warpsim, which cannot " \
-  "tell them from global memory"
-WARPSIM_NOT_SIMULATED(unsigned int, __isGlobal, WARPSIM_ADDRESS_SPACE_WHY)
-WARPSIM_NOT_SIMULATED(unsigned int, __isLocal, WARPSIM_ADDRESS_SPACE_WHY)
-WARPSIM_NOT_SIMULATED(unsigned int, __isConstant, WARPSIM_ADDRESS_SPACE_WHY)
-WARPSIM_NOT_SIMULATED(unsigned int, __isGridConstant, WARPSIM_ADDRESS_SPACE_WHY)
-WARPSIM_NOT_SIMULATED(size_t, __cvta_generic_to_local, WARPSIM_ADDRESS_SPACE_WHY)
-WARPSIM_NOT_SIMULATED(size_t, __cvta_generic_to_constant, WARPSIM_ADDRESS_SPACE_WHY)
-WARPSIM_NOT_SIMULATED(size_t, __cvta_generic_to_grid_constant, WARPSIM_ADDRESS_SPACE_WHY)
-WARPSIM_NOT_SIMULATED(void*, __cvta_local_to_generic, WARPSIM_ADDRESS_SPACE_WHY)
-WARPSIM_NOT_SIMULATED(void*, __cvta_constant_to_generic, WARPSIM_ADDRESS_SPACE_WHY)
-WARPSIM_NOT_SIMULATED(void*, __cvta_grid_constant_to_generic, WARPSIM_ADDRESS_SPACE_WHY)
-#undef WARPSIM_ADDRESS_SPACE_WHY
+namespace warpsim::shim::memory {
+
+// The running lane's stack: every automatic variable of its thread, CUDA's local memory.
+inline Span local_window() {
+  const device::LaneStack stack = device::lane_stack();
+  return {stack.low, stack.size};
+}
+
+// This module's __constant__ variables: keywords.hpp puts each in a section named
+// warpsim_constant_N, found here in the module's ELF section headers (once per module).
+// `window` spans them all: the constant window's offset 0 is its start.
+struct ConstantSpans {
+  static constexpr int kMax = 256;
+  Span spans[kMax];
+  int count = 0;
+  bool complete = true;  // false: the file could not be read, or more than kMax variables
+  Span window;
+  bool contains(const void* p) const {
+    for (int k = 0; k < count; ++k)
+      if (spans[k].contains(p)) return true;
+    return false;
+  }
+};
+
+inline ConstantSpans read_constant_spans() {
+  ConstantSpans found;
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&module_anchor), &info) == 0) {
+    found.complete = false;
+    return found;
+  }
+  struct Module {
+    const void* base;
+    std::uintptr_t bias = 0;
+    const char* name = nullptr;
+  } module{info.dli_fbase};
+  dl_iterate_phdr(
+      [](dl_phdr_info* m, std::size_t, void* data) {
+        auto* s = static_cast<Module*>(data);
+        for (int k = 0; k < m->dlpi_phnum; ++k) {
+          const auto& header = m->dlpi_phdr[k];
+          if (header.p_type == PT_LOAD && header.p_offset == 0 &&
+              reinterpret_cast<const void*>(m->dlpi_addr + header.p_vaddr) == s->base) {
+            s->bias = m->dlpi_addr;
+            s->name = m->dlpi_name;
+            return 1;
+          }
+        }
+        return 0;
+      },
+      &module);
+  const char* path = module.name != nullptr && module.name[0] != '\0' ? module.name : "/proc/self/exe";
+  std::FILE* file = std::fopen(path, "rb");
+  if (file == nullptr) {
+    found.complete = false;
+    return found;
+  }
+  const auto read_at = [file](long offset, void* into, std::size_t bytes) {
+    return std::fseek(file, offset, SEEK_SET) == 0 && std::fread(into, 1, bytes, file) == bytes;
+  };
+  Elf64_Ehdr elf{};
+  Elf64_Shdr names{};
+  char name[64];
+  bool ok = read_at(0, &elf, sizeof elf) && elf.e_shentsize == sizeof(Elf64_Shdr) &&
+            read_at(static_cast<long>(elf.e_shoff + elf.e_shstrndx * sizeof(Elf64_Shdr)), &names,
+                    sizeof names);
+  const char prefix[] = "warpsim_constant_";
+  for (unsigned k = 0; ok && k < elf.e_shnum; ++k) {
+    Elf64_Shdr section{};
+    ok = read_at(static_cast<long>(elf.e_shoff + k * sizeof(Elf64_Shdr)), &section, sizeof section);
+    if (!ok || (section.sh_flags & SHF_ALLOC) == 0 || section.sh_size == 0) continue;
+    std::memset(name, 0, sizeof name);
+    if (std::fseek(file, static_cast<long>(names.sh_offset + section.sh_name), SEEK_SET) != 0 ||
+        std::fread(name, 1, sizeof name - 1, file) == 0 ||
+        std::strncmp(name, prefix, sizeof prefix - 1) != 0) {
+      continue;
+    }
+    if (found.count == ConstantSpans::kMax) {
+      found.complete = false;
+      break;
+    }
+    const auto* begin = reinterpret_cast<const unsigned char*>(module.bias + section.sh_addr);
+    found.spans[found.count++] = {begin, static_cast<std::size_t>(section.sh_size)};
+  }
+  std::fclose(file);
+  found.complete = found.complete && ok;
+  const unsigned char* low = nullptr;
+  const unsigned char* high = nullptr;
+  for (int k = 0; k < found.count; ++k) {
+    const Span& span = found.spans[k];
+    if (low == nullptr || span.begin < low) low = span.begin;
+    if (high == nullptr || span.begin + span.size > high) high = span.begin + span.size;
+  }
+  found.window = {low, static_cast<std::size_t>(high - low)};
+  return found;
+}
+
+// Internal linkage: each module keeps its own.
+static inline const ConstantSpans& constant_spans() {
+  static const ConstantSpans spans = read_constant_spans();
+  return spans;
+}
+
+// What the simulator cannot answer stops the launch with the reason (block_runner reports what()).
+struct AddressSpaceStop : std::exception {
+  char message[320];
+  const char* what() const noexcept override { return message; }
+};
+[[noreturn]] inline void address_space_stop(const char* function, const char* why) {
+  AddressSpaceStop stop;
+  std::snprintf(stop.message, sizeof stop.message, "%s: %s", function, why);
+  throw stop;
+}
+
+inline const ConstantSpans& checked_constant_spans(const char* function) {
+  const ConstantSpans& spans = constant_spans();
+  if (!spans.complete) {
+    address_space_stop(function, "not simulated here: the kernel module's __constant__ sections "
+                                 "could not be read (or there are more than 256)");
+  }
+  return spans;
+}
+
+// Whether a pointer on the lane's stack may be a __grid_constant__ parameter: `warpsim run`
+// defines WARPSIM_GRID_CONSTANT_PARAMETERS for a file that declares any. Kernel parameters are
+// the lane's own copies here, on its stack with its locals, so local and grid-constant memory
+// cannot be told apart in such a file.
+#if defined(WARPSIM_GRID_CONSTANT_PARAMETERS)
+inline constexpr bool kGridConstantParameters = true;
+#else
+inline constexpr bool kGridConstantParameters = false;
+#endif
+inline void check_no_grid_constant(const char* function) {
+  if (kGridConstantParameters) {
+    address_space_stop(function, "not simulated in a file with __grid_constant__ parameters: "
+                                 "they are copies on the lane's stack here, like its local "
+                                 "variables, so local and grid-constant memory look alike");
+  }
+}
+
+}  // namespace warpsim::shim::memory
+
+// Local memory: the running lane's stack; its window's offset 0 is the stack's lowest byte.
+inline unsigned int __isLocal(const void* ptr) {
+  using namespace warpsim::shim::memory;
+  if (!local_window().contains(ptr)) return 0u;
+  check_no_grid_constant("__isLocal");
+  return 1u;
+}
+inline size_t __cvta_generic_to_local(const void* ptr) {
+  using namespace warpsim::shim::memory;
+  const Span local = local_window();
+  if (!local.contains(ptr)) {
+    address_space_stop("__cvta_generic_to_local",
+                       "the pointer is not in the thread's local memory (its stack): the GPU's "
+                       "result would be meaningless");
+  }
+  check_no_grid_constant("__cvta_generic_to_local");
+  return static_cast<size_t>(static_cast<const unsigned char*>(ptr) - local.begin);
+}
+inline void* __cvta_local_to_generic(size_t address) {
+  using namespace warpsim::shim::memory;
+  const Span local = local_window();
+  if (address >= local.size) {
+    address_space_stop("__cvta_local_to_generic",
+                       "the address is past the thread's local memory (its stack)");
+  }
+  return const_cast<unsigned char*>(local.begin + address);
+}
+
+// Constant memory: the module's __constant__ variables; the window starts at the lowest of them.
+inline unsigned int __isConstant(const void* ptr) {
+  using namespace warpsim::shim::memory;
+  return checked_constant_spans("__isConstant").contains(ptr) ? 1u : 0u;
+}
+inline size_t __cvta_generic_to_constant(const void* ptr) {
+  using namespace warpsim::shim::memory;
+  const ConstantSpans& spans = checked_constant_spans("__cvta_generic_to_constant");
+  if (!spans.contains(ptr)) {
+    address_space_stop("__cvta_generic_to_constant",
+                       "the pointer is not in a __constant__ variable: the GPU's result would be "
+                       "meaningless");
+  }
+  return static_cast<size_t>(static_cast<const unsigned char*>(ptr) - spans.window.begin);
+}
+inline void* __cvta_constant_to_generic(size_t address) {
+  using namespace warpsim::shim::memory;
+  const ConstantSpans& spans = checked_constant_spans("__cvta_constant_to_generic");
+  if (address >= spans.window.size) {
+    address_space_stop("__cvta_constant_to_generic",
+                       "the address is past the file's __constant__ variables");
+  }
+  return const_cast<unsigned char*>(spans.window.begin + address);
+}
+
+// Grid-constant memory holds only __grid_constant__ kernel parameters. In a file without any,
+// nothing is grid-constant; in a file with some, they cannot be told from locals (above).
+inline unsigned int __isGridConstant(const void* ptr) {
+  using namespace warpsim::shim::memory;
+  if (local_window().contains(ptr)) check_no_grid_constant("__isGridConstant");
+  return 0u;
+}
+inline size_t __cvta_generic_to_grid_constant(const void*) {
+  using namespace warpsim::shim::memory;
+  check_no_grid_constant("__cvta_generic_to_grid_constant");
+  address_space_stop("__cvta_generic_to_grid_constant",
+                     "the file declares no __grid_constant__ parameter, so no pointer is in "
+                     "grid-constant memory: the GPU's result would be meaningless");
+}
+inline void* __cvta_grid_constant_to_generic(size_t) {
+  using namespace warpsim::shim::memory;
+  check_no_grid_constant("__cvta_grid_constant_to_generic");
+  address_space_stop("__cvta_grid_constant_to_generic",
+                     "the file declares no __grid_constant__ parameter: grid-constant memory is "
+                     "empty");
+}
+
+// Global memory: what is in none of the windows above (the --arg buffers, cudaMalloc'd memory,
+// __device__ variables, the heap).
+inline unsigned int __isGlobal(const void* ptr) {
+  using namespace warpsim::shim::memory;
+  return __isShared(ptr) || local_window().contains(ptr) ||
+                 checked_constant_spans("__isGlobal").contains(ptr)
+             ? 0u
+             : 1u;
+}
 
 // ---- sm_80_rt.h: an access-property hint (the pointer, unchanged) and the asynchronous copies
 // that cuda::memcpy_async is built on, done at once: their completion is waited for before the
@@ -260,11 +478,14 @@ WARPSIM_NOT_SIMULATED(void, __cluster_barrier_wait, WARPSIM_CLUSTERS_WHY)
 [[noreturn]] inline void __trap() { __builtin_trap(); }
 inline void __brkpt() {}
 inline void __prof_trigger(int) {}
-WARPSIM_NOT_SIMULATED(unsigned int, __pm0,
-                      "the GPU's performance monitor counters do not exist here")
-WARPSIM_NOT_SIMULATED(unsigned int, __pm1,
-                      "the GPU's performance monitor counters do not exist here")
-WARPSIM_NOT_SIMULATED(unsigned int, __pm2,
-                      "the GPU's performance monitor counters do not exist here")
-WARPSIM_NOT_SIMULATED(unsigned int, __pm3,
-                      "the GPU's performance monitor counters do not exist here")
+// %pm0-%pm3: what an H100 returns for them without a profiler is not recorded yet
+// (tests/shim/gpu_probes/perf_counters.cu, run by tests/shim/record_named_barriers.sh prints it);
+// until it is, a value here would be a guess.
+#define WARPSIM_PM_WHY                                                                       \
+  "the GPU's performance monitor counters do not exist here (tests/shim/gpu_probes/"        \
+  "perf_counters.cu shows what a GPU returns)"
+WARPSIM_NOT_SIMULATED(unsigned int, __pm0, WARPSIM_PM_WHY)
+WARPSIM_NOT_SIMULATED(unsigned int, __pm1, WARPSIM_PM_WHY)
+WARPSIM_NOT_SIMULATED(unsigned int, __pm2, WARPSIM_PM_WHY)
+WARPSIM_NOT_SIMULATED(unsigned int, __pm3, WARPSIM_PM_WHY)
+#undef WARPSIM_PM_WHY

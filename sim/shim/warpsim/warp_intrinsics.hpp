@@ -182,34 +182,15 @@ inline int syncthreads_count(bool predicate, WARPSIM_SITE) { return __syncthread
 inline bool syncthreads_and(bool predicate, WARPSIM_SITE) { return __syncthreads_and(predicate, site) != 0; }
 inline bool syncthreads_or(bool predicate, WARPSIM_SITE) { return __syncthreads_or(predicate, site) != 0; }
 
-// Named barriers: barrier 0 with the whole block is __syncthreads; any other barrier or count
-// stops the launch, naming the line (not simulated: warps wait only at barrier 0 here).
-namespace warpsim::shim {
-// What stops the launch with a message (block_runner reports what()); <exception> only, so that
-// every kernel file does not read <string>.
-struct Stop : std::exception {
-  char message[256];
-  const char* what() const noexcept override { return message; }
-};
-[[noreturn]] inline void named_barrier_not_simulated(unsigned id, CallSite site) {
-  Stop stop;
-  std::snprintf(stop.message, sizeof stop.message,
-                "%s:%u: named barrier %u (bar.sync with an id or a thread count) is not "
-                "simulated: only __barrier_sync(0) over the whole block is",
-                site.file, site.line, id);
-  throw stop;
-}
-}  // namespace warpsim::shim
+// Named barriers (bar.sync id{, count}): 16 per block. __barrier_sync(0) is __syncthreads (and
+// traced as one, as cooperative groups' thread_block::sync() is); any other id, and every
+// __barrier_sync_count, waits at that barrier while warps that do not take part run on.
 inline void __barrier_sync(unsigned id, WARPSIM_SITE) {
-  if (id != 0) ::warpsim::shim::named_barrier_not_simulated(id, site);
-  __syncthreads(site);
+  if (id == 0) return __syncthreads(site);
+  ::warpsim::device::named_barrier(id, 0, false, site);
 }
 inline void __barrier_sync_count(unsigned id, unsigned count, WARPSIM_SITE) {
-  const auto& e = *::warpsim::device::current_env;
-  if (id != 0 || count != e.block_dim.x * e.block_dim.y * e.block_dim.z) {
-    ::warpsim::shim::named_barrier_not_simulated(id, site);
-  }
-  __syncthreads(site);
+  ::warpsim::device::named_barrier(id, count, true, site);
 }
 
 #undef WARPSIM_SITE

@@ -249,6 +249,11 @@ enum class LaunchTarget : std::uint8_t { simulator, gpu_recorder };
 std::string rewrite_launches(std::string_view source,
                              LaunchTarget target = LaunchTarget::simulator);
 
+// Compiler flags a kernel file needs besides the user's: -DWARPSIM_GRID_CONSTANT_PARAMETERS=1
+// where it names __grid_constant__ (warpsim/memory_intrinsics.hpp: such parameters are copies on
+// the lane's stack, like locals).
+std::vector<std::string> source_flags(std::string_view user_source);
+
 // The translation unit of a whole program (`warpsim exec`): prepare_source without the kernel
 // entry point; `main` is the user's.
 std::string prepare_program_source(std::string_view user_source, std::string_view absolute_path);

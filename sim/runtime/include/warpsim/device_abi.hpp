@@ -77,7 +77,23 @@ inline unsigned group_activemask(CallSite site) {
 // __syncthreads and its _count/_and/_or forms; returns the reduction (1 for plain syncthreads).
 int block_barrier(Op op, int predicate, CallSite site);
 
+// A named barrier (bar.sync id{, count}): the thread waits until every non-exited lane of its
+// warp is at a barrier and `count` threads, counted a whole warp at a time, have arrived at
+// barrier `id` (`counted` false: every warp of the block with a live thread). Warps that do not
+// take part run on. Misuse (id past 15, a count that is 0 or no multiple of 32, more threads than
+// the block's warps hold) stops the launch with a message naming the line.
+inline constexpr std::uint32_t kNamedBarriers = 16;
+void named_barrier(std::uint32_t id, std::uint32_t count, bool counted, CallSite site);
+
 int vprintf(const char* format, va_list args);
+
+// The running lane's stack, where every automatic variable of its thread lives: CUDA's local
+// memory (__isLocal). {nullptr, 0} outside a launch.
+struct LaneStack {
+  const unsigned char* low = nullptr;
+  std::size_t size = 0;
+};
+LaneStack lane_stack();
 
 // Forward progress (Volta+ independent thread scheduling). A lane that spins waiting for another
 // lane or warp never reaches a warp-level call, so it would keep the core for good. Every loop

@@ -48,8 +48,9 @@ enum class Op : std::uint8_t {
   syncthreads_count,
   syncthreads_and,
   syncthreads_or,
+  barrier_sync,  // a named barrier: __barrier_sync(id) with id != 0, __barrier_sync_count(id, n)
 };
-inline constexpr int kOpCount = static_cast<int>(Op::syncthreads_or) + 1;
+inline constexpr int kOpCount = static_cast<int>(Op::barrier_sync) + 1;
 
 enum class IntrinsicFamily : std::uint8_t {
   shuffle,        // __shfl*_sync
@@ -58,7 +59,7 @@ enum class IntrinsicFamily : std::uint8_t {
   reduce,         // __reduce_*_sync
   activemask,     // __activemask
   warp_barrier,   // __syncwarp
-  block_barrier,  // __syncthreads*
+  block_barrier,  // __syncthreads*, __barrier_sync
   bit,            // __popc, __ffs, __clz, __brev, __fns: plain per-lane functions (bit_ops.hpp)
 };
 std::string_view to_string(IntrinsicFamily family);
@@ -240,6 +241,13 @@ constexpr IntrinsicInfo block_barrier(std::string_view name, Op op, ResultKind r
   r.result = result;
   return r;
 }
+// A named barrier (bar.sync a{, b}): its id is the argument; the thread count of
+// __barrier_sync_count travels as the width (0: the whole block).
+constexpr IntrinsicInfo named_barrier(std::string_view name, Op op, std::string_view contract) {
+  IntrinsicInfo r = block_barrier(name, op, R::none, contract);
+  r.argument = {"id", "unsigned int"};
+  return r;
+}
 constexpr IntrinsicInfo bit(std::string_view name, std::string_view contract) {
   IntrinsicInfo r{name, std::nullopt, F::bit};
   r.contract = contract;
@@ -292,6 +300,9 @@ inline constexpr std::array kIntrinsics{
                   "as __syncthreads; every thread gets 1 if every thread's pred is non-zero"),
     block_barrier("__syncthreads_or", Op::syncthreads_or, R::predicate,
                   "as __syncthreads; every thread gets 1 if some thread's pred is non-zero"),
+    named_barrier("__barrier_sync", Op::barrier_sync,
+                  "thread waits for its warp and for count threads (whole warps; default all) at "
+                  "barrier id"),
     bit("__popc", "number of set bits of a 32-bit value"),
     bit("__popcll", "number of set bits of a 64-bit value"),
     bit("__ffs", "1 + position of the lowest set bit of a 32-bit value, 0 if none"),
@@ -349,7 +360,12 @@ inline constexpr std::uint32_t kShuffleOps =
 inline constexpr std::uint32_t kBlockBarrierOps =
     ops_where([](const IntrinsicInfo& r) { return r.family == IntrinsicFamily::block_barrier; });
 
+// Ops whose steps carry an argument (and width): shuffles, and named barriers' id and count.
+inline constexpr std::uint32_t kArgumentOps =
+    ops_where([](const IntrinsicInfo& r) { return !r.argument.name.empty(); });
+
 constexpr bool is_shuffle(Op op) { return op_in(kShuffleOps, op); }
+constexpr bool has_argument(Op op) { return op_in(kArgumentOps, op); }
 constexpr bool is_block_barrier(Op op) { return op_in(kBlockBarrierOps, op); }
 constexpr IntrinsicFamily family_of(Op op) { return intrinsic_for(op).family; }
 constexpr ResultKind result_kind(Op op) { return intrinsic_for(op).result; }

@@ -133,4 +133,16 @@ LaneMask lanes_elsewhere(LaneMask waiting, const Op* forms, const Site* sites, O
   return waiting & ~(lanes::equal_to(forms, form) & lanes::equal_to(sites, site));
 }
 
+// ---- Named barriers: bar.sync id, count (__barrier_sync, __barrier_sync_count) ----
+
+// What is wrong with a named barrier's operands, before any thread waits: the id must name one
+// of a block's 16 barriers; a thread count (`counted`: __barrier_sync_count) must be a non-zero
+// multiple of the warp size (PTX ISA, barrier) and no more than the block's warps can bring
+// (`block_capacity`: its warps times 32; a warp arrives whole).
+// Example: check_named_barrier(1, 48, true, 128) = count_not_warps; (16, 0, false, 128) =
+// id_out_of_range.
+enum class NamedBarrierMisuse : std::uint8_t { none, id_out_of_range, count_not_warps, count_over_block };
+NamedBarrierMisuse check_named_barrier(std::uint32_t id, std::uint32_t count, bool counted,
+                                       std::uint32_t block_capacity);
+
 }  // namespace warpsim::sync

@@ -10,6 +10,7 @@
 #include <string>
 #include <variant>
 
+#include "warpsim/sync.hpp"
 #include "warpsim/trace.hpp"
 
 namespace warpsim {
@@ -111,8 +112,20 @@ struct Deadlock {
   LaneMask their_mask = 0;
 };
 
-// deadlock: threads wait in __syncthreads that other threads never reach.
-struct BarrierDeadlock {};
+// deadlock: threads wait in __syncthreads that other threads never reach; or (op barrier_sync)
+// `lanes` of `warp` wait at named barrier `id` at `where`, which `arrived` of the `needed` warps
+// have reached and no other can; it completed `completions` times before in this block.
+struct BarrierDeadlock {
+  Op op = Op::syncthreads;
+  std::uint32_t warp = 0;
+  LaneMask lanes = 0;
+  std::int32_t id = 0;
+  std::int32_t count = 0;  // threads; 0: the whole block
+  SourceLine where{};
+  std::uint32_t arrived = 0;
+  std::uint32_t needed = 0;
+  std::uint32_t completions = 0;
+};
 
 // named_lane_exited_later: `lanes`, named in `mask` of `op`, had not exited when `callers` made
 // it; they never made it and exited afterwards. `left_loop`: their last call was in the call's
@@ -203,6 +216,27 @@ bool merge_facts(DiagnosticFacts& into, const DiagnosticFacts& more);
 
 // The message: one sentence, or two, that names the lanes, the calls and the lines.
 std::string diagnostic_message(const DiagnosticFacts& facts, std::span<const std::string> files);
+
+// Lanes of one warp that wait at a barrier, as the messages about barriers name them.
+struct BarrierWait {
+  std::uint32_t warp = 0;
+  LaneMask lanes = 0;
+  Op op = Op::syncthreads;
+  std::int32_t id = 0;
+  std::int32_t count = 0;  // 0: the whole block (or, `counted`, a count of 0 that was passed)
+  std::string site;        // "k.cu:12"
+  bool counted = false;    // __barrier_sync_count
+};
+// The call as the kernel wrote it: "__syncthreads()", "__barrier_sync(2)",
+// "__barrier_sync_count(1, 64)".
+std::string barrier_call_text(const BarrierWait& wait);
+// A named barrier's operands are wrong (sync::check_named_barrier): what, and what is allowed.
+std::string named_barrier_misuse_message(const BarrierWait& call, sync::NamedBarrierMisuse misuse,
+                                         std::uint32_t block_threads);
+// The lanes of one warp wait at two different barriers (or counts): a warp arrives whole.
+std::string barrier_split_message(const BarrierWait& a, const BarrierWait& b);
+// Two warps wait at one barrier with different thread counts.
+std::string barrier_count_message(const BarrierWait& a, const BarrierWait& b);
 
 // Messages of a launch that stops (LaunchResult::message).
 std::string deadlock_stop_message(std::uint64_t block, const std::string& what);
