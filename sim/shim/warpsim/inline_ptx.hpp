@@ -26,6 +26,7 @@
 #include "warpsim/float16_ops.hpp"
 #include "warpsim/fp_round.hpp"
 #include "warpsim/integer_intrinsics.hpp"
+#include "warpsim/launch_stop.hpp"
 #include "warpsim/thread_position.hpp"
 #include "warpsim/warp_intrinsics.hpp"
 
@@ -84,10 +85,7 @@ void out(T& lvalue, Reg r) {
 // the header must compile whether or not the kernel uses it, so a lane that reaches it stops
 // the launch, naming the instruction and the header's line.
 [[noreturn]] inline void not_simulated(const char* what, CallSite site = CallSite::here()) {
-  shim::Stop stop;
-  std::snprintf(stop.message, sizeof stop.message, "%s:%u: inline PTX is not simulated (%s",
-                site.file, site.line, what);
-  throw stop;
+  shim::stop_launch("%s:%u: inline PTX is not simulated (%s", site.file, site.line, what);
 }
 
 // Memory fences (membar, fence.sc/acq_rel): lanes run one at a time, so memory is already

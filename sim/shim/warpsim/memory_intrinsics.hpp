@@ -29,6 +29,7 @@
 
 #include "warpsim/arch.hpp"
 #include "warpsim/device_abi.hpp"
+#include "warpsim/launch_stop.hpp"
 #include "warpsim/unsupported.hpp"
 
 // ---- cache-hinted loads and stores
@@ -304,15 +305,9 @@ static inline const ConstantSpans& constant_spans() {
   return spans;
 }
 
-// What the simulator cannot answer stops the launch with the reason (block_runner reports what()).
-struct AddressSpaceStop : std::exception {
-  char message[320];
-  const char* what() const noexcept override { return message; }
-};
+// What the simulator cannot answer stops the launch with the reason.
 [[noreturn]] inline void address_space_stop(const char* function, const char* why) {
-  AddressSpaceStop stop;
-  std::snprintf(stop.message, sizeof stop.message, "%s: %s", function, why);
-  throw stop;
+  stop_launch("%s: %s", function, why);
 }
 
 inline const ConstantSpans& checked_constant_spans(const char* function) {
