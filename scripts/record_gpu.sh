@@ -3,6 +3,9 @@
 #   lessons/record_gpu.sh LESSON...   the lessons' recorded runs (all with --lessons all)
 #   tests/programs/record_gpu.sh      what each whole-program corpus file prints on the GPU
 #   tests/programs/record_gpu_buffers.sh  exec --gpu on each: every launch's buffers
+#   tests/runner/record_gpu_ptx.sh    inline PTX and cub beside the simulator (docs/gpu-runs)
+#   tests/shim/record_named_barriers.sh   named barriers, %pm0-%pm3 (docs/gpu-runs)
+#   tests/gpu/check_struct_args_gpu.sh    struct and 8/16-bit arguments, -I/-D (docs/gpu-runs)
 #   tests/races/record_gpu.sh         the planted races under compute-sanitizer, beside warpsim
 #   docs/gpu-runs/grade-warp-sum.txt  `warpsim grade` with its GPU leg: a solution, a wrong variant
 #
@@ -52,6 +55,10 @@ fi
 [[ -x "$root/tests/programs/record_gpu.sh" || -f "$root/tests/programs/record_gpu.sh" ]] &&
   part "whole programs" bash "$root/tests/programs/record_gpu.sh"
 part "whole programs' buffers (exec --gpu)" bash "$root/tests/programs/record_gpu_buffers.sh"
+part "inline PTX and cub (run --gpu)" bash "$root/tests/runner/record_gpu_ptx.sh"
+part "named barriers and %pm0-%pm3" bash "$root/tests/shim/record_named_barriers.sh"
+part "struct arguments, small element types, -I/-D (run --gpu; builds build/release)" \
+  bash "$root/tests/gpu/check_struct_args_gpu.sh"
 [[ -f "$root/tests/races/record_gpu.sh" ]] && part "races" bash "$root/tests/races/record_gpu.sh"
 
 grade_on_gpu() {
