@@ -52,3 +52,11 @@ TEST_CASE("in a file with __grid_constant__ parameters, a stack address's space 
                                "parameters") != std::string::npos,
                 r.message);
 }
+
+TEST_CASE("the performance monitor counters read 0, as an H100's do in a plain run") {
+  std::vector<unsigned> out(32 * 8, 0xffffffffu);
+  const auto r = warpsim::test::run_shim_kernel("perf_counters.cu", "perf_counters",
+                                                {warpsim::buffer(out), warpsim::scalar(1000)});
+  REQUIRE_MESSAGE(r.status == warpsim::RunStatus::completed, r.message);
+  for (const unsigned v : r.buffer<unsigned>(0)) CHECK(v == 0u);
+}
