@@ -41,10 +41,6 @@ std::string stop_message(const runner::KernelFileResult& r) {
 
 }  // namespace
 
-namespace detail {
-
-ValueType value_type(runner::ElementType type) { return runner::element_value_type(type); }
-
 runner::KernelFileRequest request_for_case(const Exercise& e, const fs::path& file,
                                            const GradeCase& c, const Schedule& s,
                                            bool record_steps) {
@@ -63,6 +59,11 @@ runner::KernelFileRequest request_for_case(const Exercise& e, const fs::path& fi
   r.record_steps = record_steps;
   return r;
 }
+
+namespace detail {
+
+ValueType value_type(runner::ElementType type) { return runner::element_value_type(type); }
+
 
 const runner::OutputBuffer* buffer_at(const runner::KernelFileResult& r, std::size_t arg) {
   for (const runner::OutputBuffer& b : r.buffers) {
@@ -428,7 +429,7 @@ Expected<FailureDetail> explain_case(const Exercise& exercise, const fs::path& s
   }
   // A run without steps first: a runaway's detail then records only its beginning.
   const runner::KernelFileResult run = runner::run_kernel_file(
-      detail::request_for_case(exercise, submission, (*cases)[case_index], schedule, false));
+      request_for_case(exercise, submission, (*cases)[case_index], schedule, false));
   return explain_failure(exercise, submission, (*cases)[case_index], schedule, case_index, &run);
 }
 

@@ -13,10 +13,6 @@ namespace detail {
 
 ValueType value_type(runner::ElementType type);
 
-runner::KernelFileRequest request_for_case(const Exercise& e, const std::filesystem::path& file,
-                                           const GradeCase& c, const Schedule& s,
-                                           bool record_steps);
-
 const runner::OutputBuffer* buffer_at(const runner::KernelFileResult& r, std::size_t arg);
 
 // The first checked buffer that differs from the reference's, as the exercise compares them.

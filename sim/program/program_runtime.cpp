@@ -109,6 +109,17 @@ void install_crash_handlers() {
   for (const int signal : {SIGSEGV, SIGBUS, SIGFPE, SIGILL}) sigaction(signal, &action, nullptr);
 }
 
+// The allocation or symbol holding `pointer` (a zero-byte block holds its own address), or end();
+// the caller holds the mutex.
+std::map<std::uintptr_t, std::size_t>::const_iterator block_holding(const ProgramState& s,
+                                                                     const void* pointer) {
+  const auto address = reinterpret_cast<std::uintptr_t>(pointer);
+  auto it = s.allocations.upper_bound(address);
+  if (it == s.allocations.begin()) return s.allocations.end();
+  --it;
+  return address - it->first < std::max<std::size_t>(it->second, 1) ? it : s.allocations.end();
+}
+
 std::string trace_name(std::uint64_t index, std::string_view kernel) {
   std::string name;
   for (const char c : kernel) {
@@ -236,13 +247,9 @@ bool release(void* pointer) {
 }
 
 bool is_device_address(const void* pointer) {
-  const auto address = reinterpret_cast<std::uintptr_t>(pointer);
   ProgramState& s = state();
   std::lock_guard lock(s.mutex);
-  auto it = s.allocations.upper_bound(address);
-  if (it == s.allocations.begin()) return false;
-  --it;
-  return address - it->first < std::max<std::size_t>(it->second, 1);
+  return block_holding(s, pointer) != s.allocations.end();
 }
 
 void register_symbol(const void* address, std::size_t bytes) {
@@ -253,14 +260,10 @@ void register_symbol(const void* address, std::size_t bytes) {
 }
 
 bool allocation_holding(const void* pointer, const void** start, std::size_t* bytes) {
-  const auto address = reinterpret_cast<std::uintptr_t>(pointer);
   ProgramState& s = state();
   std::lock_guard lock(s.mutex);
-  auto it = s.allocations.upper_bound(address);
-  if (it == s.allocations.begin()) return false;
-  --it;
-  if (address - it->first >= std::max<std::size_t>(it->second, 1) || s.symbols.count(it->first))
-    return false;
+  const auto it = block_holding(s, pointer);
+  if (it == s.allocations.end() || s.symbols.count(it->first)) return false;
   *start = reinterpret_cast<const void*>(it->first);
   *bytes = it->second;
   return true;

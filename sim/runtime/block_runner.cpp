@@ -657,28 +657,13 @@ bool BlockRunner::resolve_named_barriers() {
 }
 
 void BlockRunner::release_named(Warp& w) {
-  TraceStep step;
-  step.op = Op::barrier_sync;
-  step.block = block_linear_;
-  step.warp = w.index;
-  step.participants = w.at_barrier;
-  step.exited = w.exited;
-  step.sequence = w.sequence++;
-  for (LaneMask m = w.at_barrier; m != 0; m &= m - 1) {
-    const int i = lowest_lane(m);
-    w.result[i] = 0;
-    step.input[i] = w.pending.value[i];
-    step.arg[i] = w.pending.arg[i];
-    step.width[i] = w.pending.width[i];
-    step.where[i] = w.where[i];
-    step.src_lane[i] = -1;
-  }
-  const SourceLine where = w.where[lowest_lane(w.at_barrier)];
-  w.ready = w.at_barrier;
-  w.at_barrier = 0;
-  w.barrier_arrival = 0;
-  if (options_.record_steps) trace_.steps.push_back(step);
-  count_step(w, where);
+  // A named barrier's step keeps each lane's id and count (arg, width); its lanes get 0.
+  leave_barrier(w, Op::barrier_sync, w.where[lowest_lane(w.at_barrier)],
+                [&](int i, TraceStep& step) {
+                  step.arg[i] = w.pending.arg[i];
+                  step.width[i] = w.pending.width[i];
+                  return std::uint64_t{0};
+                });
 }
 
 bool BlockRunner::resolve_block_barrier() {
@@ -707,31 +692,41 @@ bool BlockRunner::resolve_block_barrier() {
   const SourceLine first_where = first_warp->where[first_lane];
   for (Warp& w : warps_) {
     if (w.at_barrier == 0) continue;
-    TraceStep step;
-    const std::int64_t index =
-        options_.record_steps ? static_cast<std::int64_t>(trace_.steps.size()) : -1;
-    step.op = first_form;
-    step.block = block_linear_;
-    step.warp = w.index;
-    step.participants = w.at_barrier;
-    step.exited = w.exited;
-    step.sequence = w.sequence++;
-    for (LaneMask m = w.at_barrier; m != 0; m &= m - 1) {
-      const int i = lowest_lane(m);
-      w.result[i] = sync::barrier_result(w.op[i], tally);
-      step.input[i] = w.pending.value[i];
-      step.output[i] = w.result[i];
-      step.where[i] = w.where[i];
-      step.src_lane[i] = -1;
+    if (&w == first_warp) {
+      const std::int64_t index =
+          options_.record_steps ? static_cast<std::int64_t>(trace_.steps.size()) : -1;
+      record_barrier_diagnostics(w, first_lane, tally, index);
     }
-    if (&w == first_warp) record_barrier_diagnostics(w, first_lane, tally, index);
-    w.ready = w.at_barrier;
-    w.at_barrier = 0;
-    w.barrier_arrival = 0;
-    if (options_.record_steps) trace_.steps.push_back(step);
-    count_step(w, first_where);
+    leave_barrier(w, first_form, first_where, [&](int i, TraceStep& step) {
+      const std::uint64_t result = sync::barrier_result(w.op[i], tally);
+      step.output[i] = result;
+      return result;
+    });
   }
   return true;
+}
+
+template <class PerLane>
+void BlockRunner::leave_barrier(Warp& w, Op op, SourceLine where, PerLane per_lane) {
+  TraceStep step;
+  step.op = op;
+  step.block = block_linear_;
+  step.warp = w.index;
+  step.participants = w.at_barrier;
+  step.exited = w.exited;
+  step.sequence = w.sequence++;
+  for (LaneMask m = w.at_barrier; m != 0; m &= m - 1) {
+    const int i = lowest_lane(m);
+    w.result[i] = per_lane(i, step);
+    step.input[i] = w.pending.value[i];
+    step.where[i] = w.where[i];
+    step.src_lane[i] = -1;
+  }
+  w.ready = w.at_barrier;
+  w.at_barrier = 0;
+  w.barrier_arrival = 0;
+  if (options_.record_steps) trace_.steps.push_back(step);
+  count_step(w, where);
 }
 
 bool BlockRunner::resolve_stuck() {

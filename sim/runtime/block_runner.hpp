@@ -156,6 +156,10 @@ class BlockRunner {
   bool resolve_block_barrier();
   bool resolve_named_barriers();
   void release_named(Warp& w);
+  // A warp leaves the barrier it waits at: its step of `op` (per_lane(i, step) gives lane i's
+  // result and adds what else the step holds), recorded when steps are, and counted.
+  template <class PerLane>
+  void leave_barrier(Warp& w, Op op, SourceLine where, PerLane per_lane);
   BarrierWait barrier_wait(const Warp& w, LaneMask lanes) const;  // for barrier messages
   bool resolve_stuck();
   void complete_group(Warp& warp, LaneMask group, bool masks_disagree);

@@ -225,14 +225,8 @@ TEST_CASE("no exercise's reference or right solution is reported, on any of its 
     for (const course::RightSolution& right : exercise.right) files.push_back(exercise.right_file(right));
     for (const fs::path& file : files) {
       for (const course::GradeCase& c : *cases) {
-        KernelFileRequest request;
-        request.file = file.string();
-        request.kernel = exercise.kernel;
-        request.grid = c.grid;
-        request.block = c.block;
-        request.args = c.args;
-        if (exercise.shared_bytes != 0) request.shared_bytes = exercise.shared_bytes;
-        request.record_steps = false;
+        KernelFileRequest request =
+            course::request_for_case(exercise, file, c, course::Schedule{}, false);
         request.check_races = true;
         request.check_uninitialized_shared = true;
         const KernelFileResult result = run_kernel_file(request);

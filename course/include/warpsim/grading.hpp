@@ -187,6 +187,12 @@ struct Schedule {
 // then `exercise.interleaved` interleaved runs (in seeded orders too, with several warps).
 std::vector<Schedule> schedules_for(const Exercise& exercise, const GradeCase& grade_case,
                                     std::uint64_t seed, std::size_t case_index);
+// The run of `file` (the submission, or the reference solution) on one case under one schedule,
+// with the exercise's shared memory, step and time limits.
+runner::KernelFileRequest request_for_case(const Exercise& exercise,
+                                           const std::filesystem::path& file,
+                                           const GradeCase& grade_case, const Schedule& schedule,
+                                           bool record_steps);
 
 // ---------------------------------------------------------------------------------------------
 // Grading one submission
