@@ -353,11 +353,18 @@ std::string rewrite_asm_statements(std::string_view source, UnsupportedPtx unsup
     if (close >= tokens.size()) continue;
     const std::size_t inside_offset = tokens[open].offset + 1;
     std::string inside(source.substr(inside_offset, tokens[close].offset - inside_offset));
-    // In a macro: `#parameter` in the template becomes the marker "#parameter" in its text.
+    // In a macro: `#parameter` in the template becomes the marker "#parameter" in its text
+    // (in an operand it is left to the preprocessor).
     std::vector<StringizedQualifier> qualifiers;
     std::vector<std::string> stringized;
     if (macro != nullptr) {
-      for (std::size_t t = close; t > open + 1; --t) {  // from the back: offsets stay valid
+      std::size_t template_end = open + 1;  // the first ':' (or "::") outside parentheses
+      for (int depth = 0; template_end < close; ++template_end) {
+        const std::string_view text = tokens[template_end].text;
+        depth += text == "(" ? 1 : text == ")" ? -1 : 0;
+        if (depth == 0 && (text == ":" || text == "::")) break;
+      }
+      for (std::size_t t = template_end - 1; t > open + 1; --t) {  // from the back: offsets stay valid
         const Token& hash = tokens[t - 1];
         const Token& name = tokens[t];
         const bool pasted = (t >= 2 && tokens[t - 2].text == "#" &&

@@ -318,6 +318,10 @@ TEST_CASE("inline PTX in a macro's definition is rewritten there, keeping its li
   CHECK(rewrite_inline_ptx(atomic).find("do { static_assert(sizeof(char) == 0, \"warpsim: inline PTX is not "
                                         "simulated (red.global.add.u32 [%0], %1): no such instruction") ==
         std::string("#define ADD(p, v) ").size());
+  // A stringized parameter in an operand is the preprocessor's, as written.
+  const std::string operand = "#define N(x) asm(\"mov.u32 %0, %1;\" : \"=r\"(d) : \"r\"(sizeof(#x)))\n";
+  CHECK(rewrite_inline_ptx(operand).find("(sizeof(#x))") != std::string::npos);
+  CHECK(rewrite_inline_ptx(operand).find("asm") == std::string::npos);
   // A parameter pasted (##) is not stringized; macros without asm stay as they are.
   const std::string plain = "#define CAT(a, b) a##b\n#define S(x) #x\n";
   CHECK(rewrite_inline_ptx(plain) == plain);
