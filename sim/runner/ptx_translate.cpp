@@ -861,7 +861,11 @@ class Translator {
     std::string code = "{ const std::uint64_t warpsim_ptx_address = " + address + "; ";
     for (std::size_t i = 0; i < values.size(); ++i) {
       const std::string at = "warpsim_ptx_address + " + std::to_string(i) + " * " + bytes;
-      const int reg = cvt_register_width(values[i], t.width, is_load);
+      const int reg = cvt_register_width(values[i], t.width, is_load);  // integers: wider is fine
+      if (t.sign == Sign::floating && reg != t.width) {
+        throw Unsupported{std::string(values[i]) + " is not " + width_words(t.width) + " for ." +
+                          std::string(t.name)};
+      }
       if (is_load) {
         code += assign(values[i], reg, call("widen<" + storage(reg) + ", " + tag(t) + ">",
                                             call("load<" + tag(t) + ">", at)));

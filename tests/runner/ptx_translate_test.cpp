@@ -151,6 +151,7 @@ TEST_CASE("what warpsim does not run is named with its reason, never translated 
        "%0 (\"r\") is 32-bit where 64-bit operand is needed"},
       {"ld.cg.v4.u32 {%0, %1}, [%2];", {{"=r", "a"}, {"=r", "b"}}, {{"l", "p"}},
        "ld.cg.v4.u32 {%0, %1}, [%2]", "the vector's length is not its type's"},
+      {"ld.cg.f32 %0, [%1];", {{"=l", "d"}}, {{"l", "p"}}, "ld.cg.f32 %0, [%1]", "%0 is not 32-bit for .f32"},
       {"ld.cg.u32 %0, %1;", {{"=r", "d"}}, {{"l", "p"}}, "ld.cg.u32 %0, %1",
        "the address %1 is not of the form [a] or [a+offset]"},
   };
