@@ -828,10 +828,11 @@ class Translator {
     if (is_load && k == 2 && k < parts_.size() && parts_[k] == "nc") ++k;
     static constexpr std::string_view kLoadHints[] = {"ca", "cg", "cs", "lu", "cv"};
     static constexpr std::string_view kStoreHints[] = {"wb", "cg", "cs", "wt"};
-    const bool hint = k < parts_.size() &&
-                      (is_load ? std::find(std::begin(kLoadHints), std::end(kLoadHints), parts_[k]) != std::end(kLoadHints)
-                               : std::find(std::begin(kStoreHints), std::end(kStoreHints), parts_[k]) != std::end(kStoreHints));
-    if (hint) ++k;
+    const auto listed = [&](const auto& hints) {
+      return k < parts_.size() &&
+             std::find(std::begin(hints), std::end(hints), parts_[k]) != std::end(hints);
+    };
+    if (is_load ? listed(kLoadHints) : listed(kStoreHints)) ++k;
     int lanes = 1;
     if (k < parts_.size() && (parts_[k] == "v2" || parts_[k] == "v4")) lanes = parts_[k++][1] - '0';
     if (k >= parts_.size()) throw Unsupported{"it has no type"};
@@ -867,10 +868,11 @@ class Translator {
                           std::string(t.name)};
       }
       if (is_load) {
-        code += assign(values[i], reg, call("widen<" + storage(reg) + ", " + tag(t) + ">",
-                                            call("load<" + tag(t) + ">", at)));
+        const std::string loaded = call("load<" + tag(t) + ">", at);
+        code += assign(values[i], reg, call("widen<" + storage(reg) + ", " + tag(t) + ">", loaded));
       } else {
-        code += call("store<" + tag(t) + ">", at, call("low<" + tag(t) + ">", source(values[i], reg))) + "; ";
+        const std::string value = call("low<" + tag(t) + ">", source(values[i], reg));
+        code += call("store<" + tag(t) + ">", at, value) + "; ";
       }
     }
     return code + "} ";

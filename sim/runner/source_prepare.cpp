@@ -364,11 +364,12 @@ std::string rewrite_asm_statements(std::string_view source, UnsupportedPtx unsup
         depth += text == "(" ? 1 : text == ")" ? -1 : 0;
         if (depth == 0 && (text == ":" || text == "::")) break;
       }
-      for (std::size_t t = template_end - 1; t > open + 1; --t) {  // from the back: offsets stay valid
+      // From the back, so that the offsets before each replacement stay valid.
+      for (std::size_t t = template_end - 1; t > open + 1; --t) {
         const Token& hash = tokens[t - 1];
         const Token& name = tokens[t];
-        const bool pasted = (t >= 2 && tokens[t - 2].text == "#" &&
-                             tokens[t - 2].offset + 1 == hash.offset);
+        const bool pasted =
+            t >= 2 && tokens[t - 2].text == "#" && tokens[t - 2].offset + 1 == hash.offset;
         if (hash.text != "#" || pasted || name.kind != Kind::identifier ||
             std::find(macro->parameters.begin(), macro->parameters.end(), name.text) ==
                 macro->parameters.end()) {
@@ -433,8 +434,8 @@ std::string rewrite_asm_statements(std::string_view source, UnsupportedPtx unsup
       code += translation.code;
       if (ends_macro && !has_semicolon) code = "do { " + code + "} while (0)";
     } else {
-      code = unsupported_code(escape_for_string_literal(translation.instruction) + "): " +
-                                  escape_for_string_literal(translation.reason),
+      code = unsupported_code(escape_for_string_literal(translation.instruction) +
+                                  "): " + escape_for_string_literal(translation.reason),
                               unsupported);
       if (ends_macro && !has_semicolon) code = "do { " + code + " } while (0)";
     }
@@ -458,7 +459,9 @@ std::string rewrite_asm_in_macros(std::string_view source, UnsupportedPtx unsupp
     if (body.find("asm") == std::string_view::npos) continue;
     std::string joined;  // backslash-newline becomes newline: one line each, as before
     for (std::size_t i = 0; i < body.size(); ++i) {
-      if (body[i] == '\\' && (body.substr(i + 1, 1) == "\n" || body.substr(i + 1, 2) == "\r\n")) continue;
+      const bool continuation =
+          body[i] == '\\' && (body.substr(i + 1, 1) == "\n" || body.substr(i + 1, 2) == "\r\n");
+      if (continuation) continue;
       joined += body[i];
     }
     const std::string rewritten = rewrite_asm_statements(joined, unsupported, &macro);
@@ -466,7 +469,7 @@ std::string rewrite_asm_in_macros(std::string_view source, UnsupportedPtx unsupp
     out.append(source.substr(copied, macro.body_offset - copied));
     for (std::size_t i = 0; i < rewritten.size(); ++i) {
       const bool line_end = rewritten[i] == '\n' ? i == 0 || rewritten[i - 1] != '\r'
-                                                : rewritten.compare(i, 2, "\r\n") == 0;
+                                                 : rewritten.compare(i, 2, "\r\n") == 0;
       if (line_end) out += '\\';
       out += rewritten[i];
     }
