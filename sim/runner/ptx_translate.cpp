@@ -3,6 +3,7 @@
 // widths are checked here, as ptxas checks them, so the generated C++ never converts silently.
 #include "ptx_translate.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cstdint>
@@ -160,7 +161,7 @@ struct PtxType {
   Sign sign;
 };
 constexpr PtxType kTypes[] = {
-    {"pred", 1, Sign::predicate},     {"b16", 16, Sign::bits},          {"b32", 32, Sign::bits},
+    {"pred", 1, Sign::predicate},     {"b8", 8, Sign::bits},  {"b16", 16, Sign::bits},          {"b32", 32, Sign::bits},
     {"b64", 64, Sign::bits},          {"u8", 8, Sign::unsigned_int},    {"u16", 16, Sign::unsigned_int},
     {"u32", 32, Sign::unsigned_int},  {"u64", 64, Sign::unsigned_int},  {"s8", 8, Sign::signed_int},
     {"s16", 16, Sign::signed_int},    {"s32", 32, Sign::signed_int},    {"s64", 64, Sign::signed_int},
@@ -458,9 +459,8 @@ class Translator {
       throw Unsupported{"a .reg declaration needs a type and names"};
     }
     const std::optional<PtxType> type = type_named(after.substr(1, space - 1));
-    if (!type || type->width == 8) {
-      throw Unsupported{"registers of type " + std::string(after.substr(0, space)) +
-                        " are not run (.pred, 16-, 32- and 64-bit types are)"};
+    if (!type) {
+      throw Unsupported{"registers of type " + std::string(after.substr(0, space)) + " are not run"};
     }
     std::string code;
     for (const std::string_view item : split_top_level(after.substr(space + 1), ',')) {
@@ -480,8 +480,10 @@ class Translator {
         if (!is_identifier(n)) throw Unsupported{"register name " + n + " is not a PTX name"};
         std::string local = "warpsim_ptx_r_";
         for (const char c : n) local += c == '$' ? std::string("_S_") : std::string(1, c);
-        scopes_.back()[n] = {local, type->width, true, false, n};
-        code += storage(type->width) + " " + local + "{}; ";
+        // An 8-bit register (ld.u8's and cvt's) is held in 16 bits, as ptxas does.
+        const int width = type->width == 8 ? 16 : type->width;
+        scopes_.back()[n] = {local, width, true, false, n};
+        code += storage(width) + " " + local + "{}; ";
       }
     }
     return code;
@@ -525,6 +527,7 @@ class Translator {
     if (base == "activemask") return activemask();
     if (base == "match") return match();
     if (base == "redux") return redux();
+    if (base == "ld" || base == "st") return load_store();
     if (opcode == "membar.cta" || opcode == "membar.gl" || opcode == "membar.sys" ||
         (base == "fence" && parts.size() == 3 && (parts[1] == "sc" || parts[1] == "acq_rel") &&
          (parts[2] == "cta" || parts[2] == "gpu" || parts[2] == "sys"))) {
@@ -810,6 +813,69 @@ class Translator {
              "::warpsim::ptx::Round::" + (rounding.empty() ? std::string("nearest_even") : kRound.at(rounding)),
              saturate ? "true" : "false");
     return assign(ops_[0], d_register, call("widen<" + storage(d_register) + ", " + tag(*d) + ">", value));
+  }
+
+  // ld/st with cache hints and .global: cache hints change where a GPU caches data, never the
+  // value, so these are plain host loads and stores, as the shim's __ldcg and __stcs are.
+  //   ld{.global{.nc}}{.ca|.cg|.cs|.lu|.cv}{.v2|.v4}.type  d, [a{+offset}]
+  //   st{.global}{.wb|.cg|.cs|.wt}{.v2|.v4}.type  [a{+offset}], b
+  // Other state spaces (.shared, .local, .const, .param: their addresses are not generic ones)
+  // and memory-order qualifiers are not run.
+  std::string load_store() {
+    const bool is_load = parts_[0] == "ld";
+    std::size_t k = 1;
+    if (k < parts_.size() && parts_[k] == "global") ++k;
+    if (is_load && k == 2 && k < parts_.size() && parts_[k] == "nc") ++k;
+    static constexpr std::string_view kLoadHints[] = {"ca", "cg", "cs", "lu", "cv"};
+    static constexpr std::string_view kStoreHints[] = {"wb", "cg", "cs", "wt"};
+    const auto listed = [&](const auto& hints) {
+      return k < parts_.size() &&
+             std::find(std::begin(hints), std::end(hints), parts_[k]) != std::end(hints);
+    };
+    if (is_load ? listed(kLoadHints) : listed(kStoreHints)) ++k;
+    int lanes = 1;
+    if (k < parts_.size() && (parts_[k] == "v2" || parts_[k] == "v4")) lanes = parts_[k++][1] - '0';
+    if (k >= parts_.size()) throw Unsupported{"it has no type"};
+    if (k + 1 != parts_.size()) {
+      throw Unsupported{"only generic and .global addresses with cache hints are run for " +
+                        std::string(parts_[0]) + " (not ." + std::string(parts_[k]) + ")"};
+    }
+    const PtxType t = type_part(k, {"b8", "b16", "b32", "b64", "u8", "u16", "u32", "u64", "s8",
+                                    "s16", "s32", "s64", "f32", "f64"});
+    expect_operands(2);
+    const std::string_view address_text = is_load ? ops_[1] : ops_[0];
+    const std::string_view value_text = is_load ? ops_[0] : ops_[1];
+    if (address_text.size() < 3 || address_text.front() != '[' || address_text.back() != ']') {
+      throw Unsupported{"the address " + std::string(address_text) + " is not of the form [a] or [a+offset]"};
+    }
+    const std::string_view inner = trimmed(address_text.substr(1, address_text.size() - 2));
+    const std::size_t plus = inner.find('+');
+    std::string address = source(inner.substr(0, plus), 64);
+    if (plus != std::string_view::npos) address += " + " + source(inner.substr(plus + 1), 64);
+    std::vector<std::string_view> values{value_text};
+    if (lanes > 1) {
+      if (value_text.front() != '{' || value_text.back() != '}') throw Unsupported{"a vector operand is not a {list}"};
+      values = split_top_level(value_text.substr(1, value_text.size() - 2), ',');
+      if (values.size() != static_cast<std::size_t>(lanes)) throw Unsupported{"the vector's length is not its type's"};
+    }
+    const std::string bytes = std::to_string(t.width / 8);
+    std::string code = "{ const std::uint64_t warpsim_ptx_address = " + address + "; ";
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      const std::string at = "warpsim_ptx_address + " + std::to_string(i) + " * " + bytes;
+      const int reg = cvt_register_width(values[i], t.width, is_load);  // integers: wider is fine
+      if (t.sign == Sign::floating && reg != t.width) {
+        throw Unsupported{std::string(values[i]) + " is not " + width_words(t.width) + " for ." +
+                          std::string(t.name)};
+      }
+      if (is_load) {
+        const std::string loaded = call("load<" + tag(t) + ">", at);
+        code += assign(values[i], reg, call("widen<" + storage(reg) + ", " + tag(t) + ">", loaded));
+      } else {
+        const std::string value = call("low<" + tag(t) + ">", source(values[i], reg));
+        code += call("store<" + tag(t) + ">", at, value) + "; ";
+      }
+    }
+    return code + "} ";
   }
 
   std::string bit_field() {

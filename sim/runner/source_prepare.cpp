@@ -273,8 +273,65 @@ std::string prepare_gpu_program_source(std::string_view user_source,
   return out;
 }
 
-std::string rewrite_inline_ptx(std::string_view source, UnsupportedPtx unsupported) {
-  const std::string stripped = strip_for_scan(source);
+namespace {
+
+// What an asm statement warpsim does not run becomes: a static_assert at its line (the user's
+// files) or a stop if a lane reaches it (a toolkit's headers). `what` is already escaped.
+std::string unsupported_code(const std::string& what, UnsupportedPtx unsupported) {
+  if (unsupported == UnsupportedPtx::runtime_stop) {
+    return "::warpsim::ptx::not_simulated(\"" + what + "\");";
+  }
+  return "static_assert(sizeof(char) == 0, \"warpsim: inline PTX is not simulated (" + what +
+         ". Write it with CUDA's intrinsics (threadIdx.x % 32 for %laneid, __shfl_sync, "
+         "__ballot_sync, __byte_perm, ...), which warpsim runs and traces\");";
+}
+
+// A macro parameter stringized into an asm template (cub's `"ld." #ptx_modifier ".u32 ..."`).
+// warpsim reads one only as the qualifiers of an ld or st (cache hints, .global, .global.nc),
+// which do not change what the instruction does on the host: the template is translated
+// without them, and a check on the parameter's spelling at the macro's use stands before it.
+struct StringizedQualifier {
+  std::string parameter;
+  bool is_load = false;
+};
+
+// Where the marker `#name.` stands in `ptx`, whether it follows an instruction's `ld.` or `st.`.
+std::optional<bool> qualifier_of_load_or_store(std::string_view ptx, std::size_t marker) {
+  if (marker < 3) return std::nullopt;
+  const std::string_view op = ptx.substr(marker - 3, 3);
+  if (op != "ld." && op != "st.") return std::nullopt;
+  if (marker > 3) {
+    const char before = ptx[marker - 4];
+    if (before != ' ' && before != '\t' && before != '\n' && before != ';' && before != '{' &&
+        before != '}') {
+      return std::nullopt;
+    }
+  }
+  return op == "ld.";
+}
+
+// One pass over `source` (a file, or one macro's replacement text with its continuations
+// joined, when `macro` is given): every asm statement reading as PTX replaced by its C++.
+std::string rewrite_asm_statements(std::string_view source, UnsupportedPtx unsupported,
+                                   const MacroDefinition* macro) {
+  std::string stripped;
+  if (macro == nullptr) {
+    stripped = strip_for_scan(source);
+  } else {
+    // A joined line of a macro may begin with `#parameter`, which is no directive there.
+    std::string scanned(source);
+    std::vector<std::size_t> hashes;
+    for (std::size_t i = 0, line = 0; i <= scanned.size(); ++i) {
+      if (i == scanned.size() || scanned[i] == '\n') {
+        const std::size_t first = scanned.find_first_not_of(" \t\r", line);
+        if (first < i && scanned[first] == '#') hashes.push_back(first);
+        line = i + 1;
+      }
+    }
+    for (const std::size_t at : hashes) scanned[at] = '$';
+    stripped = strip_for_scan(scanned);
+    for (const std::size_t at : hashes) stripped[at] = '#';
+  }
   const std::vector<Token> tokens = tokenize(stripped);
   std::string out;
   std::size_t copied = 0;
@@ -294,41 +351,138 @@ std::string rewrite_inline_ptx(std::string_view source, UnsupportedPtx unsupport
       if (depth == 0) break;
     }
     if (close >= tokens.size()) continue;
-    const std::string_view inside =
-        source.substr(tokens[open].offset + 1, tokens[close].offset - tokens[open].offset - 1);
-    const std::optional<AsmStatement> statement = parse_asm_statement(inside);
+    const std::size_t inside_offset = tokens[open].offset + 1;
+    std::string inside(source.substr(inside_offset, tokens[close].offset - inside_offset));
+    // In a macro: `#parameter` in the template becomes the marker "#parameter" in its text
+    // (in an operand it is left to the preprocessor).
+    std::vector<StringizedQualifier> qualifiers;
+    std::vector<std::string> stringized;
+    if (macro != nullptr) {
+      std::size_t template_end = open + 1;  // the first ':' (or "::") outside parentheses
+      for (int depth = 0; template_end < close; ++template_end) {
+        const std::string_view text = tokens[template_end].text;
+        depth += text == "(" ? 1 : text == ")" ? -1 : 0;
+        if (depth == 0 && (text == ":" || text == "::")) break;
+      }
+      // From the back, so that the offsets before each replacement stay valid.
+      for (std::size_t t = template_end - 1; t > open + 1; --t) {
+        const Token& hash = tokens[t - 1];
+        const Token& name = tokens[t];
+        const bool pasted =
+            t >= 2 && tokens[t - 2].text == "#" && tokens[t - 2].offset + 1 == hash.offset;
+        if (hash.text != "#" || pasted || name.kind != Kind::identifier ||
+            std::find(macro->parameters.begin(), macro->parameters.end(), name.text) ==
+                macro->parameters.end()) {
+          continue;
+        }
+        const std::size_t from = hash.offset - inside_offset;
+        const std::size_t to = name.offset + name.text.size() - inside_offset;
+        inside.replace(from, to - from, "\"#" + std::string(name.text) + "\"");
+        stringized.emplace_back(name.text);
+      }
+    }
+    std::optional<AsmStatement> statement = parse_asm_statement(inside);
     if (!looks_like_ptx(asm_template(inside))) continue;
-    const bool is_statement = close + 1 < tokens.size() && tokens[close + 1].text == ";";
-    const std::size_t end = tokens[is_statement ? close + 1 : close].offset + 1;
+    // A statement ends at its ';'; in a macro, the asm may also end the replacement text, the
+    // ';' coming with the macro's use.
+    const bool has_semicolon = close + 1 < tokens.size() && tokens[close + 1].text == ";";
+    const bool ends_macro = macro != nullptr && close + 1 == tokens.size();
+    const bool is_statement = has_semicolon || ends_macro;
+    const std::size_t end = tokens[has_semicolon ? close + 1 : close].offset + 1;
     out.append(source.substr(copied, tokens[k].offset - copied));
+    std::string stringized_error;
+    if (statement) {
+      for (const std::string& parameter : stringized) {
+        const std::string marker = "#" + parameter;
+        for (std::size_t at = statement->ptx.find(marker); at != std::string::npos;
+             at = statement->ptx.find(marker)) {
+          const std::optional<bool> is_load = qualifier_of_load_or_store(statement->ptx, at);
+          if (!is_load || statement->ptx.compare(at + marker.size(), 1, ".") != 0) {
+            stringized_error = "it builds its PTX from the macro parameter " + marker +
+                               ", which warpsim reads only as an ld's or st's qualifiers";
+            break;
+          }
+          statement->ptx.erase(at, marker.size() + 1);
+          qualifiers.push_back({parameter, *is_load});
+        }
+      }
+    }
     PtxTranslation translation;
     if (!statement) {
       translation = {{}, "asm", "its operands are not of the form \"constraint\"(expression)"};
     } else if (!is_statement) {
       translation = {{}, "asm", "it is not a statement of its own"};
+    } else if (!stringized_error.empty()) {
+      translation = {{}, "asm", stringized_error};
     } else {
       translation = translate_ptx(*statement);
     }
+    std::string code;
     if (translation.ok()) {
-      out += translation.code;
-    } else {
-      const std::string what = escape_for_string_literal(translation.instruction) + "): " +
-                               escape_for_string_literal(translation.reason);
-      if (unsupported == UnsupportedPtx::runtime_stop) {
-        out += "::warpsim::ptx::not_simulated(\"" + what + "\");";
-      } else {
-        out += "static_assert(sizeof(char) == 0, \"warpsim: inline PTX is not simulated (" + what +
-               ". Write it with CUDA's intrinsics (threadIdx.x % 32 for %laneid, __shfl_sync, "
-               "__ballot_sync, __byte_perm, ...), which warpsim runs and traces\");";
+      for (const StringizedQualifier& q : qualifiers) {
+        const std::string check = std::string("::warpsim::ptx::") +
+                                  (q.is_load ? "runs_as_load" : "runs_as_store") + "(#" +
+                                  q.parameter + ")";
+        const std::string what = std::string(q.is_load ? "ld." : "st.") + "\" #" + q.parameter +
+                                 " \"): only the cache hints and .global" +
+                                 (q.is_load ? "(.nc)" : "") + " are run";
+        code += unsupported == UnsupportedPtx::runtime_stop
+                    ? "if (!" + check + ") ::warpsim::ptx::not_simulated(\"" + what + "\"); "
+                    : "static_assert(" + check + ", \"warpsim: inline PTX is not simulated (" +
+                          what + "\"); ";
       }
+      code += translation.code;
+      if (ends_macro && !has_semicolon) code = "do { " + code + "} while (0)";
+    } else {
+      code = unsupported_code(escape_for_string_literal(translation.instruction) +
+                                  "): " + escape_for_string_literal(translation.reason),
+                              unsupported);
+      if (ends_macro && !has_semicolon) code = "do { " + code + " } while (0)";
     }
+    out += code;
     const std::string_view replaced = source.substr(tokens[k].offset, end - tokens[k].offset);
     out.append(static_cast<std::size_t>(std::count(replaced.begin(), replaced.end(), '\n')), '\n');
     copied = end;
-    k = is_statement ? close + 1 : close;
+    k = has_semicolon ? close + 1 : close;
   }
   out.append(source.substr(copied));
   return out;
+}
+
+// Each macro's replacement text with its asm statements rewritten: its continuation lines
+// joined for the pass and split again after it, so the definition keeps its lines.
+std::string rewrite_asm_in_macros(std::string_view source, UnsupportedPtx unsupported) {
+  std::string out;
+  std::size_t copied = 0;
+  for (const MacroDefinition& macro : macro_definitions(source)) {
+    const std::string_view body = source.substr(macro.body_offset, macro.body_size);
+    if (body.find("asm") == std::string_view::npos) continue;
+    std::string joined;  // backslash-newline becomes newline: one line each, as before
+    for (std::size_t i = 0; i < body.size(); ++i) {
+      const bool continuation =
+          body[i] == '\\' && (body.substr(i + 1, 1) == "\n" || body.substr(i + 1, 2) == "\r\n");
+      if (continuation) continue;
+      joined += body[i];
+    }
+    const std::string rewritten = rewrite_asm_statements(joined, unsupported, &macro);
+    if (rewritten == joined) continue;
+    out.append(source.substr(copied, macro.body_offset - copied));
+    for (std::size_t i = 0; i < rewritten.size(); ++i) {
+      const bool line_end = rewritten[i] == '\n' ? i == 0 || rewritten[i - 1] != '\r'
+                                                 : rewritten.compare(i, 2, "\r\n") == 0;
+      if (line_end) out += '\\';
+      out += rewritten[i];
+    }
+    copied = macro.body_offset + macro.body_size;
+  }
+  out.append(source.substr(copied));
+  return out;
+}
+
+}  // namespace
+
+std::string rewrite_inline_ptx(std::string_view source, UnsupportedPtx unsupported) {
+  return rewrite_asm_statements(rewrite_asm_in_macros(source, unsupported), unsupported, nullptr);
 }
 
 }  // namespace warpsim::runner

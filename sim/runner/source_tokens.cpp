@@ -1,5 +1,7 @@
 #include "source_tokens.hpp"
 
+#include <utility>
+
 namespace warpsim::runner {
 namespace {
 
@@ -12,6 +14,9 @@ bool is_identifier_char(char c) { return is_identifier_start(c) || is_digit(c); 
 class Stripper {
  public:
   explicit Stripper(std::string_view source) : in_(source), out_(source) {}
+
+  // The directives' extents, from '#' to the end of their last line, as `run` met them.
+  const std::vector<std::pair<std::size_t, std::size_t>>& directives() const { return directives_; }
 
   std::string run() {
     bool line_start = true;  // only blanks since the last newline
@@ -86,6 +91,7 @@ class Stripper {
         ++i_;
       }
     }
+    directives_.emplace_back(start, i_);
     blank(start, i_);
     if (starts("//")) blank_until_line_end();
   }
@@ -145,11 +151,53 @@ class Stripper {
   std::string_view in_;
   std::string out_;
   std::size_t i_ = 0;
+  std::vector<std::pair<std::size_t, std::size_t>> directives_;
 };
+
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\\' || c == '\r' || c == '\n'; }
 
 }  // namespace
 
 std::string strip_for_scan(std::string_view source) { return Stripper(source).run(); }
+
+std::vector<MacroDefinition> macro_definitions(std::string_view source) {
+  Stripper stripper(source);
+  stripper.run();
+  std::vector<MacroDefinition> definitions;
+  for (const auto& [start, end] : stripper.directives()) {
+    std::size_t i = start + 1;  // after '#'; blanks and continuations may separate the words
+    const auto skip_blanks = [&] {
+      while (i < end && is_blank(source[i])) ++i;
+    };
+    const auto identifier = [&] {
+      const std::size_t from = i;
+      while (i < end && is_identifier_char(source[i])) ++i;
+      return source.substr(from, i - from);
+    };
+    skip_blanks();
+    if (identifier() != "define") continue;
+    skip_blanks();
+    if (identifier().empty()) continue;
+    MacroDefinition definition;
+    if (i < end && source[i] == '(') {  // function-like: `(` right after the name
+      ++i;
+      for (;;) {
+        skip_blanks();
+        const std::string_view name = identifier();
+        if (!name.empty()) definition.parameters.emplace_back(name);
+        skip_blanks();
+        if (i >= end || source[i] == ')') break;
+        ++i;  // ',' or the '.' of "..."
+      }
+      if (i >= end) continue;
+      ++i;
+    }
+    definition.body_offset = i;
+    definition.body_size = end - i;
+    definitions.push_back(std::move(definition));
+  }
+  return definitions;
+}
 
 std::vector<Token> tokenize(std::string_view stripped) {
   std::vector<Token> tokens;

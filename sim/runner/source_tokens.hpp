@@ -25,4 +25,14 @@ struct Token {
 
 std::vector<Token> tokenize(std::string_view stripped);
 
+// A `#define`: where its replacement text lies in the source (continuation lines included,
+// a trailing // comment not) and its parameters' names (none for an object-like macro).
+struct MacroDefinition {
+  std::size_t body_offset = 0;
+  std::size_t body_size = 0;
+  std::vector<std::string> parameters;
+};
+
+std::vector<MacroDefinition> macro_definitions(std::string_view source);
+
 }  // namespace warpsim::runner

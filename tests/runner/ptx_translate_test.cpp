@@ -94,6 +94,25 @@ TEST_CASE("each form becomes calls of warpsim/inline_ptx.hpp on widths PTX gives
   }
 }
 
+TEST_CASE("ld and st with cache hints are plain loads and stores of each element's address") {
+  const PtxTranslation v4 = translate_ptx(asm_of("ld.global.nc.v4.u32 {%0, %1, %2, %3}, [%4];",
+                                                 {{"=r", "r.x"}, {"=r", "r.y"}, {"=r", "r.z"}, {"=r", "r.w"}},
+                                                 {{"l", "ptr"}}));
+  REQUIRE(v4.ok());
+  CHECK(has(v4.code, "::warpsim::ptx::load<::warpsim::ptx::u32>(warpsim_ptx_address + 3 * 4)"));
+  // An 8-bit load into a 16-bit register, zero-extended; cub's .reg .u8 is held in 16 bits.
+  const PtxTranslation byte = translate_ptx(asm_of(
+      "{ .reg .u8 datum; ld.cg.u8 datum, [%1]; cvt.u16.u8 %0, datum; }", {{"=h", "v"}}, {{"l", "p"}}));
+  REQUIRE(byte.ok());
+  CHECK(has(byte.code, "warpsim_ptx_r_datum = ::warpsim::ptx::widen<std::uint16_t, ::warpsim::ptx::u8>("
+                       "::warpsim::ptx::load<::warpsim::ptx::u8>(warpsim_ptx_address + 0 * 1));"));
+  const PtxTranslation store = translate_ptx(
+      asm_of("st.wt.v2.f64 [%0+16], {%1, %2};", {}, {{"l", "p"}, {"d", "a"}, {"d", "b"}}));
+  REQUIRE(store.ok());
+  CHECK(has(store.code, "::warpsim::ptx::store<::warpsim::ptx::f64>(warpsim_ptx_address + 1 * 8, "));
+  CHECK(has(store.code, "+ static_cast<std::uint64_t>(0x10ULL)"));
+}
+
 TEST_CASE("what warpsim does not run is named with its reason, never translated to something else") {
   struct Case {
     const char* ptx;
@@ -124,6 +143,17 @@ TEST_CASE("what warpsim does not run is named with its reason, never translated 
       {"mov.u32 %0, 1;", {{"=q", "d"}}, {}, "mov.u32 %0, 1;",
        "output constraint \"=q\" is not one of =h, =r, =f, =l, =d (or +...)"},
       {"{ mov.u32 %0, 1;", {{"=r", "d"}}, {}, "{", "a '{' is not closed"},
+      {"ld.shared.u32 %0, [%1];", {{"=r", "d"}}, {{"r", "a"}}, "ld.shared.u32 %0, [%1]",
+       "only generic and .global addresses with cache hints are run for ld (not .shared)"},
+      {"ld.relaxed.gpu.u32 %0, [%1];", {{"=r", "d"}}, {{"l", "p"}}, "ld.relaxed.gpu.u32 %0, [%1]",
+       "only generic and .global addresses with cache hints are run for ld (not .relaxed)"},
+      {"st.cg.u32 [%0], %1;", {}, {{"r", "p"}, {"r", "v"}}, "st.cg.u32 [%0], %1",
+       "%0 (\"r\") is 32-bit where 64-bit operand is needed"},
+      {"ld.cg.v4.u32 {%0, %1}, [%2];", {{"=r", "a"}, {"=r", "b"}}, {{"l", "p"}},
+       "ld.cg.v4.u32 {%0, %1}, [%2]", "the vector's length is not its type's"},
+      {"ld.cg.f32 %0, [%1];", {{"=l", "d"}}, {{"l", "p"}}, "ld.cg.f32 %0, [%1]", "%0 is not 32-bit for .f32"},
+      {"ld.cg.u32 %0, %1;", {{"=r", "d"}}, {{"l", "p"}}, "ld.cg.u32 %0, %1",
+       "the address %1 is not of the form [a] or [a+offset]"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.ptx);

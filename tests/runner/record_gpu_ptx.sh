@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Inline PTX and the toolkit's cub on a real GPU beside the simulator (warpsim run --gpu):
-# the single-instruction snippets (ptx_warp), the 32 block forms (ptx_blocks), and cub's warp and
-# block algorithms (cub_algorithms.cu). Writes what warpsim printed to
+# the single-instruction snippets (ptx_warp), the 32 block forms (ptx_blocks), PTX written in
+# macros (inline_ptx_macros.cu), cub's warp and block algorithms (cub_algorithms.cu) and its block
+# loads and stores with the cache-hinted ThreadLoad/ThreadStore (cub_load_store.cu). Writes what warpsim printed to
 #   docs/gpu-runs/inline-ptx.txt and docs/gpu-runs/cub.txt
 #
 #   tests/runner/record_gpu_ptx.sh
@@ -40,6 +41,8 @@ kernels=tests/runner/kernels
     --arg 'f32[32]:zeros' --arg 'u32[160]:zeros'
   run x "$kernels/inline_ptx.cu" --kernel ptx_blocks --grid 1 --block 32 \
     --arg 'i32[32]:random:7:-1000:1000' --arg 'u32[2048]:zeros'
+  run x "$kernels/inline_ptx_macros.cu" --kernel ptx_macros --grid 1 --block 32 \
+    --arg 'u32[32]:random:9:0:1000' --arg 'u32[128]:zeros'
 } > docs/gpu-runs/inline-ptx.txt
 {
   echo "# tests/runner/record_gpu_ptx.sh on $device, $(date -u +%Y-%m-%d): the toolkit's cub, unmodified"
@@ -47,6 +50,9 @@ kernels=tests/runner/kernels
     --arg 'i32[32]:random:5:-100:100' --arg 'i32[67]:zeros' --arg 'f32[1]:zeros'
   run x "$kernels/cub_algorithms.cu" --kernel cub_block --grid 1 --block 128 \
     --arg 'i32[128]:random:5:-100:100' --arg 'i32[129]:zeros'
+  run x "$kernels/cub_load_store.cu" --kernel cub_load_store --grid 1 --block 128 \
+    --arg 'i32[512]:random:3:-1000:1000' --arg 'i32[512]:zeros' --arg 'i32[512]:zeros' \
+    --arg 'u32[2048]:zeros'
 } > docs/gpu-runs/cub.txt
 grep -h "buffer\|exit" docs/gpu-runs/inline-ptx.txt docs/gpu-runs/cub.txt >&2
 exit "$status"

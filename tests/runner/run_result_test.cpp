@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -345,9 +346,56 @@ TEST_CASE("an instruction outside the set in a PTX block fails to compile, namin
   CHECK(r.status == RunStatus::bad_input);
   CHECK(contains(r.message, "did not compile"));
   CHECK(contains(r.details, "inline_ptx_unsupported.cu:5:"));
-  CHECK(contains(r.details, "inline PTX is not simulated (ld.global.nc.u32 %0, [%2]): no such "
+  CHECK(contains(r.details, "inline PTX is not simulated (atom.global.add.u32 %0, [%2], t): no such "
                             "instruction in the set warpsim runs"));
   CHECK_FALSE(contains(r.details, "Assembler messages"));
+}
+
+TEST_CASE("inline PTX in macros runs: parameters as operands, a stringized cache hint") {
+  use_scratch_cache();
+  KernelFileRequest request;
+  request.file = kKernels + "inline_ptx_macros.cu";
+  request.kernel = "ptx_macros";
+  request.grid = {1};
+  request.block = {32};
+  request.args.push_back(*parse_arg_spec("u32[32]:random:9:0:1000"));
+  request.args.push_back(*parse_arg_spec("u32[128]:zeros"));
+  const KernelFileResult r = run_kernel_file(request);
+  REQUIRE_MESSAGE(r.status == RunStatus::completed, r.message << "\n" << r.details);
+  const std::vector<unsigned> in = r.buffer<unsigned>(0);
+  const std::vector<unsigned> out = r.buffer<unsigned>(1);
+  unsigned odd = 0;
+  for (unsigned lane = 0; lane < 32; ++lane) odd |= (in[lane] & 1u) << lane;
+  REQUIRE(odd != 0u);
+  for (unsigned lane = 0; lane < 32; ++lane) {
+    CAPTURE(lane);
+    CHECK(out[4 * lane] == lane);
+    CHECK(out[4 * lane + 1] == odd);
+    CHECK(out[4 * lane + 2] == in[lane]);
+    CHECK(out[4 * lane + 3] == in[31 - lane]);
+  }
+}
+
+TEST_CASE("a macro's PTX warpsim does not run fails to compile, naming it at the macro's lines") {
+  use_scratch_cache();
+  KernelFileRequest request;
+  request.file = kKernels + "inline_ptx_macro_unsupported.cu";
+  request.kernel = "ptx_macro_unsupported";
+  request.grid = {1};
+  request.block = {32};
+  request.args.push_back(*parse_arg_spec("u32[32]:zeros"));
+  const KernelFileResult r = run_kernel_file(request);
+  CHECK(r.status == RunStatus::bad_input);
+  CHECK(contains(r.message, "did not compile"));
+  CHECK_MESSAGE(contains(r.details, "inline_ptx_macro_unsupported.cu:6:"), r.details);
+  CHECK(contains(r.details, "inline_ptx_macro_unsupported.cu:11:"));
+  CHECK(contains(r.details, "inline PTX is not simulated (ld.shared.u32 %0, [%1]): only generic and "
+                            ".global addresses with cache hints are run for ld (not .shared)"));
+  CHECK(contains(r.details, "inline_ptx_macro_unsupported.cu:12:"));
+  CHECK(contains(r.details, "inline PTX is not simulated (ld.shared): only the cache hints and "
+                            ".global(.nc) are run"));
+  CHECK_FALSE(contains(r.details, "Assembler messages"));
+  CHECK_FALSE(contains(r.details, "no such instruction"));
 }
 
 namespace {
@@ -417,6 +465,88 @@ TEST_CASE("the toolkit's cub runs unmodified: warp and block reductions and scan
     prefix += block_in[i];
   }
   CHECK(block_out[0] == prefix);
+}
+
+namespace {
+// Sets an environment variable for a scope, restoring what was there.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    const char* old = std::getenv(name);
+    if (old != nullptr) old_ = old;
+    had_ = old != nullptr;
+    setenv(name, value, 1);
+  }
+  ~ScopedEnv() {
+    if (had_) {
+      setenv(name_, old_.c_str(), 1);
+    } else {
+      unsetenv(name_);
+    }
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  std::string old_;
+  bool had_ = false;
+};
+
+// The host compilers to try a cub kernel with: the default, and clang++ when installed (cub's
+// "=h" constraints, in macros, once stopped clang before the macros' asm was translated).
+std::vector<std::string> cub_compilers() {
+  std::vector<std::string> compilers{""};
+  if (std::system("command -v clang++ >/dev/null 2>&1") == 0) compilers.emplace_back("clang++");
+  return compilers;
+}
+}  // namespace
+
+TEST_CASE("cub's block loads and stores and its cache-hinted ThreadLoad/ThreadStore run") {
+  if (!toolkit_has_cub()) {
+    MESSAGE("skipped: no CUDA toolkit with include/cccl/cub (set CUDA_HOME)");
+    return;
+  }
+  use_scratch_cache();
+  KernelFileRequest request;
+  request.file = kKernels + "cub_load_store.cu";
+  request.kernel = "cub_load_store";
+  request.grid = {1};
+  request.block = {128};
+  for (const char* spec : {"i32[512]:random:3:-1000:1000", "i32[512]:zeros", "i32[512]:zeros", "u32[2048]:zeros"}) {
+    request.args.push_back(*parse_arg_spec(spec));
+  }
+  for (const std::string& compiler : cub_compilers()) {
+    CAPTURE(compiler);
+    std::optional<ScopedEnv> cxx;
+    if (!compiler.empty()) cxx.emplace("WARPSIM_CXX", compiler.c_str());
+    const KernelFileResult r = run_kernel_file(request);
+    REQUIRE_MESSAGE(r.status == RunStatus::completed, r.message << "\n" << r.details);
+    CHECK(r.trace.diagnostics.empty());
+    const std::vector<int> in = r.buffer<int>(0);
+    const std::vector<int> direct = r.buffer<int>(1);
+    const std::vector<int> transposed = r.buffer<int>(2);
+    const std::vector<unsigned> hinted = r.buffer<unsigned>(3);
+    for (int i = 0; i < 512; ++i) {
+      CAPTURE(i);
+      CHECK(direct[i] == in[i] + 1);
+      CHECK(transposed[i] == 2 * in[i]);
+    }
+    const auto word = [&](std::size_t i) { return static_cast<unsigned>(in[i]); };
+    for (unsigned t = 0; t < 128; ++t) {
+      CAPTURE(t);
+      const unsigned* mine = &hinted[16 * t];
+      const unsigned w0 = word(4 * t);
+      CHECK(mine[0] == w0 + t);
+      CHECK(mine[1] == ((w0 + t) & 0xffffu));
+      CHECK(mine[2] == ((w0 + t) & 0xffu));
+      const unsigned long long wide = (static_cast<unsigned long long>(word(4 * t + 1)) << 32 | w0) + t;
+      CHECK(mine[3] == static_cast<unsigned>(wide));
+      CHECK(mine[4] == static_cast<unsigned>(wide >> 32));
+      for (unsigned k = 0; k < 4; ++k) CHECK(mine[5 + k] == word(4 * t + k) + t);
+      for (unsigned k = 9; k < 16; ++k) CHECK(mine[k] == 7u - t);
+    }
+  }
 }
 
 TEST_CASE("PTX that cub writes and warpsim does not run stops the launch, naming cub's line") {

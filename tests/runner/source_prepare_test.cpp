@@ -274,6 +274,59 @@ __global__ void [[maybe_unused]] attributed(int* p) [[]] { return; }
                                           "only_declared") == std::nullopt);
 }
 
+TEST_CASE("inline PTX in a macro's definition is rewritten there, keeping its lines and continuations") {
+  const std::string lane =
+      "#define LANE_ID(r) asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(r))\nint x;\n";
+  const std::string out = rewrite_inline_ptx(lane);
+  CHECK(out.find("asm") == std::string::npos);
+  CHECK(out.find("#define LANE_ID(r) do { { auto& warpsim_ptx_out0 = (r);") == 0);
+  CHECK(out.find("} while (0)\nint x;\n") != std::string::npos);
+
+  // cub's form: the cache hint a stringized parameter, the statement over continuation lines.
+  const std::string cub =
+      "#  define LOAD_4(cub_modifier, ptx_modifier) \\\n"
+      "    unsigned f(unsigned const* ptr) { \\\n"
+      "      unsigned retval; \\\n"
+      "      asm volatile(\"ld.\" #ptx_modifier \".u32 %0, [%1];\" \\\n"
+      "                   : \"=r\"(retval) : \"l\"(ptr)); \\\n"
+      "      return retval; \\\n"
+      "    }\n"
+      "LOAD_4(LOAD_CG, cg)\n";
+  const std::string rewritten = rewrite_inline_ptx(cub);
+  CHECK(rewritten.find("asm") == std::string::npos);
+  CHECK(std::count(rewritten.begin(), rewritten.end(), '\n') == std::count(cub.begin(), cub.end(), '\n'));
+  CHECK(std::count(rewritten.begin(), rewritten.end(), '\\') == std::count(cub.begin(), cub.end(), '\\'));
+  CHECK(rewritten.find("static_assert(::warpsim::ptx::runs_as_load(#ptx_modifier), \"warpsim: inline PTX "
+                       "is not simulated (ld.\" #ptx_modifier \"): only the cache hints and "
+                       ".global(.nc) are run\");") != std::string::npos);
+  CHECK(rewritten.find("::warpsim::ptx::load<::warpsim::ptx::u32>") != std::string::npos);
+  CHECK(rewritten.find("\\\n \\\n      return retval;") != std::string::npos);
+  // In a toolkit's headers the check is a stop instead.
+  CHECK(rewrite_inline_ptx(cub, UnsupportedPtx::runtime_stop)
+            .find("if (!::warpsim::ptx::runs_as_load(#ptx_modifier)) ::warpsim::ptx::not_simulated(") !=
+        std::string::npos);
+
+  // A stringized parameter anywhere else, and an instruction outside the set: named.
+  const std::string elsewhere =
+      "#define M(op) asm(#op \".u32 %0, %1;\" : \"=r\"(d) : \"r\"(s));\n";
+  CHECK(rewrite_inline_ptx(elsewhere).find("static_assert(sizeof(char) == 0, \"warpsim: inline PTX is not "
+                                           "simulated (asm): it builds its PTX from the macro parameter "
+                                           "#op, which warpsim reads only as an ld's or st's qualifiers") ==
+        std::string("#define M(op) ").size());
+  const std::string atomic =
+      "#define ADD(p, v) asm volatile(\"red.global.add.u32 [%0], %1;\" :: \"l\"(p), \"r\"(v))\n";
+  CHECK(rewrite_inline_ptx(atomic).find("do { static_assert(sizeof(char) == 0, \"warpsim: inline PTX is not "
+                                        "simulated (red.global.add.u32 [%0], %1): no such instruction") ==
+        std::string("#define ADD(p, v) ").size());
+  // A stringized parameter in an operand is the preprocessor's, as written.
+  const std::string operand = "#define N(x) asm(\"mov.u32 %0, %1;\" : \"=r\"(d) : \"r\"(sizeof(#x)))\n";
+  CHECK(rewrite_inline_ptx(operand).find("(sizeof(#x))") != std::string::npos);
+  CHECK(rewrite_inline_ptx(operand).find("asm") == std::string::npos);
+  // A parameter pasted (##) is not stringized; macros without asm stay as they are.
+  const std::string plain = "#define CAT(a, b) a##b\n#define S(x) #x\n";
+  CHECK(rewrite_inline_ptx(plain) == plain);
+}
+
 TEST_CASE("inline PTX becomes C++ on the asm's own line; PTX warpsim does not run a static_assert") {
   const std::string one =
       "int f() {\n  unsigned id;\n  asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(id));\n  "
@@ -301,12 +354,13 @@ TEST_CASE("inline PTX becomes C++ on the asm's own line; PTX warpsim does not ru
   const std::string load = "asm(\"{ .reg .u32 t; ld.shared.u32 t, [%1]; mov.u32 %0, t; }\" : \"=r\"(v) : \"r\"(a));\n";
   const std::string unsupported = rewrite_inline_ptx(load);
   CHECK(unsupported.find("static_assert") == 0);
-  CHECK(unsupported.find("inline PTX is not simulated (ld.shared.u32 t, [%1]): no such instruction") !=
+  CHECK(unsupported.find("inline PTX is not simulated (ld.shared.u32 t, [%1]): only generic and .global "
+                        "addresses with cache hints are run for ld (not .shared)") !=
         std::string::npos);
   // In a toolkit's headers (cub), whose unused functions must compile: a stop if a lane gets there.
   CHECK(rewrite_inline_ptx(load, UnsupportedPtx::runtime_stop) ==
-        "::warpsim::ptx::not_simulated(\"ld.shared.u32 t, [%1]): no such instruction in the set "
-        "warpsim runs\");\n");
+        "::warpsim::ptx::not_simulated(\"ld.shared.u32 t, [%1]): only generic and .global "
+        "addresses with cache hints are run for ld (not .shared)\");\n");
   // Named operands and an asm used inside an expression are not read: a static_assert too.
   CHECK(rewrite_inline_ptx("asm(\"mov.u32 %0, %1;\" : [d] \"=r\"(d) : [s] \"r\"(s));")
             .find("static_assert") == 0);

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <type_traits>
 
@@ -101,6 +102,7 @@ struct Type {
   static constexpr Kind kind = K;
 };
 using pred = Type<bool, bool, Kind::predicate>;
+using b8 = Type<std::uint8_t, std::uint8_t, Kind::bits>;
 using b16 = Type<std::uint16_t, std::uint16_t, Kind::bits>;
 using b32 = Type<std::uint32_t, std::uint32_t, Kind::bits>;
 using b64 = Type<std::uint64_t, std::uint64_t, Kind::bits>;
@@ -140,6 +142,43 @@ Reg widen(typename T::bits b) {
   } else {
     return static_cast<Reg>(b);
   }
+}
+
+// ---- ld and st with cache hints: plain host loads and stores of the type's bits, as the
+// shim's __ldcg and __stcs are (cache hints never change a value).
+template <class T>
+typename T::bits load(std::uint64_t address) {
+  typename T::bits bits;
+  std::memcpy(&bits, reinterpret_cast<const void*>(static_cast<std::uintptr_t>(address)), sizeof bits);
+  return bits;
+}
+template <class T>
+void store(std::uint64_t address, typename T::bits bits) {
+  std::memcpy(reinterpret_cast<void*>(static_cast<std::uintptr_t>(address)), &bits, sizeof bits);
+}
+
+// The qualifiers a macro stringizes into an ld or st (cub's `"ld." #ptx_modifier ".u32 ..."`):
+// whether each dot-separated word is one the translated instruction runs as a plain access.
+constexpr bool qualifiers_among(const char* text, std::initializer_list<const char*> allowed) {
+  while (*text != '\0') {
+    const char* end = text;
+    while (*end != '\0' && *end != '.') ++end;
+    bool found = false;
+    for (const char* word : allowed) {
+      std::size_t n = 0;
+      while (word[n] != '\0' && text + n < end && word[n] == text[n]) ++n;
+      found = found || (word[n] == '\0' && text + n == end);
+    }
+    if (!found || end == text) return false;
+    text = *end == '.' ? end + 1 : end;
+  }
+  return true;
+}
+constexpr bool runs_as_load(const char* qualifiers) {
+  return qualifiers_among(qualifiers, {"global", "nc", "ca", "cg", "cs", "lu", "cv"});
+}
+constexpr bool runs_as_store(const char* qualifiers) {
+  return qualifiers_among(qualifiers, {"global", "wb", "cg", "cs", "wt"});
 }
 
 // ---- Moves and vectors: {a, b} packs its elements from the lowest bits up.

@@ -1,8 +1,8 @@
-// A PTX block whose second instruction warpsim does not run (a load): the whole asm fails to
+// A PTX block whose second instruction warpsim does not run (an atomic): the whole asm fails to
 // compile at its own line, naming that instruction, rather than running half of the block.
 __device__ unsigned load_of(const unsigned* p, unsigned x) {
   unsigned r;
-  asm volatile("{\n\t.reg .u32 t;\n\tadd.u32 t, %1, 1;\n\tld.global.nc.u32 %0, [%2];\n}\n"
+  asm volatile("{\n\t.reg .u32 t;\n\tadd.u32 t, %1, 1;\n\tatom.global.add.u32 %0, [%2], t;\n}\n"
                : "=r"(r)
                : "r"(x), "l"(p));
   return r;

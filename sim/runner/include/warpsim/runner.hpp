@@ -216,8 +216,10 @@ std::string rewrite_extern_shared(std::string_view source);
 // becomes, with `unsupported` compile_error (the user's own files), a static_assert that fails at
 // its line and names the instruction; with runtime_stop (a toolkit's headers, whose unused
 // functions must still compile), a call that stops the launch with that message if it runs.
-// Other asm (a symbol name, x86 in host code) is left alone, and so is asm inside a macro's
-// definition (the compiler's assembler then names it). Line numbers are unchanged.
+// asm inside a macro's definition is translated there, keeping its continuation lines; a
+// parameter stringized into the template (`"ld." #hint ".u32 ..."`) is read as an ld's or st's
+// qualifiers, with a check of its spelling at each use. Other asm (a symbol name, x86 in host
+// code) is left alone. Line numbers are unchanged.
 enum class UnsupportedPtx { compile_error, runtime_stop };
 std::string rewrite_inline_ptx(std::string_view source,
                                UnsupportedPtx unsupported = UnsupportedPtx::compile_error);
