@@ -860,6 +860,10 @@ class Translator {
     }
     const std::string bytes = std::to_string(t.width / 8);
     std::string code = "{ const std::uint64_t warpsim_ptx_address = " + address + "; ";
+    // The whole access (every element of a vector) at a multiple of its size, as a GPU needs.
+    code += call("check_alignment", "warpsim_ptx_address",
+                 std::to_string(values.size() * (t.width / 8)) + "u",
+                 is_load ? "\"ld\"" : "\"st\"") + "; ";
     for (std::size_t i = 0; i < values.size(); ++i) {
       const std::string at = "warpsim_ptx_address + " + std::to_string(i) + " * " + bytes;
       const int reg = cvt_register_width(values[i], t.width, is_load);  // integers: wider is fine

@@ -376,6 +376,22 @@ TEST_CASE("inline PTX in macros runs: parameters as operands, a stringized cache
   }
 }
 
+TEST_CASE("a PTX access at an address a GPU cannot take stops the launch, as the GPU would") {
+  use_scratch_cache();
+  KernelFileRequest request;
+  request.file = kKernels + "inline_ptx_misaligned.cu";
+  request.kernel = "misaligned_vector";
+  request.grid = {1};
+  request.block = {32};
+  request.args.push_back(*parse_arg_spec("u32[160]:zeros"));
+  const KernelFileResult r = run_kernel_file(request);
+  CHECK(r.status == RunStatus::kernel_exception);
+  CHECK_MESSAGE(r.message.find("inline_ptx_misaligned.cu:7: misaligned address: a 16-byte st") !=
+                    std::string::npos,
+                r.message);
+  CHECK(r.message.find("CUDA_ERROR_MISALIGNED_ADDRESS") != std::string::npos);
+}
+
 TEST_CASE("a macro's PTX warpsim does not run fails to compile, naming it at the macro's lines") {
   use_scratch_cache();
   KernelFileRequest request;
@@ -541,10 +557,13 @@ TEST_CASE("cub's block loads and stores and its cache-hinted ThreadLoad/ThreadSt
       CHECK(mine[1] == ((w0 + t) & 0xffffu));
       CHECK(mine[2] == ((w0 + t) & 0xffu));
       const unsigned long long wide = (static_cast<unsigned long long>(word(4 * t + 1)) << 32 | w0) + t;
-      CHECK(mine[3] == static_cast<unsigned>(wide));
-      CHECK(mine[4] == static_cast<unsigned>(wide >> 32));
-      for (unsigned k = 0; k < 4; ++k) CHECK(mine[5 + k] == word(4 * t + k) + t);
-      for (unsigned k = 9; k < 16; ++k) CHECK(mine[k] == 7u - t);
+      CHECK(mine[3] == 0u);
+      CHECK(mine[4] == static_cast<unsigned>(wide));
+      CHECK(mine[5] == static_cast<unsigned>(wide >> 32));
+      CHECK(mine[6] == 0u);
+      CHECK(mine[7] == 0u);
+      for (unsigned k = 0; k < 4; ++k) CHECK(mine[8 + k] == word(4 * t + k) + t);
+      for (unsigned k = 12; k < 16; ++k) CHECK(mine[k] == 7u - t);
     }
   }
 }

@@ -146,6 +146,17 @@ Reg widen(typename T::bits b) {
 
 // ---- ld and st with cache hints: plain host loads and stores of the type's bits, as the
 // shim's __ldcg and __stcs are (cache hints never change a value).
+
+// A GPU accesses memory only at a multiple of the access's size (a vector's whole size) and stops
+// the kernel otherwise (CUDA_ERROR_MISALIGNED_ADDRESS); the host would not, so this stops it.
+inline void check_alignment(std::uint64_t address, unsigned bytes, const char* access,
+                            CallSite site = CallSite::here()) {
+  if (address % bytes == 0) return;
+  shim::stop_launch("%s:%u: misaligned address: a %u-byte %s at 0x%llx, which is not a multiple "
+                    "of %u (a GPU stops the kernel here: CUDA_ERROR_MISALIGNED_ADDRESS)",
+                    site.file, site.line, bytes, access,
+                    static_cast<unsigned long long>(address), bytes);
+}
 template <class T>
 typename T::bits load(std::uint64_t address) {
   typename T::bits bits;

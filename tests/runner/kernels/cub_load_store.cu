@@ -11,8 +11,9 @@
 //   direct[i]     = in[i] + 1 (BLOCK_LOAD_DIRECT, through a LOAD_CG iterator; BLOCK_STORE_DIRECT)
 //   transposed[i] = 2 * in[i] (BLOCK_LOAD_WARP_TRANSPOSE; BLOCK_STORE_WARP_TRANSPOSE)
 // Thread t's ThreadLoad/ThreadStore of each width cub writes in PTX (hinted, 16 words a thread):
-//   [0] ld.cg.u32, [1] ld.cs.u16, [2] ld.cv.u8, [3..4] ld.global.nc.u64, [5..8] ld.cg.v4.u32
-//   (each stored back plus t with st.cs/st.wt/st.cg of the same width), [9..15] st.wb.u32 of 7 - t.
+//   [0] ld.cg.u32, [1] ld.cs.u16, [2] ld.cv.u8, [4..5] ld.global.nc.u64, [8..11] ld.cg.v4.u32
+//   (each stored back plus t with st.cs/st.wt/st.cg of the same width, at an address aligned to
+//   its size, as a GPU needs), [12..15] st.wb.u32 of 7 - t.
 __global__ void cub_load_store(const int* in, int* direct, int* transposed, unsigned* hinted) {
   constexpr int kItems = 4;
   using DirectLoad = cub::BlockLoad<int, 128, kItems, cub::BLOCK_LOAD_DIRECT>;
@@ -44,9 +45,9 @@ __global__ void cub_load_store(const int* in, int* direct, int* transposed, unsi
                                   static_cast<unsigned char>(byte + t));
   const unsigned long long wide =
       cub::ThreadLoad<cub::LOAD_LDG>(reinterpret_cast<const unsigned long long*>(source));
-  cub::ThreadStore<cub::STORE_CS>(reinterpret_cast<unsigned long long*>(mine + 3), wide + t);
+  cub::ThreadStore<cub::STORE_CS>(reinterpret_cast<unsigned long long*>(mine + 4), wide + t);
   const uint4 vector = cub::ThreadLoad<cub::LOAD_CG>(reinterpret_cast<const uint4*>(source));
-  cub::ThreadStore<cub::STORE_WT>(reinterpret_cast<uint4*>(mine + 5),
+  cub::ThreadStore<cub::STORE_WT>(reinterpret_cast<uint4*>(mine + 8),
                                   make_uint4(vector.x + t, vector.y + t, vector.z + t, vector.w + t));
-  for (int k = 9; k < 16; ++k) cub::ThreadStore<cub::STORE_WB>(mine + k, 7u - t);
+  for (int k = 12; k < 16; ++k) cub::ThreadStore<cub::STORE_WB>(mine + k, 7u - t);
 }
