@@ -228,9 +228,12 @@ int last_error(bool reset) {
 void* allocate(std::size_t bytes) {
   if (bytes == 0) return nullptr;
   constexpr std::size_t kAlignment = 256;
-  void* pointer =
-      std::aligned_alloc(kAlignment, (bytes + kAlignment - 1) / kAlignment * kAlignment);
+  const std::size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
+  void* pointer = std::aligned_alloc(kAlignment, rounded);
   if (pointer == nullptr) return nullptr;
+  // Zeros, the same in every build (a sanitizer's malloc fills fresh memory with a pattern): CUDA
+  // leaves new device memory undefined, and the H100 runs recorded here read zeros in it.
+  std::memset(pointer, 0, rounded);
   ProgramState& s = state();
   std::lock_guard lock(s.mutex);
   s.allocations[reinterpret_cast<std::uintptr_t>(pointer)] = bytes;

@@ -44,8 +44,8 @@ int launch_kernel(const KernelLaunchRequest& request, void (*body)(void*), void*
 // cudaGetLastError (reset = true) and cudaPeekAtLastError: the last launch error, 0 when none.
 int last_error(bool reset);
 
-// cudaMalloc and friends: `bytes` of host memory aligned as cudaMalloc aligns (256 bytes), zero
-// bytes giving a null pointer. Null when out of memory.
+// cudaMalloc and friends: `bytes` of host memory aligned as cudaMalloc aligns (256 bytes), set
+// to zeros (CUDA leaves it undefined), zero bytes giving a null pointer. Null when out of memory.
 void* allocate(std::size_t bytes);
 // Whether `pointer` came from allocate() and is now freed (a null pointer is fine too).
 bool release(void* pointer);
