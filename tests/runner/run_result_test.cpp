@@ -26,6 +26,19 @@ namespace {
 
 const std::string kKernels = std::string(WARPSIM_SOURCE_DIR) + "/tests/runner/kernels/";
 
+// One block of `block` threads running `kernel` of tests/runner/kernels/`file` with `specs`.
+KernelFileRequest one_block_request(const std::string& file, const char* kernel,
+                                    std::uint32_t block,
+                                    std::initializer_list<const char*> specs) {
+  KernelFileRequest request;
+  request.file = kKernels + file;
+  request.kernel = kernel;
+  request.grid = {1};
+  request.block = {block};
+  for (const char* spec : specs) request.args.push_back(*parse_arg_spec(spec));
+  return request;
+}
+
 // Compiled kernels go to a cache of this test's own (unless the caller chose one).
 void use_scratch_cache() {
   if (std::getenv("WARPSIM_CACHE_DIR") != nullptr) return;
@@ -92,12 +105,7 @@ TEST_CASE("without recorded steps the trace still holds the diagnostics and the 
 
 TEST_CASE("a deadlock is a status with its diagnostic in the trace") {
   use_scratch_cache();
-  KernelFileRequest request;
-  request.file = kKernels + "deadlock.cu";
-  request.kernel = "stuck";
-  request.grid = {1};
-  request.block = {32};
-  request.args.push_back(*parse_arg_spec("i32[32]:zeros"));
+  KernelFileRequest request = one_block_request("deadlock.cu", "stuck", 32, {"i32[32]:zeros"});
   const KernelFileResult r = run_kernel_file(request);
   CHECK(r.status == RunStatus::deadlock);
   CHECK(r.exit_status() == kExitKernelFailed);
@@ -110,12 +118,8 @@ TEST_CASE("a deadlock is a status with its diagnostic in the trace") {
 
 TEST_CASE("a compile error is bad input whose details hold the compiler's output") {
   use_scratch_cache();
-  KernelFileRequest request;
-  request.file = kKernels + "compile_error.cu";
-  request.kernel = "broken";
-  request.grid = {1};
-  request.block = {32};
-  request.args.push_back(*parse_arg_spec("f32[32]:zeros"));
+  KernelFileRequest request = 
+      one_block_request("compile_error.cu", "broken", 32, {"f32[32]:zeros"});
   const KernelFileResult r = run_kernel_file(request);
   CHECK(r.status == RunStatus::bad_input);
   CHECK(contains(r.message, "did not compile"));
@@ -232,14 +236,8 @@ TEST_CASE("a reduction over one lane's never-set value names every other lane as
 
 TEST_CASE("inline PTX of the warp-level and bit set runs, traced at the asm's line") {
   use_scratch_cache();
-  KernelFileRequest request;
-  request.file = kKernels + "inline_ptx.cu";
-  request.kernel = "ptx_warp";
-  request.grid = {1};
-  request.block = {32};
-  for (const char* spec : {"f32[32]:iota", "f32[32]:zeros", "u32[160]:zeros"}) {
-    request.args.push_back(*parse_arg_spec(spec));
-  }
+  KernelFileRequest request = one_block_request("inline_ptx.cu", "ptx_warp", 32,
+                        {"f32[32]:iota", "f32[32]:zeros", "u32[160]:zeros"});
   const KernelFileResult r = run_kernel_file(request);
   REQUIRE_MESSAGE(r.status == RunStatus::completed, r.message << "\n" << r.details);
   CHECK(r.trace.diagnostics.empty());
@@ -276,14 +274,8 @@ std::uint32_t line_containing(const std::string& file, const std::string& text) 
 
 TEST_CASE("inline PTX blocks agree with CUDA's intrinsics lane by lane, traced at the asm's line") {
   use_scratch_cache();
-  KernelFileRequest request;
-  request.file = kKernels + "inline_ptx.cu";
-  request.kernel = "ptx_blocks";
-  request.grid = {1};
-  request.block = {32};
-  for (const char* spec : {"i32[32]:random:7:-1000:1000", "u32[2048]:zeros"}) {
-    request.args.push_back(*parse_arg_spec(spec));
-  }
+  KernelFileRequest request = one_block_request("inline_ptx.cu", "ptx_blocks", 32,
+                        {"i32[32]:random:7:-1000:1000", "u32[2048]:zeros"});
   const KernelFileResult r = run_kernel_file(request);
   REQUIRE_MESSAGE(r.status == RunStatus::completed, r.message << "\n" << r.details);
   CHECK(r.trace.diagnostics.empty());
@@ -336,12 +328,8 @@ TEST_CASE("inline PTX blocks agree with CUDA's intrinsics lane by lane, traced a
 
 TEST_CASE("an instruction outside the set in a PTX block fails to compile, naming it and the line") {
   use_scratch_cache();
-  KernelFileRequest request;
-  request.file = kKernels + "inline_ptx_unsupported.cu";
-  request.kernel = "ptx_unsupported";
-  request.grid = {1};
-  request.block = {32};
-  request.args.push_back(*parse_arg_spec("u32[32]:zeros"));
+  KernelFileRequest request = 
+      one_block_request("inline_ptx_unsupported.cu", "ptx_unsupported", 32, {"u32[32]:zeros"});
   const KernelFileResult r = run_kernel_file(request);
   CHECK(r.status == RunStatus::bad_input);
   CHECK(contains(r.message, "did not compile"));
@@ -353,13 +341,8 @@ TEST_CASE("an instruction outside the set in a PTX block fails to compile, namin
 
 TEST_CASE("inline PTX in macros runs: parameters as operands, a stringized cache hint") {
   use_scratch_cache();
-  KernelFileRequest request;
-  request.file = kKernels + "inline_ptx_macros.cu";
-  request.kernel = "ptx_macros";
-  request.grid = {1};
-  request.block = {32};
-  request.args.push_back(*parse_arg_spec("u32[32]:random:9:0:1000"));
-  request.args.push_back(*parse_arg_spec("u32[128]:zeros"));
+  KernelFileRequest request = one_block_request("inline_ptx_macros.cu", "ptx_macros", 32,
+                        {"u32[32]:random:9:0:1000", "u32[128]:zeros"});
   const KernelFileResult r = run_kernel_file(request);
   REQUIRE_MESSAGE(r.status == RunStatus::completed, r.message << "\n" << r.details);
   const std::vector<unsigned> in = r.buffer<unsigned>(0);
@@ -378,12 +361,8 @@ TEST_CASE("inline PTX in macros runs: parameters as operands, a stringized cache
 
 TEST_CASE("a PTX access at an address a GPU cannot take stops the launch, as the GPU would") {
   use_scratch_cache();
-  KernelFileRequest request;
-  request.file = kKernels + "inline_ptx_misaligned.cu";
-  request.kernel = "misaligned_vector";
-  request.grid = {1};
-  request.block = {32};
-  request.args.push_back(*parse_arg_spec("u32[160]:zeros"));
+  KernelFileRequest request = 
+      one_block_request("inline_ptx_misaligned.cu", "misaligned_vector", 32, {"u32[160]:zeros"});
   const KernelFileResult r = run_kernel_file(request);
   CHECK(r.status == RunStatus::kernel_exception);
   CHECK_MESSAGE(r.message.find("inline_ptx_misaligned.cu:7: misaligned address: a 16-byte st") !=
@@ -394,12 +373,8 @@ TEST_CASE("a PTX access at an address a GPU cannot take stops the launch, as the
 
 TEST_CASE("a macro's PTX warpsim does not run fails to compile, naming it at the macro's lines") {
   use_scratch_cache();
-  KernelFileRequest request;
-  request.file = kKernels + "inline_ptx_macro_unsupported.cu";
-  request.kernel = "ptx_macro_unsupported";
-  request.grid = {1};
-  request.block = {32};
-  request.args.push_back(*parse_arg_spec("u32[32]:zeros"));
+  KernelFileRequest request = one_block_request("inline_ptx_macro_unsupported.cu",
+                                                "ptx_macro_unsupported", 32, {"u32[32]:zeros"});
   const KernelFileResult r = run_kernel_file(request);
   CHECK(r.status == RunStatus::bad_input);
   CHECK(contains(r.message, "did not compile"));
@@ -430,14 +405,8 @@ TEST_CASE("the toolkit's cub runs unmodified: warp and block reductions and scan
     return;
   }
   use_scratch_cache();
-  KernelFileRequest request;
-  request.file = kKernels + "cub_algorithms.cu";
-  request.kernel = "cub_warp";
-  request.grid = {1};
-  request.block = {32};
-  for (const char* spec : {"i32[32]:random:5:-100:100", "i32[67]:zeros", "f32[1]:zeros"}) {
-    request.args.push_back(*parse_arg_spec(spec));
-  }
+  KernelFileRequest request = one_block_request("cub_algorithms.cu", "cub_warp", 32,
+                        {"i32[32]:random:5:-100:100", "i32[67]:zeros", "f32[1]:zeros"});
   const KernelFileResult warp = run_kernel_file(request);
   REQUIRE_MESSAGE(warp.status == RunStatus::completed, warp.message << "\n" << warp.details);
   CHECK(warp.trace.diagnostics.empty());
@@ -524,14 +493,9 @@ TEST_CASE("cub's block loads and stores and its cache-hinted ThreadLoad/ThreadSt
     return;
   }
   use_scratch_cache();
-  KernelFileRequest request;
-  request.file = kKernels + "cub_load_store.cu";
-  request.kernel = "cub_load_store";
-  request.grid = {1};
-  request.block = {128};
-  for (const char* spec : {"i32[512]:random:3:-1000:1000", "i32[512]:zeros", "i32[512]:zeros", "u32[2048]:zeros"}) {
-    request.args.push_back(*parse_arg_spec(spec));
-  }
+  KernelFileRequest request = one_block_request("cub_load_store.cu", "cub_load_store", 128,
+                        {"i32[512]:random:3:-1000:1000", "i32[512]:zeros", "i32[512]:zeros",
+                         "u32[2048]:zeros"});
   for (const std::string& compiler : cub_compilers()) {
     CAPTURE(compiler);
     std::optional<ScopedEnv> cxx;
@@ -574,12 +538,8 @@ TEST_CASE("PTX that cub writes and warpsim does not run stops the launch, naming
     return;
   }
   use_scratch_cache();
-  KernelFileRequest request;
-  request.file = kKernels + "cub_algorithms.cu";
-  request.kernel = "cub_thread_exit";
-  request.grid = {1};
-  request.block = {32};
-  request.args.push_back(*parse_arg_spec("i32[32]:zeros"));
+  KernelFileRequest request = 
+      one_block_request("cub_algorithms.cu", "cub_thread_exit", 32, {"i32[32]:zeros"});
   const KernelFileResult r = run_kernel_file(request);
   CHECK(r.status == RunStatus::kernel_exception);
   const std::string text = r.message + "\n" + r.details;

@@ -218,22 +218,15 @@ inline std::uint32_t lanemask_lt() { return shim::lanemask_lt(); }
 inline std::uint32_t lanemask_le() { return lanemask_lt() | lanemask_eq(); }
 inline std::uint32_t lanemask_ge() { return ~lanemask_lt(); }
 inline std::uint32_t lanemask_gt() { return ~lanemask_le(); }
-inline std::uint32_t tid(int axis) {
-  const uint3& t = device::current_env->thread_idx;
-  return axis == 0 ? t.x : axis == 1 ? t.y : t.z;
+// %tid, %ntid, %ctaid, %nctaid: x, y or z (axis 0, 1, 2) of the running lane's launch values.
+template <class V>
+std::uint32_t component(const V& v, int axis) {
+  return axis == 0 ? v.x : axis == 1 ? v.y : v.z;
 }
-inline std::uint32_t ntid(int axis) {
-  const dim3& d = device::current_env->block_dim;
-  return axis == 0 ? d.x : axis == 1 ? d.y : d.z;
-}
-inline std::uint32_t ctaid(int axis) {
-  const uint3& b = device::current_env->block_idx;
-  return axis == 0 ? b.x : axis == 1 ? b.y : b.z;
-}
-inline std::uint32_t nctaid(int axis) {
-  const dim3& g = device::current_env->grid_dim;
-  return axis == 0 ? g.x : axis == 1 ? g.y : g.z;
-}
+inline std::uint32_t tid(int axis) { return component(device::current_env->thread_idx, axis); }
+inline std::uint32_t ntid(int axis) { return component(device::current_env->block_dim, axis); }
+inline std::uint32_t ctaid(int axis) { return component(device::current_env->block_idx, axis); }
+inline std::uint32_t nctaid(int axis) { return component(device::current_env->grid_dim, axis); }
 
 // ---- Integer and logic. Register bits wrap (two's complement), so add, sub and mul.lo do not
 // depend on signedness; shifts clamp amounts past the width (shr.s fills with the sign).
