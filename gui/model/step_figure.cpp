@@ -874,6 +874,9 @@ class Builder {
     const Span c = zone(m_.small_size + 8 * s_);
     zone_caption(c, v_.op == Op::syncwarp
                         ? "__syncwarp: each lane of the mask waits here until all of them arrive"
+                    : v_.op == Op::barrier_sync
+                        ? "__barrier_sync: the warp waits here until all its live lanes and the "
+                          "barrier's count of threads have arrived; warps that do not use it run on"
                         : "__syncthreads: each thread waits here until every thread of the block "
                           "arrives");
     if (const StepRow* out = find_row(v_, RowKind::output)) value_row(*out);
