@@ -533,34 +533,64 @@ std::size_t call_token(const std::vector<Token>& tokens, std::uint32_t line,
   return first_call;
 }
 
-// Where the first argument of the call at `call` comes from (call_context.hpp, MaskOrigin).
-MaskOrigin mask_origin(const std::vector<Token>& t, std::size_t call,
-                       const Reader::Function& f) {
-  // The first argument: up to the first ',' or the closing ')' at its own depth.
-  std::vector<std::string_view> names;
+// The tokens of argument `index` of the call whose '(' is at `open`: [first, last).
+std::pair<std::size_t, std::size_t> argument_range(const std::vector<Token>& t, std::size_t open,
+                                                   std::size_t index) {
+  std::size_t first = open + 1;
   int depth = 0;
-  for (std::size_t k = call + 2; k < t.size(); ++k) {
+  for (std::size_t k = open + 1; k < t.size(); ++k) {
     const std::string_view text = t[k].text;
     if (text == "(" || text == "[" || text == "{") ++depth;
     if (text == ")" || text == "]" || text == "}") {
-      if (depth == 0) break;
+      if (depth == 0) return index == 0 ? std::pair{first, k} : std::pair{k, k};
       --depth;
     }
-    if (text == "," && depth == 0) break;
+    if (text == "," && depth == 0) {
+      if (index == 0) return {first, k};
+      --index;
+      first = k + 1;
+    }
+  }
+  return {t.size(), t.size()};
+}
+
+// How deep a mask is followed through helpers' parameters to their callers (recursion ends).
+constexpr int kParameterDepth = 4;
+
+MaskOrigin parameter_origin(const std::vector<Token>& t, const Reader::Function& f,
+                            std::size_t parameter, int depth);
+
+// Where the value of the expression t[first, last) comes from, in function `f`, at token `at`.
+MaskOrigin expression_origin(const std::vector<Token>& t, std::size_t first, std::size_t last,
+                             const Reader::Function& f, std::size_t at, int depth) {
+  std::vector<std::string_view> names;
+  std::size_t call_end = first;  // inside a call's parentheses up to here
+  for (std::size_t k = first; k < last; ++k) {
+    const std::string_view text = t[k].text;
     if (text == "__activemask") return MaskOrigin::activemask;
+    if (k < call_end) continue;  // a call's arguments are not the value's origin
     static constexpr std::string_view kTypeWords[] = {
         "static_cast", "unsigned", "int", "long", "const", "uint32_t", "std", "LaneMask"};
     bool type_word = false;
     for (std::string_view w : kTypeWords) type_word = type_word || text == w;
-    if (is_ident_start(text.front()) && !type_word) names.push_back(text);
+    if (!is_ident_start(text.front()) || type_word) continue;
+    if (k + 1 < last && t[k + 1].text == "(") {  // a call (a __ballot_sync): its result
+      int level = 0;
+      for (call_end = k + 1; call_end < last; ++call_end) {
+        if (t[call_end].text == "(") ++level;
+        if (t[call_end].text == ")" && --level == 0) break;
+      }
+      continue;
+    }
+    names.push_back(text);
   }
-  if (names.empty()) return MaskOrigin::elsewhere;  // a literal
+  if (names.empty()) return MaskOrigin::elsewhere;  // a literal, or a call's result
   // Each name: set in the function before the call (the last setting counts), a parameter, or
   // neither (a macro, a constant, a global).
   MaskOrigin origin = MaskOrigin::elsewhere;
   for (std::string_view name : names) {
     std::optional<bool> from_activemask;  // of the last assignment before the call
-    for (std::size_t k = f.body_begin; k < call; ++k) {
+    for (std::size_t k = f.body_begin; k < at; ++k) {
       if (t[k].text != name || k + 2 >= t.size()) continue;
       const std::string_view next = t[k + 1].text;
       const bool assigns = (next == "=" && t[k + 2].text != "=") ||
@@ -569,7 +599,7 @@ MaskOrigin mask_origin(const std::vector<Token>& t, std::size_t call,
       if (!assigns) continue;
       bool activemask = false;
       int level = 0;
-      for (std::size_t j = k + 1; j < call && !(t[j].text == ";" && level == 0); ++j) {
+      for (std::size_t j = k + 1; j < at && !(t[j].text == ";" && level == 0); ++j) {
         if (t[j].text == "(" || t[j].text == "{") ++level;
         if (t[j].text == ")" || t[j].text == "}") --level;
         activemask = activemask || t[j].text == "__activemask";
@@ -578,11 +608,50 @@ MaskOrigin mask_origin(const std::vector<Token>& t, std::size_t call,
     }
     if (from_activemask.value_or(false)) return MaskOrigin::activemask;
     if (from_activemask.has_value()) continue;
+    std::size_t parameter = 0;
     for (std::size_t k = f.params_begin; k < f.params_end; ++k) {
-      if (t[k].text == name) origin = MaskOrigin::unknown;
+      if (t[k].text == ",") ++parameter;
+      if (t[k].text != name) continue;
+      const MaskOrigin passed = parameter_origin(t, f, parameter, depth);
+      if (passed == MaskOrigin::activemask) return passed;
+      if (passed == MaskOrigin::unknown) origin = passed;
+      break;
     }
   }
   return origin;
+}
+
+// Where parameter number `parameter` of function `f` comes from: what every call of the
+// function in the same file passes there (a helper handed a __ballot_sync result by its only
+// caller is not handed an __activemask()). Unknown when no call is found or one is unreadable.
+MaskOrigin parameter_origin(const std::vector<Token>& t, const Reader::Function& f,
+                            std::size_t parameter, int depth) {
+  if (depth >= kParameterDepth || f.params_begin < 2) return MaskOrigin::unknown;
+  const std::size_t definition = f.params_begin - 2;
+  const std::string_view name = t[definition].text;
+  if (!is_ident_start(name.front())) return MaskOrigin::unknown;
+  bool any_call = false;
+  MaskOrigin origin = MaskOrigin::elsewhere;
+  for (std::size_t k = 0; k + 1 < t.size(); ++k) {
+    if (k == definition || t[k].text != name || t[k + 1].text != "(") continue;
+    Reader caller(t, k);
+    if (!caller.read()) continue;  // a declaration outside any function, not a call
+    if (caller.function().params_begin == f.params_begin) continue;  // recursion
+    const auto [first, last] = argument_range(t, k + 1, parameter);
+    if (first >= last) return MaskOrigin::unknown;  // a default argument, a pack: not followed
+    any_call = true;
+    const MaskOrigin passed = expression_origin(t, first, last, caller.function(), k, depth + 1);
+    if (passed == MaskOrigin::activemask) return passed;
+    if (passed == MaskOrigin::unknown) origin = passed;
+  }
+  return any_call ? origin : MaskOrigin::unknown;
+}
+
+// Where the first argument of the call at `call` comes from (call_context.hpp, MaskOrigin).
+MaskOrigin mask_origin(const std::vector<Token>& t, std::size_t call,
+                       const Reader::Function& f) {
+  const auto [first, last] = argument_range(t, call + 1, 0);
+  return expression_origin(t, first, last, f, call, 0);
 }
 
 }  // namespace

@@ -450,6 +450,11 @@ void count_positive_per_warp(const Launch& l, const std::vector<int>& in, std::v
   }
 }
 
+void ballot_mask_helper(const Launch& l, const std::vector<unsigned>& in,
+                        std::vector<unsigned>& out) {
+  for (unsigned t = 0; t < l.block.x; ++t) out[t] = (t & 31u) < 16u ? 1u + in[t & ~31u] : 0u;
+}
+
 void half_sums(const Launch& l, const std::vector<int>& in, std::vector<int>& lower_sums,
                std::vector<int>& upper_sums) {
   for (unsigned w = 0; w < warps(l); ++w) {
@@ -569,6 +574,10 @@ const std::map<std::string, ReferenceFn, std::less<>>& registry() {
        }},
       {"21_misuse_activemask_mask",
        [](const Launch& l, Args& a) { sum_first_elements(l, a[0].get<int>(), Out<int>(a[1])); }},
+      {"29_ballot_mask_helper",
+       [](const Launch& l, Args& a) {
+         ballot_mask_helper(l, a[0].get<unsigned>(), Out<unsigned>(a[1]));
+       }},
       {"24_misuse_syncthreads_early_return",
        [](const Launch& l, Args& a) {
          block_sum_early_exit(l, a[0].get<int>(), Out<int>(a[1]), a[2].scalar<int>());

@@ -209,3 +209,53 @@ __global__ void k(unsigned* out, int v) {
   CHECK(origin("param", "__shfl_sync") == MaskOrigin::unknown);
   CHECK(origin("member") == MaskOrigin::elsewhere);
 }
+
+// Regression: a mask made by __ballot_sync and handed to a helper was reported as
+// activemask_as_mask when an earlier __activemask() happened to return the same value. The
+// helper's parameter is followed to what its callers pass.
+TEST_CASE("a helper's mask parameter comes from what its callers pass") {
+  const std::string source = R"(
+__device__ __noinline__ unsigned from_ballot(unsigned m, unsigned v) {
+  return __shfl_sync(m, v, 0);  // @ballot
+}
+__device__ unsigned from_active(unsigned v, unsigned m) {
+  return __shfl_sync(m, v, 0);  // @active
+}
+__device__ unsigned inner(unsigned m, unsigned v) {
+  return __shfl_sync(m, v, 0);  // @two_levels
+}
+__device__ unsigned outer(unsigned v, unsigned mask) { return inner(mask, v); }
+__device__ unsigned uncalled(unsigned m, unsigned v) {
+  return __shfl_sync(m, v, 0);  // @uncalled
+}
+__device__ unsigned recursive(unsigned m, unsigned v) {
+  return v == 0 ? __shfl_sync(m, v, 0) : recursive(m, v - 1);  // @recursive
+}
+__global__ void am_param(const unsigned* in, unsigned* out) {
+  const unsigned lane = threadIdx.x & 31u;
+  const unsigned m = __ballot_sync(0xffffffffu, lane < 16u);
+  unsigned r = 0;
+  if (lane < 16u) {
+    const unsigned am = __activemask();
+    r = (am >> lane) & 1u;
+    r += from_ballot(m, in[threadIdx.x]);
+    r += from_active(r, am);
+    r += outer(r, __ballot_sync(0xffffffffu, r > 2));
+    r += recursive(0xffffu, r);
+  }
+  out[threadIdx.x] = r;
+}
+)";
+  const auto origin = [&](const std::string& marker) {
+    const auto at = source.find("// @" + marker);
+    REQUIRE(at != std::string::npos);
+    std::uint32_t line = 1;
+    for (std::size_t k = 0; k < at; ++k) line += source[k] == '\n' ? 1 : 0;
+    return call_context(source, line, "__shfl_sync").mask;
+  };
+  CHECK(origin("ballot") == MaskOrigin::elsewhere);
+  CHECK(origin("active") == MaskOrigin::activemask);
+  CHECK(origin("two_levels") == MaskOrigin::elsewhere);
+  CHECK(origin("uncalled") == MaskOrigin::unknown);
+  CHECK(origin("recursive") == MaskOrigin::elsewhere);
+}
