@@ -96,7 +96,7 @@ std::vector<Frame> parse_frames(std::string_view bytes) {
 
 // Every LaunchOptions field travels, one by one (its memory checks' ranges are the kernel
 // host's to find). A field added to LaunchOptions changes its size: send it here, then update.
-static_assert(sizeof(LaunchOptions) == 136,
+static_assert(sizeof(LaunchOptions) == 144,
               "LaunchOptions changed: send the new field in encode(JobMessage) and decode_job");
 
 namespace {
@@ -116,6 +116,7 @@ void put_options(Writer& out, const LaunchOptions& o) {
   out.put(o.never_set_fill);
   out.put(o.checks.races);
   out.put(o.checks.uninitialized_shared);
+  out.put(o.jobs);
 }
 
 LaunchOptions get_options(Reader& in) {
@@ -134,6 +135,7 @@ LaunchOptions get_options(Reader& in) {
   o.never_set_fill = in.get<std::uint8_t>();
   o.checks.races = in.get<bool>();
   o.checks.uninitialized_shared = in.get<bool>();
+  o.jobs = in.get<std::uint32_t>();
   return o;
 }
 

@@ -185,7 +185,7 @@ std::string prepared_user_source(std::string_view user_source, std::string_view 
   out.reserve(user_source.size() + 512);
   // The registry header goes first, before the user's macros can reach it.
   out += "#include \"warpsim/kernel_registry.hpp\"\n";
-  out += "extern unsigned char* " + std::string(kSharedAlias) + " __asm__(\"" +
+  out += "extern __thread unsigned char* " + std::string(kSharedAlias) + " __asm__(\"" +
          kDynamicSharedBaseSymbol + "\");\n";
   out += "#line 1 \"" + escape_for_string_literal(absolute_path) + "\"\n";
   out +=

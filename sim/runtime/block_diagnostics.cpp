@@ -274,32 +274,11 @@ void BlockRunner::describe_deadlock() {
 
 void BlockRunner::diagnose(const DiagnosticFacts& facts, SourceLine where, const Warp& w,
                            std::int64_t step) {
-  assert(diagnostic_facts_.size() == trace_.diagnostics.size());
-  const DiagnosticKind kind = kind_of(facts);
-  const std::uint64_t key = (std::uint64_t{static_cast<std::uint8_t>(kind)} << 56) ^
-                            (std::uint64_t{where.file} << 32) ^ where.line;
-  const auto [it, inserted] = diagnostic_index_.try_emplace(key, trace_.diagnostics.size());
-  if (!inserted && kind != DiagnosticKind::deadlock) {
-    // Again at this line (another warp, block or iteration): count it, and name its lanes too.
-    Diagnostic& d = trace_.diagnostics[it->second];
-    ++d.occurrences;
-    DiagnosticFacts& kept = diagnostic_facts_[it->second];
-    if (merge_facts(kept, facts)) {
-      d.lanes = lanes_of(kept);
-      d.message = diagnostic_message(kept, trace_.files);
-    }
+  if (found_ != nullptr) {  // a block of a launch spread over threads: replayed in block order
+    found_->push_back({facts, where, block_linear_, w.index, step});
     return;
   }
-  Diagnostic d;
-  d.kind = kind;
-  d.message = diagnostic_message(facts, trace_.files);
-  d.lanes = lanes_of(facts);
-  d.block = block_linear_;
-  d.warp = w.index;
-  d.step = step;
-  d.where = where;
-  trace_.diagnostics.push_back(std::move(d));
-  diagnostic_facts_.push_back(facts);
+  diagnostics_.record(facts, where, block_linear_, w.index, step);
 }
 
 }  // namespace warpsim::runtime

@@ -92,7 +92,8 @@ BlockRunner::BlockRunner(const LaunchOptions& options, const std::function<void(
       maximal_(options.policy == ConvergencePolicy::maximal),
       rng_(options.seed),
       order_seeded_(options.order_seed != 0),
-      order_rng_(options.order_seed) {
+      order_rng_(options.order_seed),
+      diagnostics_(trace) {
   threads_ = static_cast<std::uint32_t>(options.block.count());
   const std::uint32_t warps = (threads_ + kWarpSize - 1) / kWarpSize;
   lanes_.resize(std::size_t{warps} * kWarpSize);

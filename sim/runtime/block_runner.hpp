@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "call_context.hpp"
+#include "diagnostic_recorder.hpp"
 #include "fiber.hpp"
 #include "stack_pool.hpp"
 #include "warpsim/device_abi.hpp"
@@ -121,6 +122,9 @@ class BlockRunner {
   void spin_snapshot(LanePosition& position) const noexcept;
   // The launch's memory checks, told of every __syncthreads and __syncwarp (nullptr: none).
   void set_checker(MemoryChecker* checker) { checker_ = checker; }
+  // Findings go to `found` as they are made instead of into the trace (nullptr: the trace), for
+  // a launch whose blocks run on several threads (block_pool.cpp).
+  void log_findings(std::vector<FoundDiagnostic>* found) { found_ = found; }
 
  private:
   static void lane_entry(void* lane);
@@ -231,8 +235,8 @@ class BlockRunner {
   StepOutputs out_{};
   MemoryChecker* checker_ = nullptr;
 
-  std::unordered_map<std::uint64_t, std::size_t> diagnostic_index_;  // (kind, file, line) -> index
-  std::vector<DiagnosticFacts> diagnostic_facts_;  // what each of trace_.diagnostics says
+  DiagnosticRecorder diagnostics_;  // into trace_
+  std::vector<FoundDiagnostic>* found_ = nullptr;  // instead, when set (log_findings)
   std::vector<sync::WarpAtBarrier> barrier_view_;  // resolve_barrier's view of the warps
   std::vector<Warp*> named_arrivals_;  // resolve_named_barriers' warps at one barrier (reused)
   CallContexts call_contexts_;                     // source text around calls, by file

@@ -7,11 +7,12 @@
 #include "block_runner.hpp"
 
 // `extern __shared__ T name[];` in kernel files is rewritten to read warpsim_dynamic_shared_base:
-// all dynamic shared arrays of a block start at that address, as in CUDA (blocks run one at a
-// time). It points at this buffer unless `warpsim run`'s child moves it in front of a guard page.
+// all dynamic shared arrays of a block start at that address, as in CUDA. Per OS thread, since
+// blocks of a launch may run on several (block_pool.cpp gives each worker a buffer of its own).
+// It points at this buffer unless `warpsim run`'s child moves it in front of a guard page.
 extern "C" {
 alignas(16) unsigned char warpsim_dynamic_shared[warpsim::device::kDynamicSharedCapacity];
-unsigned char* warpsim_dynamic_shared_base = warpsim_dynamic_shared;
+__thread unsigned char* warpsim_dynamic_shared_base = warpsim_dynamic_shared;
 }
 
 namespace warpsim::runtime {

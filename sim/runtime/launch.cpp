@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "block_pool.hpp"
 #include "block_runner.hpp"
 #include "memory_checker.hpp"
 #include "warpsim/device_abi.hpp"
@@ -96,6 +97,10 @@ LaunchResult launch(const LaunchOptions& options, const std::function<void()>& t
   LaunchResult result;
   result.trace.grid = options.grid;
   result.trace.block = options.block;
+  if (runtime::can_spread_blocks(options)) {
+    runtime::run_blocks_spread(options, thread_body, result);
+    return result;
+  }
   runtime::BlockRunner runner(options, thread_body, result.trace, result.steps);
   std::unique_ptr<runtime::MemoryChecker> checker;
   if (options.checks.any()) {

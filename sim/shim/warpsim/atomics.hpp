@@ -1,8 +1,13 @@
-// Atomic functions. Lanes are fibers on one OS thread and only switch at warp-level calls,
-// barriers and between atomics (a spinning lane yields, device_abi.hpp's spin_tick), so a plain
-// read-modify-write is atomic here, as each CUDA atomic is on the device.
+// Atomic functions. Lanes of one block are fibers on one OS thread and only switch at warp-level
+// calls, barriers and between atomics (a spinning lane yields, device_abi.hpp's spin_tick); blocks
+// of a launch may run on several OS threads at once (LaunchOptions::jobs), as on a GPU, so each
+// read-modify-write is a compare-and-swap loop: atomic across blocks, as each CUDA atomic is on
+// the device. Code built for the race checker (which runs blocks one at a time) keeps plain
+// read-modify-writes, bracketed so that the checker sees them as atomic.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <cstring>
 
 #include "warpsim/arch.hpp"
@@ -42,9 +47,32 @@ template <class T, class F>
 inline T atomic_update(T* address, F update) {
   [[maybe_unused]] const AtomicScope atomic;
   atomic_tick();
+#if defined(WARPSIM_CHECKED_BUILD)
   const T old = *address;
   *address = update(old);
   return old;
+#else
+  static_assert(sizeof(T) <= 16, "an atomic of more than 16 bytes");
+  if constexpr (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8) {
+    T old;
+    __atomic_load(address, &old, __ATOMIC_RELAXED);
+    T desired = update(old);
+    while (!__atomic_compare_exchange(address, &old, &desired, false, __ATOMIC_SEQ_CST,
+                                      __ATOMIC_RELAXED)) {
+      desired = update(old);
+    }
+    return old;
+  } else {  // 16 bytes (float4): a lock per address, since no plain instruction swaps them
+    static std::atomic_flag locks[64];
+    std::atomic_flag& lock = locks[(reinterpret_cast<std::uintptr_t>(address) >> 4) % 64];
+    while (lock.test_and_set(std::memory_order_acquire)) {
+    }
+    const T old = *address;
+    *address = update(old);
+    lock.clear(std::memory_order_release);
+    return old;
+  }
+#endif
 }
 
 }  // namespace warpsim::shim
@@ -99,11 +127,8 @@ WARPSIM_ATOMIC(atomicDec, unsigned int, (old == 0u || old > val) ? val : old - 1
 
 #define WARPSIM_ATOMIC_CAS(T)                                                          \
   inline T atomicCAS(T* address, T compare, T val) {                                   \
-    [[maybe_unused]] const ::warpsim::shim::AtomicScope atomic;                                         \
-    ::warpsim::shim::atomic_tick();                                                    \
-    const T old = *address;                                                            \
-    if (old == compare) *address = val;                                                \
-    return old;                                                                        \
+    return ::warpsim::shim::atomic_update(                                             \
+        address, [compare, val](T old) -> T { return old == compare ? val : old; });   \
   }                                                                                    \
   inline T atomicCAS_block(T* address, T compare, T val) { return atomicCAS(address, compare, val); } \
   inline T atomicCAS_system(T* address, T compare, T val) { return atomicCAS(address, compare, val); }
@@ -115,6 +140,7 @@ WARPSIM_ATOMIC_CAS(unsigned short)
 
 #undef WARPSIM_ATOMIC_CAS
 
-inline void __threadfence() {}
-inline void __threadfence_block() {}
-inline void __threadfence_system() {}
+// Blocks may run on several OS threads (atomics.hpp's head): a fence orders memory between them.
+inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+inline void __threadfence_block() { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
+inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }

@@ -99,7 +99,7 @@ WARPSIM_NEEDS_ARCH(void, __nanosleep, 70)
 // libwarpsim's dynamic shared buffer, and where the block's dynamic shared memory starts (the same,
 // unless `warpsim run`'s child moved it in front of a guard page): runner.hpp's symbols.
 extern "C" unsigned char warpsim_dynamic_shared[];
-extern "C" unsigned char* warpsim_dynamic_shared_base;
+extern "C" __thread unsigned char* warpsim_dynamic_shared_base;  // per OS thread
 
 namespace warpsim::shim::memory {
 

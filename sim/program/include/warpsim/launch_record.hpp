@@ -19,6 +19,8 @@ namespace warpsim::program {
 inline constexpr const char* kProgramDirEnv = "WARPSIM_PROGRAM_DIR";             // launches.jsonl
 inline constexpr const char* kProgramTraceDirEnv = "WARPSIM_PROGRAM_TRACE_DIR";  // --trace DIR
 inline constexpr const char* kProgramMaxStepsEnv = "WARPSIM_PROGRAM_MAX_STEPS";
+// Threads a launch's blocks may run on (exec --jobs); unset: every core.
+inline constexpr const char* kProgramJobsEnv = "WARPSIM_JOBS";
 inline constexpr const char* kLaunchRecordFile = "launches.jsonl";
 // The status a program ends with when warpsim stops it at a launch that could not complete.
 inline constexpr int kProgramStoppedExitStatus = 86;

@@ -203,7 +203,8 @@ Expected<KernelChoice> resolve_kernel(const std::vector<KernelInfo>& kernels,
 
 // Rewrites every `extern __shared__ T name[];` (any spacing, __align__/alignas/attributes) into
 // a reference to the block's dynamic shared memory, whose address the runtime keeps in the
-// pointer kDynamicSharedBaseSymbol (declared by prepare_source as `warpsim_runner_dynamic_shared_`):
+// thread-local pointer kDynamicSharedBaseSymbol (declared by prepare_source as
+// `extern __thread ... warpsim_runner_dynamic_shared_`: blocks may run on several OS threads):
 //   T (&name)[] = *reinterpret_cast<T (*)[]>(warpsim_runner_dynamic_shared_);
 // Line numbers of all other text are unchanged. kDynamicSharedSymbol is the runtime's own buffer.
 inline constexpr const char* kDynamicSharedSymbol = "warpsim_dynamic_shared";

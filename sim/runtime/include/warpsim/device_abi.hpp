@@ -17,8 +17,9 @@ struct LaneEnv {
   dim3 block_dim, grid_dim;
 };
 
-// Bytes behind `extern __shared__` arrays (the symbol warpsim_dynamic_shared): blocks run one at a
-// time, so one buffer serves every block. H100 blocks may use up to 227 KiB.
+// Bytes behind `extern __shared__` arrays (the symbol warpsim_dynamic_shared): the blocks an OS
+// thread runs one after the other share one buffer of this size (block_pool.cpp gives each
+// worker thread its own). H100 blocks may use up to 227 KiB.
 inline constexpr std::size_t kDynamicSharedCapacity = 256 * 1024;
 
 // initial-exec: kernel objects loaded with dlopen read this without a __tls_get_addr call.

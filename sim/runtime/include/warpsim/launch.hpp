@@ -46,6 +46,11 @@ struct LaunchOptions {
   std::uint8_t never_set_fill = 0;
   // Race and uninitialised-shared-memory checks (memory_checks.hpp); off: no cost at all.
   MemoryChecks checks{};
+  // OS threads that run the launch's blocks: 1 runs them one after the other on the calling
+  // thread. More spread them over that many threads (the calling one among them) where nothing
+  // needs one order over all blocks (maximal policy, no order seed, no memory checks, no steps
+  // recorded: block_pool.hpp); the results, diagnostics and printf output are those of one thread.
+  std::uint32_t jobs = 1;
 };
 
 enum class LaunchStatus : std::uint8_t {
