@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <thread>
 
 #include "warpsim/device_abi.hpp"
 #include "warpsim/launch.hpp"
@@ -36,6 +38,8 @@ struct ProgramState {
   std::string trace_dir;  // kProgramTraceDirEnv
   int record_fd = -1;     // <dir>/launches.jsonl, append-only
   std::uint64_t max_steps = LaunchOptions{}.max_steps;
+  // Threads a launch's blocks may run on (kProgramJobsEnv): every core unless told otherwise.
+  std::uint32_t jobs = std::max(1u, std::thread::hardware_concurrency());
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
 
   ProgramState() {
@@ -44,6 +48,10 @@ struct ProgramState {
     if (const char* m = std::getenv(kProgramMaxStepsEnv)) {
       const unsigned long long steps = std::strtoull(m, nullptr, 10);
       if (steps != 0) max_steps = steps;
+    }
+    if (const char* j = std::getenv(kProgramJobsEnv)) {
+      const unsigned long count = std::strtoul(j, nullptr, 10);
+      if (count != 0) jobs = static_cast<std::uint32_t>(std::min(count, 1024ul));
     }
     if (!dir.empty()) {
       const std::string path = dir + "/" + kLaunchRecordFile;
@@ -158,6 +166,7 @@ int launch_kernel(const KernelLaunchRequest& request, void (*body)(void*), void*
   options.dynamic_shared_bytes = request.shared_bytes;
   options.max_steps = s.max_steps;
   options.record_steps = !s.trace_dir.empty();
+  options.jobs = s.jobs;
 
   const Expected<void> shape = check_launch_shape(record.grid, record.block);
   if (!shape || request.shared_bytes > device::kDynamicSharedCapacity) {
@@ -225,15 +234,25 @@ int last_error(bool reset) {
   return error;
 }
 
+// Allocations from this size up are mappings of their own: zero pages the kernel gives as they
+// are first touched, instead of a memset over the whole block up front.
+constexpr std::size_t kMappedAllocation = std::size_t{1} << 20;
+
 void* allocate(std::size_t bytes) {
   if (bytes == 0) return nullptr;
   constexpr std::size_t kAlignment = 256;
   const std::size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
-  void* pointer = std::aligned_alloc(kAlignment, rounded);
-  if (pointer == nullptr) return nullptr;
   // Zeros, the same in every build (a sanitizer's malloc fills fresh memory with a pattern): CUDA
   // leaves new device memory undefined, and the H100 runs recorded here read zeros in it.
-  std::memset(pointer, 0, rounded);
+  void* pointer = nullptr;
+  if (rounded >= kMappedAllocation) {
+    pointer = mmap(nullptr, rounded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (pointer == MAP_FAILED) return nullptr;
+  } else {
+    pointer = std::aligned_alloc(kAlignment, rounded);
+    if (pointer == nullptr) return nullptr;
+    std::memset(pointer, 0, rounded);
+  }
   ProgramState& s = state();
   std::lock_guard lock(s.mutex);
   s.allocations[reinterpret_cast<std::uintptr_t>(pointer)] = bytes;
@@ -244,8 +263,15 @@ bool release(void* pointer) {
   if (pointer == nullptr) return true;
   ProgramState& s = state();
   std::lock_guard lock(s.mutex);
-  if (s.allocations.erase(reinterpret_cast<std::uintptr_t>(pointer)) == 0) return false;
-  std::free(pointer);
+  const auto it = s.allocations.find(reinterpret_cast<std::uintptr_t>(pointer));
+  if (it == s.allocations.end() || s.symbols.count(it->first) != 0) return false;
+  const std::size_t rounded = (it->second + 255) / 256 * 256;
+  s.allocations.erase(it);
+  if (rounded >= kMappedAllocation) {
+    munmap(pointer, rounded);
+  } else {
+    std::free(pointer);
+  }
   return true;
 }
 
