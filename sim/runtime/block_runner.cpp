@@ -158,13 +158,7 @@ BlockOutcome BlockRunner::run(std::uint64_t block_linear, Dim3 block_idx) {
   for (Lane& l : lanes_) {
     l.env.block_idx = {block_idx.x, block_idx.y, block_idx.z};
     l.started = false;
-    if (l.thread < threads_) {
-      // Stagger stack tops: every stack starts at the same page offset, so without this the
-      // lanes' hot frames all compete for the same few cache sets (measured: 10x slower steps).
-      const std::size_t colour = (l.thread * 9 % 64) * 64;
-      l.context = fiber::prepare({static_cast<char*>(l.stack.top) - colour, l.stack.size - colour},
-                                 &lane_entry, &l);
-    }
+    if (l.thread < threads_) prepare_lane(l);
   }
 
   if (order_seeded_) current_warp_ = static_cast<std::uint32_t>(order_rng_() % warps_.size());
@@ -181,14 +175,23 @@ BlockOutcome BlockRunner::run(std::uint64_t block_linear, Dim3 block_idx) {
 void BlockRunner::lane_entry(void* lane) {
   after_switch(nullptr);
   BlockRunner& r = *tl_runner;
-  Lane& self = *static_cast<Lane*>(lane);
-  self.started = true;
-  r.lane_main(self);
-  if (r.unwinding_) r.leave_for_good(self, nullptr);
-  Warp& w = r.warps_[self.warp];
-  w.exited |= lane_bit(static_cast<int>(self.lane));
-  ++r.exits_;
-  r.leave_for_good(self, r.pick_next());
+  Lane* self = static_cast<Lane*>(lane);
+  while (true) {
+    self->started = true;
+    r.lane_main(*self);
+    if (r.unwinding_) r.leave_for_good(*self, nullptr);
+    Warp& w = r.warps_[self->warp];
+    w.exited |= lane_bit(static_cast<int>(self->lane));
+    ++r.exits_;
+    Lane* const next = r.pick_next();
+    if (next == nullptr || next->started) r.leave_for_good(*self, next);
+    // The next lane has not run yet: it runs here, on the stack this one finished on, with no
+    // switch (a lane that never waits costs about a call). The two swap stacks, so that each
+    // lane's `stack` is still the one it runs on (the sanitizers are told of it at switches).
+    std::swap(self->stack, next->stack);
+    r.set_running(next);
+    self = next;
+  }
 }
 
 void BlockRunner::lane_main(Lane& lane) {
@@ -202,6 +205,14 @@ void BlockRunner::lane_main(Lane& lane) {
   } catch (...) {
     abort_launch(LaunchStatus::kernel_exception, kernel_exception_message(nullptr));
   }
+}
+
+void BlockRunner::prepare_lane(Lane& l) {
+  // Stagger stack tops: every stack starts at the same page offset, so without this the lanes'
+  // hot frames all compete for the same few cache sets (measured: 10x slower steps).
+  const std::size_t colour = (l.thread * 9 % 64) * 64;
+  l.context = fiber::prepare({static_cast<char*>(l.stack.top) - colour, l.stack.size - colour},
+                             &lane_entry, &l);
 }
 
 void BlockRunner::leave_for_good(Lane& self, Lane* next) {
@@ -249,8 +260,7 @@ void BlockRunner::unwind_suspended_lanes() {
   }
 }
 
-int BlockRunner::choose_lane(LaneMask ready) {
-  if (options_.policy == ConvergencePolicy::maximal) return lowest_lane(ready);
+int BlockRunner::choose_lane_at_random(LaneMask ready) {
   const int count = std::popcount(ready);
   int k = static_cast<int>(rng_() % static_cast<std::uint64_t>(count));
   while (k-- > 0) ready &= ready - 1;

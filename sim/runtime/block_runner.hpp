@@ -9,6 +9,7 @@
 // and records it (worded by warpsim/diagnostic_text.hpp).
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <functional>
 #include <random>
@@ -140,6 +141,7 @@ class BlockRunner {
   static void file_operands(Lane& lane, Warp& warp, device::WarpCall call, std::uint64_t value,
                      std::uint32_t line);
   [[noreturn]] void leave_for_good(Lane& self, Lane* next);
+  void prepare_lane(Lane& lane);  // its fiber, on its stack, to start at lane_entry
   void set_running(Lane* lane);
   void note_site(Lane& lane, device::CallSite site);
   bool recall_file(Lane& lane, const char* file);  // from recent_files_, when there
@@ -194,7 +196,10 @@ class BlockRunner {
   CallContext call_context_at(SourceLine where, Op op);
 
   std::uint32_t intern_file(const char* file);
-  int choose_lane(LaneMask ready);
+  int choose_lane(LaneMask ready) {
+    return maximal_ ? std::countr_zero(ready) : choose_lane_at_random(ready);
+  }
+  int choose_lane_at_random(LaneMask ready);
   LaneMask same_call_lanes(const Warp& warp, int lane) const;
   [[gnu::noinline]] void wait_in_call(Warp& warp, Op op, LaneMask me);
   std::string site_text(SourceLine where) const;
