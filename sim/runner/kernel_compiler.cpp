@@ -622,7 +622,7 @@ std::string unsupported_library_hint(std::string_view output) {
       {"cusolver", "cuSOLVER"},   {"cudnn", "cuDNN"},       {"nccl", "NCCL"},
       {"cutensor", "cuTENSOR"},   {"nvshmem", "NVSHMEM"},   {"npp", "NPP"},
       {"nvjpeg", "nvJPEG"},       {"cutlass/", "CUTLASS"},  {"cute/", "CuTe"},
-      {"thrust/", "Thrust"},
+      {"thrust/", "Thrust"},      {"curand.h", "cuRAND's host API"}, {"nvrtc", "NVRTC"},
   };
   // "fatal error: cublas_v2.h: No such file or directory" (GCC and clang word it alike).
   std::size_t at = output.find("fatal error: ");

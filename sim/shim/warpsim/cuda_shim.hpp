@@ -3,6 +3,13 @@
 // Nothing in a kernel file is written for the simulator.
 #pragma once
 
+// libcu++ (CCCL) includes <cuda_fp8.h> when it can find one, which the toolkit's include folder
+// (searched after the shim) now provides: the shim has no fp8 types yet, so CCCL keeps them off,
+// as before that folder was searched.
+#if !defined(CCCL_DISABLE_NVFP8_SUPPORT)
+#define CCCL_DISABLE_NVFP8_SUPPORT
+#endif
+
 // First: nvcc defines __CUDACC__ and __CUDA_ARCH__ before any header is read (glibc and other
 // libraries look at them).
 #include "warpsim/arch.hpp"
