@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -19,6 +20,7 @@
 #include <string>
 #include <thread>
 
+#include "warpsim/code_lines.hpp"
 #include "warpsim/device_abi.hpp"
 #include "warpsim/launch.hpp"
 #include "warpsim/launch_record.hpp"
@@ -309,3 +311,41 @@ double now_seconds() {
 }
 
 }  // namespace warpsim::program
+
+namespace {
+
+[[noreturn]] void stop_not_simulated(const std::string& message) {
+  std::fflush(nullptr);  // what the program printed so far comes first
+  const std::string& dir = warpsim::program::state().dir;
+  bool told = false;
+  if (!dir.empty()) {
+    std::ofstream out(dir + "/" + warpsim::program::kNotSimulatedFile, std::ios::trunc);
+    out << message << "\n";
+    told = static_cast<bool>(out.flush());
+  }
+  if (!told) std::fprintf(stderr, "warpsim: %s\n", message.c_str());
+  _exit(warpsim::program::kProgramNotSimulatedExitStatus);
+}
+
+}  // namespace
+
+extern "C" void warpsim_not_simulated(const char* what, const char* api,
+                                      const void* return_address) {
+  std::string where = "an unknown line";
+  if (return_address != nullptr) {
+    const std::vector<warpsim::runtime::CodeLine> lines =
+        warpsim::runtime::code_lines({reinterpret_cast<std::uintptr_t>(return_address)});
+    if (!lines.empty() && !lines[0].file.empty()) {
+      where = std::filesystem::path(lines[0].file).filename().string() + ":" +
+              std::to_string(lines[0].line);
+    }
+  }
+  stop_not_simulated(std::string(what) + " is not simulated: " + api + " at " + where);
+}
+
+extern "C" void warpsim_not_simulated_at(const char* what, const char* api, const char* file,
+                                         unsigned line) {
+  stop_not_simulated(std::string(what) + " is not simulated: " + api + " at " +
+                     std::filesystem::path(file != nullptr ? file : "?").filename().string() +
+                     ":" + std::to_string(line));
+}

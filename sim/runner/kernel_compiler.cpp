@@ -18,6 +18,7 @@
 
 #include "content_hash.hpp"
 #include "kernel_scan.hpp"
+#include "library_stubs.hpp"
 #include "subprocess.hpp"
 #include "toolkit_headers.hpp"
 
@@ -336,11 +337,27 @@ std::string find_libcudacxx() {
   return {};
 }
 
-// -idirafter the toolkit's libcu++ folder, when there is one.
+// The include folder of the first of $CUDA_HOME, $CUDA_PATH and /usr/local/cuda that has one.
+std::string find_toolkit_include() {
+  for (const std::string& root :
+       {env_or_empty("CUDA_HOME"), env_or_empty("CUDA_PATH"), std::string("/usr/local/cuda")}) {
+    if (root.empty()) continue;
+    const std::string dir = root + "/include";
+    if (is_file(dir + "/cuda_runtime_api.h")) return dir;
+  }
+  return {};
+}
+
+// -idirafter the toolkit's libcu++ folder and then its include folder, when there are: after the
+// shim and the system, so that only what the shim does not stand in for is read from the
+// toolkit (the libraries' headers: cublas_v2.h, cufft.h, ...). The toolkit's own headers that
+// those include by "name" are skipped by their include guards, which the shim defines.
 void add_libcudacxx(const Toolchain& toolchain, std::vector<std::string>& argv) {
-  if (toolchain.libcudacxx_dir.empty()) return;
-  argv.push_back("-idirafter");
-  argv.push_back(toolchain.libcudacxx_dir);
+  for (const std::string* dir : {&toolchain.libcudacxx_dir, &toolchain.toolkit_include_dir}) {
+    if (dir->empty()) continue;
+    argv.push_back("-idirafter");
+    argv.push_back(*dir);
+  }
 }
 
 }  // namespace
@@ -363,6 +380,7 @@ std::vector<std::string> arch_definitions(int arch) {
 Expected<Toolchain> find_toolchain() {
   Toolchain toolchain;
   toolchain.libcudacxx_dir = find_libcudacxx();
+  toolchain.toolkit_include_dir = find_toolkit_include();
   toolchain.compiler = split_words(env_or_empty("WARPSIM_CXX"));
   if (toolchain.compiler.empty()) toolchain.compiler = {"c++"};
   toolchain.compiler_path = find_program(toolchain.compiler[0]);
@@ -504,7 +522,7 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
   for (const std::string& flag : arch_flags) key.add(flag);
   for (const std::string& flag : check_flags) key.add(flag);
   key.add(toolchain.library).add(options.user_dir).add(header_digest(toolchain));
-  key.add(toolchain.libcudacxx_dir);
+  key.add(toolchain.libcudacxx_dir).add(toolchain.toolkit_include_dir);
   for (const std::string& flag : options.user_flags) key.add(flag);
   key.add(options.kernel_name);  // the warnings (.notes) are about this kernel
   const std::string stem = toolchain.cache_dir + "/kernels/" + key.hex();
@@ -542,7 +560,31 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
   }
   if (options.color_diagnostics) argv.push_back("-fdiagnostics-color=always");
 
-  const ProcessOutput run = run_process(argv);
+  ProcessOutput run = run_process(argv);
+  if (options.executable && run.started && run.exit_code != 0) {
+    // Functions of a library (or CUDA APIs) that warpsim does not simulate: linked to stubs
+    // that stop the program if it calls them (library_stubs.hpp).
+    const std::vector<MissingFunction> missing = stubbable_undefined_symbols(run.output);
+    if (!missing.empty()) {
+      const std::string stubs_source = stem + ".stubs.c";
+      const std::string stubs_object = stem + ".stubs.o" + suffix;
+      std::vector<std::string> stubs_argv = toolchain.compiler;
+      for (const std::string& arg : {std::string("-x"), std::string("c"), std::string("-c"),
+                                     std::string("-O1"), std::string("-fPIC"), std::string("-o"),
+                                     stubs_object, stubs_source}) {
+        stubs_argv.push_back(arg);
+      }
+      if (write_file_atomically(stubs_source, library_stubs_source(missing))) {
+        const ProcessOutput stubs = run_process(stubs_argv);
+        if (stubs.started && stubs.exit_code == 0) {
+          argv.push_back(stubs_object);
+          run = run_process(argv);
+        }
+      }
+      std::remove(stubs_object.c_str());
+      std::remove(stubs_source.c_str());
+    }
+  }
   auto rule = read_file(make_rule);
   std::remove(make_rule.c_str());
   if (!run.started || run.exit_code != 0) {
@@ -580,7 +622,7 @@ std::string unsupported_library_hint(std::string_view output) {
       {"cusolver", "cuSOLVER"},   {"cudnn", "cuDNN"},       {"nccl", "NCCL"},
       {"cutensor", "cuTENSOR"},   {"nvshmem", "NVSHMEM"},   {"npp", "NPP"},
       {"nvjpeg", "nvJPEG"},       {"cutlass/", "CUTLASS"},  {"cute/", "CuTe"},
-      {"thrust/", "Thrust"},
+      {"thrust/", "Thrust"},      {"curand.h", "cuRAND's host API"}, {"nvrtc", "NVRTC"},
   };
   // "fatal error: cublas_v2.h: No such file or directory" (GCC and clang word it alike).
   std::size_t at = output.find("fatal error: ");

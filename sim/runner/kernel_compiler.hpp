@@ -20,6 +20,9 @@ struct Toolchain {
   // A CUDA toolkit's include/cccl folder ($CUDA_HOME, $CUDA_PATH, /usr/local/cuda), searched after
   // the system headers so that the shim's cuda/ wrappers read libcu++ from it; empty when none.
   std::string libcudacxx_dir;
+  // The toolkit's include folder, searched last: the headers of CUDA's libraries (cuBLAS, cuFFT,
+  // ...) compile, and their functions stop the program if called (library_stubs.hpp).
+  std::string toolkit_include_dir;
   std::string cache_dir;  // $WARPSIM_CACHE_DIR, $XDG_CACHE_HOME/warpsim, ~/.cache/warpsim
   CacheLimits cache_limits;  // pruned to these after each compile that adds to the cache
 };

@@ -205,6 +205,8 @@ std::string_view to_string(ProgramStatus status) {
       return "exited";
     case ProgramStatus::kernel_stopped:
       return "kernel_stopped";
+    case ProgramStatus::not_simulated:
+      return "not_simulated";
     case ProgramStatus::crashed:
       return "crashed";
     case ProgramStatus::timeout:
@@ -229,6 +231,7 @@ int exec_exit_status(const ProgramResult& result) {
       return result.exit_code == 0 && result.diagnostic_count() != 0 ? kExecKernelProblem
                                                                      : result.exit_code;
     case ProgramStatus::kernel_stopped:
+    case ProgramStatus::not_simulated:
       return kExecKernelProblem;
     case ProgramStatus::crashed:
       return 128 + result.signal;
@@ -335,6 +338,13 @@ ProgramResult run_program(const ProgramRequest& request) {
     result.status = ProgramStatus::kernel_stopped;
     result.message = "warpsim stopped the program at " + where_launch(last) + ": " + last.status +
                      ": " + last.message;
+  } else if (const std::string not_simulated =
+                 read_whole(scratch.path() + "/" + program::kNotSimulatedFile);
+             WEXITSTATUS(end.wait_status) == program::kProgramNotSimulatedExitStatus &&
+             !not_simulated.empty()) {
+    result.status = ProgramStatus::not_simulated;
+    result.message = "warpsim stopped the program: " +
+                     not_simulated.substr(0, not_simulated.find('\n'));
   } else {
     result.status = ProgramStatus::exited;
     result.exit_code = WEXITSTATUS(end.wait_status);

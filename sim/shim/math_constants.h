@@ -1,5 +1,6 @@
 // Stand-in for CUDA's <math_constants.h>.
 #pragma once
+#define __MATH_CONSTANTS_H__  // the toolkit header's include guard
 #include <cmath>
 #define CUDART_INF_F __builtin_huge_valf()
 #define CUDART_NAN_F __builtin_nanf("")

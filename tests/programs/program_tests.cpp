@@ -123,15 +123,43 @@ TEST_CASE("a compile error shows the compiler's own message with the file's line
   CHECK(contains(run.err, "did not compile"));
 }
 
-TEST_CASE("a CUDA library warpsim does not simulate is named; __WARPSIM__ keeps it out") {
-  const ProcessOutcome library = run_warpsim({"exec", (kCases / "uses_cublas.cu").string()});
-  CHECK(library.exit_code == 125);
-  CHECK(contains(library.err, "cuBLAS (cublas_v2.h) is not simulated"));
-  CHECK(contains(library.err, "#ifndef __WARPSIM__"));
+TEST_CASE("a CUDA library's call stops the program at run time, naming it and the line") {
+  if (!fs::exists("/usr/local/cuda/include/cublas_v2.h")) {
+    MESSAGE("no CUDA toolkit at /usr/local/cuda: cuBLAS's header cannot compile here");
+    return;
+  }
+  const ProcessOutcome called = run_warpsim({"exec", (kCases / "uses_cublas.cu").string()});
+  INFO(called.err);
+  CHECK(called.exit_code == 123);
+  CHECK(contains(called.err, "1. scale<<<2, 32>>>"));  // the kernel before it ran
+  CHECK(contains(called.err, "cuBLAS is not simulated: cublasCreate_v2 at uses_cublas.cu:33"));
+  CHECK_FALSE(contains(called.out, "PASSED"));
+
+  const ProcessOutcome never = run_warpsim(
+      {"exec", "-D", "NEVER_CALLED", (kCases / "uses_cublas.cu").string()});
+  CHECK_MESSAGE(never.exit_code == 0, never.err);
+  CHECK(contains(never.out, "PASSED"));
+}
+
+TEST_CASE("__WARPSIM__ keeps a library out of the simulator's build") {
   const ProcessOutcome guarded =
       run_warpsim({"exec", "-D", "GUARD", (kCases / "uses_cublas.cu").string()});
   CHECK_MESSAGE(guarded.exit_code == 0, guarded.err);
   CHECK(contains(guarded.out, "PASSED"));
+}
+
+TEST_CASE("a runtime API warpsim does not simulate stops the program when reached, exit 123") {
+  const ProcessOutcome run = run_warpsim({"exec", (kCases / "calls_unsimulated.cu").string()});
+  INFO(run.err);
+  CHECK(run.exit_code == 123);
+  CHECK(contains(run.out, "before the array\n"));
+  CHECK_FALSE(contains(run.out, "PASSED"));
+  CHECK(contains(run.err, "a CUDA array is not simulated: cudaMallocArray at calls_unsimulated.cu:16"));
+
+  const ProcessOutcome not_reached =
+      run_warpsim({"exec", (kCases / "calls_unsimulated.cu").string(), "--", "1", "2", "3", "4"});
+  CHECK_MESSAGE(not_reached.exit_code == 0, not_reached.err);
+  CHECK(contains(not_reached.out, "PASSED"));
 }
 
 TEST_CASE("a kernel that spins on a flag nobody sets is named as a livelock and stops the program") {

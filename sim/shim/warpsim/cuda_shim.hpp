@@ -3,6 +3,13 @@
 // Nothing in a kernel file is written for the simulator.
 #pragma once
 
+// libcu++ (CCCL) includes <cuda_fp8.h> when it can find one, which the toolkit's include folder
+// (searched after the shim) now provides: the shim has no fp8 types yet, so CCCL keeps them off,
+// as before that folder was searched.
+#if !defined(CCCL_DISABLE_NVFP8_SUPPORT)
+#define CCCL_DISABLE_NVFP8_SUPPORT
+#endif
+
 // First: nvcc defines __CUDACC__ and __CUDA_ARCH__ before any header is read (glibc and other
 // libraries look at them).
 #include "warpsim/arch.hpp"
@@ -32,3 +39,75 @@
 #include "warpsim/memory_intrinsics.hpp"
 #include "warpsim/device_printf.hpp"
 #include "warpsim/inline_ptx.hpp"
+
+// The include guards of the toolkit headers whose content the lines above provide (nvcc reads
+// cuda_runtime.h, and through it these, before every .cu file): code that tests them (the
+// samples' helper_cuda.h: #ifdef __DRIVER_TYPES_H__, #ifdef __CUDA_RUNTIME_H__) sees what it sees
+// under nvcc, and a toolkit header that includes one of them by "name" (cublas_api.h includes
+// "driver_types.h") skips it.
+#define __CUDA_RUNTIME_H__
+#define __CUDA_RUNTIME_API_H__
+#define __DRIVER_TYPES_H__
+#define __DRIVER_FUNCTIONS_H__
+#define __HOST_DEFINES_H__
+#define __HOST_CONFIG_H__
+#define __BUILTIN_TYPES_H__
+#define __DEVICE_TYPES_H__
+#define __VECTOR_TYPES_H__
+#define __VECTOR_FUNCTIONS_H__
+#define __TEXTURE_TYPES_H__
+#define __SURFACE_TYPES_H__
+#define __CHANNEL_DESCRIPTOR_H__
+#define __CUDA_TEXTURE_TYPES_H__
+#define __CUDA_SURFACE_TYPES_H__
+#define __TEXTURE_FETCH_FUNCTIONS_H__
+#define __TEXTURE_INDIRECT_FUNCTIONS_H__
+#define __SURFACE_FUNCTIONS_H__
+#define __SURFACE_INDIRECT_FUNCTIONS_H__
+#define __DEVICE_LAUNCH_PARAMETERS_H__
+#define __DEVICE_FUNCTIONS_H__
+#define __COMMON_FUNCTIONS_H__
+#define __MATH_FUNCTIONS_H__
+#define __CUDA_DEVICE_RUNTIME_API_H__
+#define __DEVICE_ATOMIC_FUNCTIONS_H__
+#define __DEVICE_DOUBLE_FUNCTIONS_H__
+#define __SM_20_ATOMIC_FUNCTIONS_H__
+#define __SM_20_INTRINSICS_H__
+#define __SM_30_INTRINSICS_H__
+#define __SM_32_ATOMIC_FUNCTIONS_H__
+#define __SM_32_INTRINSICS_H__
+#define __SM_35_ATOMIC_FUNCTIONS_H__
+#define __SM_35_INTRINSICS_H__
+#define __SM_60_ATOMIC_FUNCTIONS_H__
+#define __SM_61_INTRINSICS_H__
+#define __SM_70_RT_H__
+#define __SM_80_RT_H__
+#define __SM_90_RT_H__
+#define __CUDA_PROFILER_API_H__
+
+// host_defines.h's macros that toolkit headers put in their declarations.
+#define CUDARTAPI
+#define CUDARTAPI_CDECL
+#define CUDART_CB
+#define CUDART_DEVICE
+#define __cudart_builtin__
+#define __device_builtin_texture_type__
+#define __device_builtin_surface_type__
+#define __no_return__ __attribute__((noreturn))
+#define __thread__ __thread
+#define __import__
+#define __export__
+#define __cdecl
+#define __annotate__(a) __attribute__((a))
+#define __location__(a) __annotate__(a)
+#define __specialization_static
+#define __nv_pure__ __attribute__((pure))
+#define __inline_hint__
+#define __CUDA_ALIGN__(n) __attribute__((aligned(n)))
+#if !defined(__dv)
+#define __dv(v) = v
+#endif
+#define CUDART_DEPRECATED
+#define __CUDA_DEPRECATED
+#define __CUDART_API_PTDS(api) api
+#define __CUDART_API_PTSZ(api) api

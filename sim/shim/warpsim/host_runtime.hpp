@@ -18,6 +18,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "warpsim/device_attributes.hpp"
 #include "warpsim/launch_buffers.hpp"
 #include "warpsim/program_runtime.hpp"
 
@@ -44,12 +45,19 @@ inline constexpr unsigned cudaMemAttachHost = 2;
 #define cudaStreamLegacy (reinterpret_cast<cudaStream_t>(0x1))
 #define cudaStreamPerThread (reinterpret_cast<cudaStream_t>(0x2))
 
-// The fields of CUDA 13's cudaDeviceProp that programs read, with the simulated device's values
-// (cudaGetDeviceProperties): an H100's limits, the compute capability of the architecture the
-// file is compiled for (warpsim exec --arch), warp size 32.
+// CUDA 13's cudaDeviceProp, every field, filled by cudaGetDeviceProperties from the simulated
+// device's attributes (device_attributes.hpp): an H100's, with the compute capability of the
+// architecture the file is compiled for (warpsim exec --arch) and the name "warpsim (simulated
+// sm_XX)".
+struct CUuuid_st {
+  char bytes[16];
+};
+using cudaUUID_t = CUuuid_st;
 struct cudaDeviceProp {
   char name[256];
-  char uuid[16];
+  cudaUUID_t uuid;
+  char luid[8];
+  unsigned int luidDeviceNodeMask;
   std::size_t totalGlobalMem;
   std::size_t sharedMemPerBlock;
   int regsPerBlock;
@@ -62,94 +70,245 @@ struct cudaDeviceProp {
   int major;
   int minor;
   std::size_t textureAlignment;
+  std::size_t texturePitchAlignment;
   int multiProcessorCount;
   int integrated;
   int canMapHostMemory;
+  int maxTexture1D;
+  int maxTexture1DMipmap;
+  int maxTexture2D[2];
+  int maxTexture2DMipmap[2];
+  int maxTexture2DLinear[3];
+  int maxTexture2DGather[2];
+  int maxTexture3D[3];
+  int maxTexture3DAlt[3];
+  int maxTextureCubemap;
+  int maxTexture1DLayered[2];
+  int maxTexture2DLayered[3];
+  int maxTextureCubemapLayered[2];
+  int maxSurface1D;
+  int maxSurface2D[2];
+  int maxSurface3D[3];
+  int maxSurface1DLayered[2];
+  int maxSurface2DLayered[3];
+  int maxSurfaceCubemap;
+  int maxSurfaceCubemapLayered[2];
+  std::size_t surfaceAlignment;
   int concurrentKernels;
   int ECCEnabled;
   int pciBusID;
   int pciDeviceID;
   int pciDomainID;
+  int tccDriver;
   int asyncEngineCount;
   int unifiedAddressing;
   int memoryBusWidth;
   int l2CacheSize;
   int persistingL2CacheMaxSize;
   int maxThreadsPerMultiProcessor;
+  int streamPrioritiesSupported;
   int globalL1CacheSupported;
   int localL1CacheSupported;
   std::size_t sharedMemPerMultiprocessor;
   int regsPerMultiprocessor;
   int managedMemory;
   int isMultiGpuBoard;
-  int concurrentManagedAccess;
+  int multiGpuBoardGroupID;
+  int hostNativeAtomicSupported;
   int pageableMemoryAccess;
+  int concurrentManagedAccess;
+  int computePreemptionSupported;
+  int canUseHostPointerForRegisteredMem;
   int cooperativeLaunch;
   std::size_t sharedMemPerBlockOptin;
+  int pageableMemoryAccessUsesHostPageTables;
+  int directManagedMemAccessFromHost;
   int maxBlocksPerMultiProcessor;
+  int accessPolicyMaxWindowSize;
   std::size_t reservedSharedMemPerBlock;
+  int hostRegisterSupported;
+  int sparseCudaArraySupported;
+  int hostRegisterReadOnlySupported;
+  int timelineSemaphoreInteropSupported;
+  int memoryPoolsSupported;
+  int gpuDirectRDMASupported;
+  unsigned int gpuDirectRDMAFlushWritesOptions;
+  int gpuDirectRDMAWritesOrdering;
+  unsigned int memoryPoolSupportedHandleTypes;
+  int deferredMappingCudaArraySupported;
+  int ipcEventSupported;
   int clusterLaunch;
-};
-
-enum cudaDeviceAttr {
-  cudaDevAttrMaxThreadsPerBlock = 1,
-  cudaDevAttrMaxBlockDimX = 2,
-  cudaDevAttrMaxBlockDimY = 3,
-  cudaDevAttrMaxBlockDimZ = 4,
-  cudaDevAttrMaxGridDimX = 5,
-  cudaDevAttrMaxGridDimY = 6,
-  cudaDevAttrMaxGridDimZ = 7,
-  cudaDevAttrMaxSharedMemoryPerBlock = 8,
-  cudaDevAttrWarpSize = 10,
-  cudaDevAttrMultiProcessorCount = 16,
-  cudaDevAttrComputeCapabilityMajor = 75,
-  cudaDevAttrComputeCapabilityMinor = 76,
-  cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+  int unifiedFunctionPointers;
+  int deviceNumaConfig;
+  int deviceNumaId;
+  int mpsEnabled;
+  int hostNumaId;
+  unsigned int gpuPciDeviceID;
+  unsigned int gpuPciSubsystemID;
+  int hostNumaMultinodeIpcSupported;
+  int reserved[56];
 };
 
 enum cudaFuncAttribute {
   cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
   cudaFuncAttributePreferredSharedMemoryCarveout = 9,
+  cudaFuncAttributeClusterDimMustBeSet = 10,
+  cudaFuncAttributeRequiredClusterWidth = 11,
+  cudaFuncAttributeRequiredClusterHeight = 12,
+  cudaFuncAttributeRequiredClusterDepth = 13,
+  cudaFuncAttributeNonPortableClusterSizeAllowed = 14,
+  cudaFuncAttributeClusterSchedulingPolicyPreference = 15,
+  cudaFuncAttributeMax
+};
+enum cudaFuncCache {
+  cudaFuncCachePreferNone = 0,
+  cudaFuncCachePreferShared = 1,
+  cudaFuncCachePreferL1 = 2,
+  cudaFuncCachePreferEqual = 3
+};
+enum cudaSharedMemConfig {
+  cudaSharedMemBankSizeDefault = 0,
+  cudaSharedMemBankSizeFourByte = 1,
+  cudaSharedMemBankSizeEightByte = 2
+};
+enum cudaComputeMode {
+  cudaComputeModeDefault = 0,
+  cudaComputeModeExclusive = 1,
+  cudaComputeModeProhibited = 2,
+  cudaComputeModeExclusiveProcess = 3
+};
+enum cudaLimit {
+  cudaLimitStackSize = 0x00,
+  cudaLimitPrintfFifoSize = 0x01,
+  cudaLimitMallocHeapSize = 0x02,
+  cudaLimitDevRuntimeSyncDepth = 0x03,
+  cudaLimitDevRuntimePendingLaunchCount = 0x04,
+  cudaLimitMaxL2FetchGranularity = 0x05,
+  cudaLimitPersistingL2CacheSize = 0x06
 };
 
 inline cudaDeviceProp warpsim_simulated_device_properties() {
   cudaDeviceProp p{};
+  bool known = false;
+  const auto a = [&known](cudaDeviceAttr attribute) {
+    return warpsim_device_attribute(attribute, known);
+  };
   std::snprintf(p.name, sizeof p.name, "warpsim (simulated sm_%d)", __CUDA_ARCH__ / 10);
   p.totalGlobalMem = std::size_t{80} << 30;
-  p.sharedMemPerBlock = 48 * 1024;
-  p.regsPerBlock = 65536;
-  p.warpSize = 32;
-  p.memPitch = 2147483647;
-  p.maxThreadsPerBlock = 1024;
-  p.maxThreadsDim[0] = 1024;
-  p.maxThreadsDim[1] = 1024;
-  p.maxThreadsDim[2] = 64;
-  p.maxGridSize[0] = 2147483647;
-  p.maxGridSize[1] = 65535;
-  p.maxGridSize[2] = 65535;
-  p.totalConstMem = 65536;
-  p.major = __CUDA_ARCH__ / 100;
-  p.minor = __CUDA_ARCH__ / 10 % 10;
-  p.textureAlignment = 512;
-  p.multiProcessorCount = 132;
-  p.canMapHostMemory = 1;
-  p.concurrentKernels = 1;
-  p.asyncEngineCount = 3;
-  p.unifiedAddressing = 1;
-  p.memoryBusWidth = 5120;
-  p.l2CacheSize = 50 * 1024 * 1024;
-  p.maxThreadsPerMultiProcessor = 2048;
-  p.globalL1CacheSupported = 1;
-  p.localL1CacheSupported = 1;
-  p.sharedMemPerMultiprocessor = 228 * 1024;
-  p.regsPerMultiprocessor = 65536;
-  p.managedMemory = 1;
-  p.concurrentManagedAccess = 1;
-  p.cooperativeLaunch = 1;
-  p.sharedMemPerBlockOptin = 227 * 1024;
-  p.maxBlocksPerMultiProcessor = 32;
-  p.reservedSharedMemPerBlock = 1024;
-  p.clusterLaunch = __CUDA_ARCH__ >= 900 ? 1 : 0;
+  p.sharedMemPerBlock = static_cast<std::size_t>(a(cudaDevAttrMaxSharedMemoryPerBlock));
+  p.regsPerBlock = a(cudaDevAttrMaxRegistersPerBlock);
+  p.warpSize = a(cudaDevAttrWarpSize);
+  p.memPitch = static_cast<std::size_t>(a(cudaDevAttrMaxPitch));
+  p.maxThreadsPerBlock = a(cudaDevAttrMaxThreadsPerBlock);
+  p.maxThreadsDim[0] = a(cudaDevAttrMaxBlockDimX);
+  p.maxThreadsDim[1] = a(cudaDevAttrMaxBlockDimY);
+  p.maxThreadsDim[2] = a(cudaDevAttrMaxBlockDimZ);
+  p.maxGridSize[0] = a(cudaDevAttrMaxGridDimX);
+  p.maxGridSize[1] = a(cudaDevAttrMaxGridDimY);
+  p.maxGridSize[2] = a(cudaDevAttrMaxGridDimZ);
+  p.totalConstMem = static_cast<std::size_t>(a(cudaDevAttrTotalConstantMemory));
+  p.major = a(cudaDevAttrComputeCapabilityMajor);
+  p.minor = a(cudaDevAttrComputeCapabilityMinor);
+  p.textureAlignment = static_cast<std::size_t>(a(cudaDevAttrTextureAlignment));
+  p.texturePitchAlignment = static_cast<std::size_t>(a(cudaDevAttrTexturePitchAlignment));
+  p.multiProcessorCount = a(cudaDevAttrMultiProcessorCount);
+  p.integrated = a(cudaDevAttrIntegrated);
+  p.canMapHostMemory = a(cudaDevAttrCanMapHostMemory);
+  p.maxTexture1D = a(cudaDevAttrMaxTexture1DWidth);
+  p.maxTexture1DMipmap = a(cudaDevAttrMaxTexture1DMipmappedWidth);
+  p.maxTexture2D[0] = a(cudaDevAttrMaxTexture2DWidth);
+  p.maxTexture2D[1] = a(cudaDevAttrMaxTexture2DHeight);
+  p.maxTexture2DMipmap[0] = a(cudaDevAttrMaxTexture2DMipmappedWidth);
+  p.maxTexture2DMipmap[1] = a(cudaDevAttrMaxTexture2DMipmappedHeight);
+  p.maxTexture2DLinear[0] = a(cudaDevAttrMaxTexture2DLinearWidth);
+  p.maxTexture2DLinear[1] = a(cudaDevAttrMaxTexture2DLinearHeight);
+  p.maxTexture2DLinear[2] = a(cudaDevAttrMaxTexture2DLinearPitch);
+  p.maxTexture2DGather[0] = a(cudaDevAttrMaxTexture2DGatherWidth);
+  p.maxTexture2DGather[1] = a(cudaDevAttrMaxTexture2DGatherHeight);
+  p.maxTexture3D[0] = a(cudaDevAttrMaxTexture3DWidth);
+  p.maxTexture3D[1] = a(cudaDevAttrMaxTexture3DHeight);
+  p.maxTexture3D[2] = a(cudaDevAttrMaxTexture3DDepth);
+  p.maxTexture3DAlt[0] = a(cudaDevAttrMaxTexture3DWidthAlt);
+  p.maxTexture3DAlt[1] = a(cudaDevAttrMaxTexture3DHeightAlt);
+  p.maxTexture3DAlt[2] = a(cudaDevAttrMaxTexture3DDepthAlt);
+  p.maxTextureCubemap = a(cudaDevAttrMaxTextureCubemapWidth);
+  p.maxTexture1DLayered[0] = a(cudaDevAttrMaxTexture1DLayeredWidth);
+  p.maxTexture1DLayered[1] = a(cudaDevAttrMaxTexture1DLayeredLayers);
+  p.maxTexture2DLayered[0] = a(cudaDevAttrMaxTexture2DLayeredWidth);
+  p.maxTexture2DLayered[1] = a(cudaDevAttrMaxTexture2DLayeredHeight);
+  p.maxTexture2DLayered[2] = a(cudaDevAttrMaxTexture2DLayeredLayers);
+  p.maxTextureCubemapLayered[0] = a(cudaDevAttrMaxTextureCubemapLayeredWidth);
+  p.maxTextureCubemapLayered[1] = a(cudaDevAttrMaxTextureCubemapLayeredLayers);
+  p.maxSurface1D = a(cudaDevAttrMaxSurface1DWidth);
+  p.maxSurface2D[0] = a(cudaDevAttrMaxSurface2DWidth);
+  p.maxSurface2D[1] = a(cudaDevAttrMaxSurface2DHeight);
+  p.maxSurface3D[0] = a(cudaDevAttrMaxSurface3DWidth);
+  p.maxSurface3D[1] = a(cudaDevAttrMaxSurface3DHeight);
+  p.maxSurface3D[2] = a(cudaDevAttrMaxSurface3DDepth);
+  p.maxSurface1DLayered[0] = a(cudaDevAttrMaxSurface1DLayeredWidth);
+  p.maxSurface1DLayered[1] = a(cudaDevAttrMaxSurface1DLayeredLayers);
+  p.maxSurface2DLayered[0] = a(cudaDevAttrMaxSurface2DLayeredWidth);
+  p.maxSurface2DLayered[1] = a(cudaDevAttrMaxSurface2DLayeredHeight);
+  p.maxSurface2DLayered[2] = a(cudaDevAttrMaxSurface2DLayeredLayers);
+  p.maxSurfaceCubemap = a(cudaDevAttrMaxSurfaceCubemapWidth);
+  p.maxSurfaceCubemapLayered[0] = a(cudaDevAttrMaxSurfaceCubemapLayeredWidth);
+  p.maxSurfaceCubemapLayered[1] = a(cudaDevAttrMaxSurfaceCubemapLayeredLayers);
+  p.surfaceAlignment = static_cast<std::size_t>(a(cudaDevAttrSurfaceAlignment));
+  p.concurrentKernels = a(cudaDevAttrConcurrentKernels);
+  p.ECCEnabled = a(cudaDevAttrEccEnabled);
+  p.pciBusID = a(cudaDevAttrPciBusId);
+  p.pciDeviceID = a(cudaDevAttrPciDeviceId);
+  p.pciDomainID = a(cudaDevAttrPciDomainId);
+  p.tccDriver = a(cudaDevAttrTccDriver);
+  p.asyncEngineCount = a(cudaDevAttrAsyncEngineCount);
+  p.unifiedAddressing = a(cudaDevAttrUnifiedAddressing);
+  p.memoryBusWidth = a(cudaDevAttrGlobalMemoryBusWidth);
+  p.l2CacheSize = a(cudaDevAttrL2CacheSize);
+  p.persistingL2CacheMaxSize = a(cudaDevAttrMaxPersistingL2CacheSize);
+  p.maxThreadsPerMultiProcessor = a(cudaDevAttrMaxThreadsPerMultiProcessor);
+  p.streamPrioritiesSupported = a(cudaDevAttrStreamPrioritiesSupported);
+  p.globalL1CacheSupported = a(cudaDevAttrGlobalL1CacheSupported);
+  p.localL1CacheSupported = a(cudaDevAttrLocalL1CacheSupported);
+  p.sharedMemPerMultiprocessor =
+      static_cast<std::size_t>(a(cudaDevAttrMaxSharedMemoryPerMultiprocessor));
+  p.regsPerMultiprocessor = a(cudaDevAttrMaxRegistersPerMultiprocessor);
+  p.managedMemory = a(cudaDevAttrManagedMemory);
+  p.isMultiGpuBoard = a(cudaDevAttrIsMultiGpuBoard);
+  p.multiGpuBoardGroupID = a(cudaDevAttrMultiGpuBoardGroupID);
+  p.hostNativeAtomicSupported = a(cudaDevAttrHostNativeAtomicSupported);
+  p.pageableMemoryAccess = a(cudaDevAttrPageableMemoryAccess);
+  p.concurrentManagedAccess = a(cudaDevAttrConcurrentManagedAccess);
+  p.computePreemptionSupported = a(cudaDevAttrComputePreemptionSupported);
+  p.canUseHostPointerForRegisteredMem = a(cudaDevAttrCanUseHostPointerForRegisteredMem);
+  p.cooperativeLaunch = a(cudaDevAttrCooperativeLaunch);
+  p.sharedMemPerBlockOptin = static_cast<std::size_t>(a(cudaDevAttrMaxSharedMemoryPerBlockOptin));
+  p.pageableMemoryAccessUsesHostPageTables = a(cudaDevAttrPageableMemoryAccessUsesHostPageTables);
+  p.directManagedMemAccessFromHost = a(cudaDevAttrDirectManagedMemAccessFromHost);
+  p.maxBlocksPerMultiProcessor = a(cudaDevAttrMaxBlocksPerMultiprocessor);
+  p.accessPolicyMaxWindowSize = a(cudaDevAttrMaxAccessPolicyWindowSize);
+  p.reservedSharedMemPerBlock = static_cast<std::size_t>(a(cudaDevAttrReservedSharedMemoryPerBlock));
+  p.hostRegisterSupported = a(cudaDevAttrHostRegisterSupported);
+  p.sparseCudaArraySupported = a(cudaDevAttrSparseCudaArraySupported);
+  p.hostRegisterReadOnlySupported = a(cudaDevAttrHostRegisterReadOnlySupported);
+  p.timelineSemaphoreInteropSupported = a(cudaDevAttrTimelineSemaphoreInteropSupported);
+  p.memoryPoolsSupported = a(cudaDevAttrMemoryPoolsSupported);
+  p.gpuDirectRDMASupported = a(cudaDevAttrGPUDirectRDMASupported);
+  p.gpuDirectRDMAFlushWritesOptions =
+      static_cast<unsigned>(a(cudaDevAttrGPUDirectRDMAFlushWritesOptions));
+  p.gpuDirectRDMAWritesOrdering = a(cudaDevAttrGPUDirectRDMAWritesOrdering);
+  p.memoryPoolSupportedHandleTypes =
+      static_cast<unsigned>(a(cudaDevAttrMemoryPoolSupportedHandleTypes));
+  p.deferredMappingCudaArraySupported = a(cudaDevAttrDeferredMappingCudaArraySupported);
+  p.ipcEventSupported = a(cudaDevAttrIpcEventSupport);
+  p.clusterLaunch = a(cudaDevAttrClusterLaunch);
+  p.unifiedFunctionPointers = 1;
+  p.deviceNumaConfig = a(cudaDevAttrNumaConfig);
+  p.deviceNumaId = a(cudaDevAttrNumaId);
+  p.mpsEnabled = a(cudaDevAttrMpsEnabled);
+  p.hostNumaId = a(cudaDevAttrHostNumaId);
+  p.gpuPciDeviceID = static_cast<unsigned>(a(cudaDevAttrGpuPciDeviceId));
+  p.gpuPciSubsystemID = static_cast<unsigned>(a(cudaDevAttrGpuPciSubsystemId));
+  p.hostNumaMultinodeIpcSupported = a(cudaDevAttrHostNumaMultinodeIpcSupported);
   return p;
 }
 
@@ -168,6 +327,9 @@ inline cudaError_t cudaGetDevice(int* device) {
 inline cudaError_t cudaSetDevice(int device) {
   return device == 0 ? cudaSuccess : cudaErrorInvalidDevice;
 }
+inline cudaError_t cudaInitDevice(int device, unsigned = 0, unsigned = 0) {
+  return cudaSetDevice(device);
+}
 inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
   if (prop == nullptr) return cudaErrorInvalidValue;
   if (device != 0) return cudaErrorInvalidDevice;
@@ -177,52 +339,70 @@ inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
 inline cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
   if (value == nullptr) return cudaErrorInvalidValue;
   if (device != 0) return cudaErrorInvalidDevice;
-  const cudaDeviceProp p = warpsim_simulated_device_properties();
-  switch (attr) {
-    case cudaDevAttrMaxThreadsPerBlock:
-      *value = p.maxThreadsPerBlock;
-      break;
-    case cudaDevAttrMaxBlockDimX:
-      *value = p.maxThreadsDim[0];
-      break;
-    case cudaDevAttrMaxBlockDimY:
-      *value = p.maxThreadsDim[1];
-      break;
-    case cudaDevAttrMaxBlockDimZ:
-      *value = p.maxThreadsDim[2];
-      break;
-    case cudaDevAttrMaxGridDimX:
-      *value = p.maxGridSize[0];
-      break;
-    case cudaDevAttrMaxGridDimY:
-      *value = p.maxGridSize[1];
-      break;
-    case cudaDevAttrMaxGridDimZ:
-      *value = p.maxGridSize[2];
-      break;
-    case cudaDevAttrMaxSharedMemoryPerBlock:
-      *value = static_cast<int>(p.sharedMemPerBlock);
-      break;
-    case cudaDevAttrWarpSize:
-      *value = p.warpSize;
-      break;
-    case cudaDevAttrMultiProcessorCount:
-      *value = p.multiProcessorCount;
-      break;
-    case cudaDevAttrComputeCapabilityMajor:
-      *value = p.major;
-      break;
-    case cudaDevAttrComputeCapabilityMinor:
-      *value = p.minor;
-      break;
-    case cudaDevAttrMaxSharedMemoryPerBlockOptin:
-      *value = static_cast<int>(p.sharedMemPerBlockOptin);
-      break;
-    default:
-      return cudaErrorInvalidValue;
+  bool known = false;
+  const int answer = warpsim_device_attribute(attr, known);
+  if (!known) return cudaErrorInvalidValue;
+  *value = answer;
+  return cudaSuccess;
+}
+// The one device is the best for any properties.
+inline cudaError_t cudaChooseDevice(int* device, const cudaDeviceProp* prop) {
+  if (device == nullptr || prop == nullptr) return cudaErrorInvalidValue;
+  *device = 0;
+  return cudaSuccess;
+}
+inline cudaError_t cudaSetDeviceFlags(unsigned) { return cudaSuccess; }
+inline cudaError_t cudaGetDeviceFlags(unsigned* flags) {
+  if (flags == nullptr) return cudaErrorInvalidValue;
+  *flags = 0;
+  return cudaSuccess;
+}
+inline cudaError_t cudaSetValidDevices(int*, int) { return cudaSuccess; }
+// One device: no peer to reach.
+inline cudaError_t cudaDeviceCanAccessPeer(int* can, int device, int peer) {
+  if (can == nullptr) return cudaErrorInvalidValue;
+  if (device != 0 || peer != 0) return cudaErrorInvalidDevice;
+  *can = 0;
+  return cudaSuccess;
+}
+inline cudaError_t cudaDeviceGetPCIBusId(char* id, int length, int device) {
+  if (id == nullptr || length <= 0) return cudaErrorInvalidValue;
+  if (device != 0) return cudaErrorInvalidDevice;
+  std::snprintf(id, static_cast<std::size_t>(length), "0000:00:00.0");
+  return cudaSuccess;
+}
+inline cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
+  // An H100's range: 0 (lowest) to -5 (highest); streams run in issue order here whatever it is.
+  if (least != nullptr) *least = 0;
+  if (greatest != nullptr) *greatest = -5;
+  return cudaSuccess;
+}
+inline cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) { return cudaSuccess; }
+inline cudaError_t cudaDeviceGetCacheConfig(cudaFuncCache* config) {
+  if (config == nullptr) return cudaErrorInvalidValue;
+  *config = cudaFuncCachePreferNone;
+  return cudaSuccess;
+}
+inline cudaError_t cudaDeviceSetSharedMemConfig(cudaSharedMemConfig) { return cudaSuccess; }
+inline cudaError_t cudaDeviceSetLimit(cudaLimit, std::size_t) { return cudaSuccess; }
+inline cudaError_t cudaDeviceGetLimit(std::size_t* value, cudaLimit limit) {
+  if (value == nullptr) return cudaErrorInvalidValue;
+  // An H100's defaults (CUDA 13).
+  switch (limit) {
+    case cudaLimitStackSize: *value = 1024; break;
+    case cudaLimitPrintfFifoSize: *value = 1 << 20; break;
+    case cudaLimitMallocHeapSize: *value = 8 << 20; break;
+    case cudaLimitDevRuntimeSyncDepth: *value = 2; break;
+    case cudaLimitDevRuntimePendingLaunchCount: *value = 2048; break;
+    case cudaLimitMaxL2FetchGranularity: *value = 64; break;
+    case cudaLimitPersistingL2CacheSize: *value = 0; break;
+    default: return cudaErrorUnsupportedLimit;
   }
   return cudaSuccess;
 }
+// Profiling ranges: nothing to profile.
+inline cudaError_t cudaProfilerStart() { return cudaSuccess; }
+inline cudaError_t cudaProfilerStop() { return cudaSuccess; }
 inline cudaError_t cudaDriverGetVersion(int* version) {
   if (version == nullptr) return cudaErrorInvalidValue;
   *version = CUDART_VERSION;
@@ -303,6 +483,27 @@ inline cudaError_t cudaMemsetAsync(void* destination, int value, std::size_t byt
 }
 inline cudaError_t cudaMemPrefetchAsync(const void*, std::size_t, int, cudaStream_t = nullptr) {
   return cudaSuccess;
+}
+inline cudaError_t cudaMemAdvise(const void*, std::size_t, int, int) { return cudaSuccess; }
+// Stream-ordered allocation: every stream runs in issue order, so it is allocation now.
+template <class T>
+cudaError_t cudaMallocAsync(T** pointer, std::size_t bytes, cudaStream_t = nullptr) {
+  return warpsim_allocate(reinterpret_cast<void**>(pointer), bytes);
+}
+inline cudaError_t cudaFreeAsync(void* pointer, cudaStream_t = nullptr) { return cudaFree(pointer); }
+// Registered host memory is device memory from then on (all memory is host memory here).
+inline constexpr unsigned cudaHostRegisterDefault = 0;
+inline constexpr unsigned cudaHostRegisterPortable = 1;
+inline constexpr unsigned cudaHostRegisterMapped = 2;
+inline constexpr unsigned cudaHostRegisterIoMemory = 4;
+inline constexpr unsigned cudaHostRegisterReadOnly = 8;
+inline cudaError_t cudaHostRegister(void* pointer, std::size_t bytes, unsigned) {
+  if (pointer == nullptr || bytes == 0) return cudaErrorInvalidValue;
+  ::warpsim::program::register_symbol(pointer, bytes);
+  return cudaSuccess;
+}
+inline cudaError_t cudaHostUnregister(void* pointer) {
+  return pointer == nullptr ? cudaErrorInvalidValue : cudaSuccess;
 }
 
 // __constant__ and __device__ variables are ordinary variables of the program.
@@ -455,8 +656,9 @@ struct KernelLaunch {
   LaunchConfig config;
   Call call;
 
+  // The launch's status: 0, or the cudaError_t of a shape CUDA refuses (also the last error).
   template <class... Args>
-  void operator()(Args&&... args) {
+  int operator()(Args&&... args) {
     using Values = std::tuple<std::decay_t<Args>...>;
     Values values(std::forward<Args>(args)...);
     struct Context {
@@ -484,6 +686,7 @@ struct KernelLaunch {
         },
         &context);
     record_buffers(status, values);
+    return status;
   }
 
   // Under `warpsim exec --gpu`: the launch's buffers, for the comparison with the GPU's.
@@ -517,45 +720,9 @@ KernelLaunch<Call> launch_kernel(const char* kernel, const char* file, unsigned 
 
 }  // namespace warpsim::shim
 
-// ---- what `warpsim exec` does not simulate: a call fails to compile, naming it
+// ---- pitched memory, launches without <<<>>>, occupancy, and what is declared only
 
-struct CUgraph_st;
-struct CUgraphExec_st;
-struct cudaArray;
-using cudaGraph_t = CUgraph_st*;
-using cudaGraphExec_t = CUgraphExec_st*;
-using cudaArray_t = cudaArray*;
-using cudaTextureObject_t = unsigned long long;
-using cudaSurfaceObject_t = unsigned long long;
-
-#define WARPSIM_HOST_NOT_SIMULATED(NAME, WHY) WARPSIM_NOT_SIMULATED(cudaError_t, NAME, WHY)
-WARPSIM_HOST_NOT_SIMULATED(
-    cudaGraphCreate, "warpsim exec runs each launch when it is made; CUDA graphs are not simulated")
-WARPSIM_HOST_NOT_SIMULATED(
-    cudaStreamBeginCapture,
-    "warpsim exec runs each launch when it is made; stream capture (CUDA graphs) is not simulated")
-WARPSIM_HOST_NOT_SIMULATED(cudaStreamEndCapture, "stream capture (CUDA graphs) is not simulated")
-WARPSIM_HOST_NOT_SIMULATED(cudaGraphInstantiate, "CUDA graphs are not simulated")
-WARPSIM_HOST_NOT_SIMULATED(cudaGraphLaunch, "CUDA graphs are not simulated")
-WARPSIM_HOST_NOT_SIMULATED(cudaLaunchKernel,
-                           "launch kernels with <<<...>>> (warpsim exec rewrites those)")
-WARPSIM_HOST_NOT_SIMULATED(cudaLaunchKernelEx,
-                           "launch kernels with <<<...>>> (warpsim exec rewrites those)")
-WARPSIM_HOST_NOT_SIMULATED(
-    cudaLaunchCooperativeKernel,
-    "cooperative (grid-wide) launches are not simulated: blocks run one at a time")
-WARPSIM_HOST_NOT_SIMULATED(cudaCreateTextureObject, "textures are not simulated")
-WARPSIM_HOST_NOT_SIMULATED(cudaCreateSurfaceObject, "surfaces are not simulated")
-WARPSIM_HOST_NOT_SIMULATED(cudaMallocArray, "CUDA arrays (textures) are not simulated")
-WARPSIM_HOST_NOT_SIMULATED(cudaMemcpy2D,
-                           "2D copies are not simulated; copy row by row with cudaMemcpy")
-WARPSIM_HOST_NOT_SIMULATED(cudaMallocPitch, "pitched allocations are not simulated; use cudaMalloc")
-WARPSIM_HOST_NOT_SIMULATED(cudaMemcpyPeer,
-                           "the simulator has one device: multi-GPU is not simulated")
-WARPSIM_HOST_NOT_SIMULATED(cudaDeviceEnablePeerAccess,
-                           "the simulator has one device: multi-GPU is not simulated")
-WARPSIM_HOST_NOT_SIMULATED(cudaIpcGetMemHandle, "inter-process memory is not simulated")
-WARPSIM_HOST_NOT_SIMULATED(cudaOccupancyMaxActiveBlocksPerMultiprocessor,
-                           "occupancy is not simulated")
-WARPSIM_HOST_NOT_SIMULATED(cudaOccupancyMaxPotentialBlockSize, "occupancy is not simulated")
-#undef WARPSIM_HOST_NOT_SIMULATED
+#include "warpsim/pitched_memory.hpp"
+#include "warpsim/launch_api.hpp"
+#include "warpsim/texture_types.hpp"
+#include "warpsim/not_simulated_api.hpp"

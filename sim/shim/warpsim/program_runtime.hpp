@@ -63,3 +63,18 @@ std::uint64_t launch_count();
 double now_seconds();
 
 }  // namespace warpsim::program
+
+// The program reached what the simulator does not simulate (a CUDA runtime or driver API, a
+// library's function): it ends at once, with "WHAT is not simulated: API at FILE:LINE", the line
+// being that of the call `return_address` returns to (found in the program's debug information,
+// shim frames skipped). Under `warpsim exec` the report says it and the exit status is 123; run
+// on its own, the program says it on stderr. C linkage: the stubs that warpsim generates at link
+// time for a library's missing functions are C.
+extern "C" {
+[[noreturn]] void warpsim_not_simulated(const char* what, const char* api,
+                                        const void* return_address);
+// The same where the caller's line is known (a shim function's __builtin_FILE/__builtin_LINE
+// default arguments).
+[[noreturn]] void warpsim_not_simulated_at(const char* what, const char* api, const char* file,
+                                           unsigned line);
+}

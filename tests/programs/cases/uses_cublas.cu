@@ -1,6 +1,8 @@
-// A program that calls cuBLAS beside its own kernel. warpsim cannot run the library; with
-// -DGUARD the library stays out of the simulator's build (#ifndef __WARPSIM__) and the program's
-// own kernel still runs and checks itself.
+// A program that calls cuBLAS beside its own kernel. warpsim cannot run the library: the program
+// compiles (the toolkit's cublas_v2.h), runs its kernel and stops at cublasCreate, which warpsim
+// names with this file's line. With -DGUARD the library stays out of the simulator's build
+// (#ifndef __WARPSIM__) and the program's own kernel runs and checks itself. With -DNEVER_CALLED
+// the calls are on a path not taken: the program runs to the end.
 #include <cstdio>
 
 #include <cuda_runtime.h>
@@ -22,12 +24,18 @@ int main() {
   cudaMemcpy(d, host, sizeof host, cudaMemcpyHostToDevice);
   scale<<<2, 32>>>(d, 2.0f, n);
 #if !defined(GUARD) || !defined(__WARPSIM__)
+#if defined(NEVER_CALLED)
+  if (n == 0) {
+#else
+  {
+#endif
   cublasHandle_t handle;
   cublasCreate(&handle);
   float sum = 0;
   cublasSasum(handle, n, d, 1, &sum);
   cublasDestroy(handle);
   std::printf("sum %g\n", sum);
+  }
 #endif
   cudaMemcpy(host, d, sizeof host, cudaMemcpyDeviceToHost);
   cudaFree(d);

@@ -24,6 +24,10 @@ inline constexpr const char* kProgramJobsEnv = "WARPSIM_JOBS";
 inline constexpr const char* kLaunchRecordFile = "launches.jsonl";
 // The status a program ends with when warpsim stops it at a launch that could not complete.
 inline constexpr int kProgramStoppedExitStatus = 86;
+// The status a program ends with when it reaches what warpsim does not simulate (a CUDA API, a
+// library's function): kNotSimulatedFile in the program's folder holds the one-line message.
+inline constexpr int kProgramNotSimulatedExitStatus = 87;
+inline constexpr const char* kNotSimulatedFile = "not_simulated.txt";
 
 struct LaunchRecord {
   std::uint64_t index = 0;  // 0, 1, 2, ... in program order

@@ -39,6 +39,7 @@ struct ProgramRequest {
 enum class ProgramStatus : std::uint8_t {
   exited,          // the program ended by itself: exit_code is its own status
   kernel_stopped,  // warpsim stopped it at a launch that could not complete (deadlock, runaway)
+  not_simulated,   // it reached what warpsim does not simulate (an API, a library): message says
   crashed,         // a signal ended it (in kernel code: the launch record names the lane)
   timeout,         // the time limit passed; it was killed
   bad_input,       // it never ran: missing file, compile error (details), unknown --arch
@@ -65,7 +66,8 @@ struct ProgramResult {
 
 // Exit statuses of `warpsim exec` that are warpsim's own, chosen apart from what programs
 // usually return (as timeout(1) does): otherwise it exits with the program's status.
-inline constexpr int kExecKernelProblem = 123;  // diagnostics, or a launch that could not complete
+// diagnostics, a launch that could not complete, or a call of what warpsim does not simulate
+inline constexpr int kExecKernelProblem = 123;
 inline constexpr int kExecTimeLimit = 124;
 inline constexpr int kExecBadInput = 125;
 // The program's status; kExecKernelProblem when it returned 0 but a launch had diagnostics;
