@@ -9,7 +9,10 @@ The suites stay outside this repository: give the path of a checkout.
   scripts/compat.py cuda-samples CHECKOUT --gpu                        # also exec --gpu
 
 Each program is built from the sources its own build names (cuda-samples: CMakeLists.txt
-add_executable; Rodinia: its Makefile's nvcc line), run with the suite's own arguments, and
+add_executable; Rodinia: an explicit recipe per benchmark, read off its Makefile), run with the
+suite's own arguments (Rodinia: sized down, with inputs that scripts/compat_inputs.py writes into
+a scratch folder, --work, in the format each benchmark's reader parses; each run's exit status
+and digests of its stdout and of the files it wrote are recorded for comparison with a GPU), and
 judged by its own exit status (the samples' self-checks end in EXIT_SUCCESS, EXIT_FAILURE or
 EXIT_WAIVED). Programs that need what a CPU cannot provide (graphics interop, a CUDA library
 warpsim does not simulate, a second GPU, NVSCI/EGL/Vulkan, MPI) are listed with that reason
@@ -389,7 +392,8 @@ def digest(data: bytes) -> str:
 
 
 # Lines of a program's stdout that report times (they differ from run to run).
-TIMING_LINE = re.compile(r"time|elapsed|\bsec|seconds|\bms\b|msec|timer|throughput|GB/s", re.I)
+TIMING_LINE = re.compile(r"time|elapsed|\bsec|seconds|\bms\b|msec|timer|throughput|GB/s"
+                         r"|\d\s*s\b|% :|^\s*(Init|MemAlloc|HtoD|Exec|DtoH|Close|Total)\s*:", re.I)
 
 
 def files_in(folder: Path) -> dict[str, tuple[int, float]]:
