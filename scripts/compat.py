@@ -9,7 +9,10 @@ The suites stay outside this repository: give the path of a checkout.
   scripts/compat.py cuda-samples CHECKOUT --gpu                        # also exec --gpu
 
 Each program is built from the sources its own build names (cuda-samples: CMakeLists.txt
-add_executable; Rodinia: its Makefile's nvcc line), run with the suite's own arguments, and
+add_executable; Rodinia: an explicit recipe per benchmark, read off its Makefile), run with the
+suite's own arguments (Rodinia: sized down, with inputs that scripts/compat_inputs.py writes into
+a scratch folder, --work, in the format each benchmark's reader parses; each run's exit status
+and digests of its stdout and of the files it wrote are recorded for comparison with a GPU), and
 judged by its own exit status (the samples' self-checks end in EXIT_SUCCESS, EXIT_FAILURE or
 EXIT_WAIVED). Programs that need what a CPU cannot provide (graphics interop, a CUDA library
 warpsim does not simulate, a second GPU, NVSCI/EGL/Vulkan, MPI) are listed with that reason
@@ -34,6 +37,9 @@ import os
 import platform
 import re
 import shlex
+import hashlib
+import shutil
+import tempfile
 import subprocess
 import sys
 import time
@@ -41,6 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 EXIT_WAIVED = 2
 
 
@@ -53,6 +60,7 @@ class Program:
     include_dirs: list[Path] = field(default_factory=list)
     definitions: list[str] = field(default_factory=list)
     needs: list[str] = field(default_factory=list)  # what a CPU cannot provide; empty: runnable
+    recipe: object = None  # Rodinia: its Recipe (inputs to generate, cwd, notes)
 
 
 @dataclass
@@ -64,6 +72,10 @@ class Outcome:
     seconds: float
     needs: list[str]
     gpu: str = ""  # with --gpu: identical / differs / not run (why)
+    sizes: str = ""  # Rodinia: the inputs and arguments used
+    runs: list = field(default_factory=list)  # Rodinia: per run its arguments, exit status, digests
+    notes: str = ""  # Rodinia: the recipe's notes (sources #included, C files, ...)
+    failure: str = ""  # a first guess at the class of failure (several sources, a missing name, ...)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -141,42 +153,207 @@ def cuda_samples(root: Path) -> list[Program]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Rodinia (the CUDA half: cuda/<benchmark>/, run as its run script says)
+# Rodinia (the CUDA half: cuda/<benchmark>/). Each benchmark has an explicit recipe: the sources
+# its Makefile compiles (less the .cu files that another source #includes, which the Makefile
+# does not compile on their own either), its include folders and -D flags, its arguments (the
+# suite's `run` file, sized down), and inputs written by compat_inputs.py in the format the
+# benchmark's reader parses (the suite's data tarball is not in its repository).
+#
+# Inputs go to a scratch folder (--work); each run starts in an empty folder of its own there,
+# so every file found in it afterwards was written by the program: those files are digested.
+# Programs that open "../../data/<name>/..." run two or three folders deep, with the generated
+# data placed where that relative path resolves; nothing is copied into the checkout.
 
-def rodinia(root: Path) -> list[Program]:
-    programs = []
+import compat_inputs as gen  # noqa: E402  (beside this script)
+
+
+@dataclass
+class Recipe:
+    name: str
+    folder: str  # under cuda/
+    sources: list[str]  # relative to folder, as the Makefile compiles them
+    runs: list[list[str]]  # {data} is the folder holding the generated inputs
+    inputs: object = None  # callable(data folder) -> description of the sizes
+    includes: list[str] = field(default_factory=list)  # relative to folder; {samples}: cuda-samples Common
+    defines: list[str] = field(default_factory=list)
+    data_rel: str = ""  # the relative data path the program hard-codes ("../../data/dwt2d")
+    sizes: str = ""  # arguments' sizes, beside the inputs'
+    notes: str = ""  # what a reader of the table should know (compiled as C, textures, ...)
+
+
+MESCHACH = ("copy err matrixio memory vecop matop pxop submat init otherio machine matlab ivecop "
+            "version meminfo memstat lufactor bkpfacto chfactor qrfactor solve hsehldr givens "
+            "update norm hessen symmeig schur svd fft mfunc bdfactor sparse sprow sparseio "
+            "spchfctr splufctr spbkp spswap iter0 itersym iternsym zmachine zcopy zmatio "
+            "zmemory zvecop zmatop znorm zfunc zlufctr zsolve zmatlab zhsehldr zqrfctr zgivens "
+            "zhessen zschur").split()
+
+
+def rodinia_recipes() -> list[Recipe]:
+    both = lambda *fs: (lambda d: "; ".join(f(d) for f in fs))  # noqa: E731
+    return [
+        Recipe("b+tree", "b+tree",
+               ["main.c", "kernel/kernel_gpu_cuda_wrapper.cu", "kernel/kernel_gpu_cuda_wrapper_2.cu",
+                "util/timer/timer.c", "util/num/num.c", "util/cuda/cuda.cu"],
+               [["file", "{data}/mil.txt", "command", "{data}/command.txt"]],
+               both(lambda d: gen.bplustree_keys(d / "mil.txt", 8192),
+                    lambda d: gen.bplustree_commands(d / "command.txt", 256, 256, 64)),
+               notes="main.c, timer.c, num.c are C (gcc); kernel_gpu_cuda{,_2}.cu are #included "
+                     "by their wrappers"),
+        Recipe("backprop", "backprop",
+               ["backprop.c", "facetrain.c", "imagenet.c", "backprop_cuda.cu"],
+               [["4096"]], sizes="4096 input units",
+               notes="the .c files are K&R C (gcc); backprop_cuda_kernel.cu is #included"),
+        Recipe("bfs", "bfs", ["bfs.cu"], [["{data}/graph4096.txt"]],
+               lambda d: gen.bfs_graph(d / "graph4096.txt", 4096, 4),
+               includes=["../util"], defines=["TIMING"],
+               notes="kernel.cu, kernel2.cu are #included"),
+        Recipe("cfd", "cfd", ["euler3d.cu"], [["{data}/fvcorr.domn.small"]],
+               lambda d: gen.cfd_domain(d / "fvcorr.domn.small", 192),
+               includes=["{samples}"], sizes="2000 iterations (hard-coded)",
+               notes="helper_cuda.h/helper_timer.h from the CUDA samples' Common (-I SDK/common/inc)"),
+        *[Recipe(f"cfd_{suffix}", "cfd", [f"{source}.cu"], [["{data}/fvcorr.domn.small"]],
+                 lambda d: gen.cfd_domain(d / "fvcorr.domn.small", 192),
+                 includes=["{samples}"], sizes="2000 iterations (hard-coded)",
+                 notes=f"{source}: the Makefile's other cfd program; helper_cuda.h as cfd")
+          for suffix, source in (("double", "euler3d_double"), ("pre", "pre_euler3d"),
+                                 ("pre_double", "pre_euler3d_double"))],
+        Recipe("dwt2d", "dwt2d",
+               ["main.cu", "dwt.cu", "components.cu", "dwt_cuda/fdwt53.cu", "dwt_cuda/fdwt97.cu",
+                "dwt_cuda/common.cu", "dwt_cuda/rdwt97.cu", "dwt_cuda/rdwt53.cu"],
+               [["64.bmp", "-d", "64x64", "-f", "-5", "-l", "3"]],
+               lambda d: gen.raw_rgb_image(d / "64.bmp", 64, 64),
+               includes=["."], defines=["OUTPUT"], data_rel="../../data/dwt2d",
+               sizes="5/3 forward, 3 levels",
+               notes="reads ../../data/dwt2d/<name> relative to its cwd"),
+        Recipe("gaussian", "gaussian", ["gaussian.cu"],
+               [["-f", "{data}/matrix16.txt"], ["-s", "16"]],
+               lambda d: gen.gaussian_matrix(d / "matrix16.txt", 16), sizes="-s 16"),
+        Recipe("heartwall", "heartwall", ["main.cu", "AVI/avilib.c", "AVI/avimod.c"],
+               [["{data}/test.avi", "1"]],
+               lambda d: gen.avi_gray(d / "test.avi", 640, 640, 2, "heartwall"),
+               includes=["AVI"], defines=["OUTPUT"], sizes="1 frame processed",
+               notes="kernel.cu, define.c, setdevice.cu are #included; AVI/*.c are C (AVI/makefile)"),
+        Recipe("hotspot", "hotspot", ["hotspot.cu"],
+               [["128", "2", "4", "{data}/temp_128", "{data}/power_128", "output.out"]],
+               lambda d: gen.hotspot(d, 128), sizes="pyramid 2, 4 iterations"),
+        Recipe("hotspot3D", "hotspot3D", ["3D.cu"],
+               [["64", "8", "2", "{data}/power_64x8", "{data}/temp_64x8", "output.out"]],
+               lambda d: gen.hotspot3d(d, 64, 8), sizes="2 iterations",
+               notes="opt1.cu is #included"),
+        Recipe("huffman", "huffman", ["main_test_cu.cu", "stats_logger.cpp", "cpuencode.cpp"],
+               [["{data}/test16k.in"]], lambda d: gen.huffman_data(d / "test16k.in", 65536),
+               notes="vlc_kernel_sm64huff.cu, scan.cu, pack_kernels.cu are #included by "
+                     "main_test_cu.cu (the Makefile also lists their objects)"),
+        Recipe("hybridsort", "hybridsort", ["bucketsort.cu", "mergesort.cu", "main.cu"],
+               [["{data}/floats.txt"]], lambda d: gen.floats_text(d / "floats.txt", 16384, "hybridsort"),
+               defines=["OUTPUT"], notes="texture references (removed in CUDA 12)"),
+        Recipe("kmeans", "kmeans",
+               ["cluster.c", "getopt.c", "kmeans.c", "kmeans_clustering.c", "kmeans_cuda.cu", "rmse.c"],
+               [["-o", "-i", "{data}/kdd_small"]],
+               lambda d: gen.kmeans_points(d / "kdd_small", 2048, 34),
+               notes="the .c files are C (gcc -fopenmp); texture references"),
+        Recipe("lavaMD", "lavaMD",
+               ["main.c", "kernel/kernel_gpu_cuda_wrapper.cu", "util/num/num.c",
+                "util/timer/timer.c", "util/device/device.cu"],
+               [["-boxes1d", "2"]], defines=["OUTPUT"], sizes="-boxes1d 2 (generated inside)",
+               notes="main.c, num.c, timer.c are C (gcc)"),
+        Recipe("leukocyte", "leukocyte/CUDA",
+               ["detect_main.c", "avilib.c", "find_ellipse.c", "find_ellipse_kernel.cu",
+                "track_ellipse.c", "track_ellipse_kernel.cu", "misc_math.c"]
+               + [f"../meschach_lib/{m}.c" for m in MESCHACH],
+               [["{data}/testfile.avi", "2"]],
+               lambda d: gen.avi_gray(d / "testfile.avi", 640, 480, 3, "leukocyte"),
+               includes=["../meschach_lib", "{samples}"], defines=["OUTPUT", "HAVE_CONFIG_H"],
+               sizes="2 frames processed",
+               notes="C (gcc) with the meschach library, which its Makefile builds with "
+                     "./configure into meschach.a (its .c files are listed here)"),
+        Recipe("lud", "lud/cuda", ["../common/common.c", "lud.cu", "lud_kernel.cu"],
+               [["-s", "64", "-v"], ["-i", "{data}/64.dat", "-v"]],
+               lambda d: gen.lud_matrix(d / "64.dat", 64), includes=["../common"],
+               defines=["GPU_TIMER"], sizes="-s 64",
+               notes="all three compiled by nvcc"),
+        Recipe("mummergpu", "mummergpu/src",
+               ["mummergpu_main.cpp", "mummergpu_gold.cpp", "suffix-tree.cpp", "PoolMalloc.cpp",
+                "mummergpu.cu"],
+               [["{data}/ref.fna", "{data}/qry.fna"]],
+               lambda d: gen.mummergpu(d, 2048, 128, 25), includes=["."], defines=["UNIX"],
+               notes="common.cu, mummergpu_kernel.cu are #included; g++ -fopenmp; textures and "
+                     "CUDA arrays"),
+        Recipe("myocyte", "myocyte", ["main.cu"], [["2", "1", "0"]], gen.myocyte,
+               data_rel="../../data/myocyte", sizes="2 ms, 1 instance, mode 0",
+               notes="every other .cu/.c is #included by main.cu; reads "
+                     "../../data/myocyte/{y,params}.txt relative to its cwd"),
+        Recipe("nn", "nn", ["nn_cuda.cu"],
+               [["filelist_4", "-r", "5", "-lat", "30", "-lng", "90"]],
+               lambda d: gen.nn_records(d, 4, 1024), data_rel=".",
+               notes="the filelist's names are relative to the cwd"),
+        Recipe("nw", "nw", ["needle.cu"], [["512", "10"]], sizes="512x512, penalty 10",
+               notes="needle_kernel.cu is #included"),
+        Recipe("particlefilter_naive", "particlefilter", ["ex_particle_CUDA_naive_seq.cu"],
+               [["-x", "64", "-y", "64", "-z", "4", "-np", "256"]],
+               sizes="64x64x4 video (generated inside), 256 particles",
+               notes="seeds from time(0): not reproducible between runs"),
+        Recipe("particlefilter_float", "particlefilter", ["ex_particle_CUDA_float_seq.cu"],
+               [["-x", "64", "-y", "64", "-z", "4", "-np", "256"]],
+               sizes="64x64x4 video (generated inside), 256 particles",
+               notes="seeds from time(0): not reproducible between runs"),
+        Recipe("pathfinder", "pathfinder", ["pathfinder.cu"], [["4096", "20", "5"]],
+               sizes="4096 columns, 20 rows, pyramid 5 (generated inside)"),
+        Recipe("srad_v1", "srad/srad_v1", ["main.cu"], [["2", "0.5", "64", "64"]],
+               lambda d: gen.pgm_ascii(d / "image.pgm", 502, 458), data_rel="../../../data/srad",
+               sizes="resized to 64x64, 2 iterations",
+               notes="the kernels and define.c, graphics.c, resize.c, timer.c, device.c are "
+                     "#included; reads a 502x458 ../../../data/srad/image.pgm"),
+        Recipe("srad_v2", "srad/srad_v2", ["srad.cu"],
+               [["128", "128", "0", "31", "0", "31", "0.5", "2"]],
+               sizes="128x128 (generated inside), 2 iterations",
+               notes="srad_kernel.cu is #included"),
+        Recipe("streamcluster", "streamcluster",
+               ["streamcluster_cuda_cpu.cpp", "streamcluster_cuda.cu"],
+               [["2", "5", "16", "1024", "1024", "100", "{data}/points.bin", "output.txt", "1"]],
+               lambda d: gen.streamcluster_points(d / "points.bin", 1024, 16),
+               sizes="k 2..5, chunk 1024, 100 centres",
+               notes="streamcluster_header.cu is #included by both (the Makefile also names it)"),
+    ]
+
+
+def rodinia(root: Path, work: Path | None = None, samples: Path | None = None) -> list[Program]:
     base = root / "cuda"
-    for folder in sorted(p for p in base.iterdir() if p.is_dir()):
-        run_script = folder / "run"
-        makefile = folder / "Makefile"
-        if not run_script.exists() or not makefile.exists():
-            continue
-        make = makefile.read_text(errors="replace")
-        run_lines = [l.strip() for l in run_script.read_text(errors="replace").splitlines()
-                     if l.strip().startswith("./")]
-        if not run_lines:
-            continue
-        words = shlex.split(run_lines[0])
-        executable = Path(words[0]).name
-        # Sources: what the Makefile's nvcc/gcc line builds that executable from.
-        sources = []
-        for line in make.replace("\\\n", " ").splitlines():
-            if ("nvcc" in line or "$(CC)" in line or "$(NVCC)" in line) and executable in line:
-                sources += [folder / w for w in line.split()
-                            if Path(w).suffix in (".cu", ".cpp", ".c") and (folder / w).exists()]
-        if not sources:
-            sources = [p for p in folder.glob("*.cu")]
-        # A .cu #included by another is not built on its own.
-        included = set()
-        for source in sources:
-            for inc in re.findall(r'#\s*include\s*"([^"]+)"', source.read_text(errors="replace")):
-                included.add((source.parent / inc).resolve())
-        sources = list(dict.fromkeys(s for s in sources if s.resolve() not in included))
-        defs = re.findall(r"-D\s*([A-Za-z_][A-Za-z0-9_]*(?:=\S+)?)", make)
-        programs.append(Program(folder.name, folder, sources, [words[1:]],
-                                include_dirs=[root / "common"] if (root / "common").exists() else [],
-                                definitions=list(dict.fromkeys(defs))))
+    programs = []
+    for r in rodinia_recipes():
+        folder = base / r.folder
+        includes = []
+        for inc in r.includes:
+            if inc == "{samples}":
+                if samples:
+                    includes.append(samples)
+            else:
+                includes.append((folder / inc).resolve())
+        programs.append(Program(r.name, folder, [folder / s for s in r.sources], r.runs,
+                                include_dirs=includes, definitions=r.defines, recipe=r))
     return programs
+
+
+def prepare_rodinia(program: Program, work: Path) -> tuple[Path, Path, str]:
+    """Write the program's inputs; return (cwd, data folder, description of the sizes)."""
+    r = program.recipe
+    home = work / r.name
+    if home.exists():
+        shutil.rmtree(home)
+    if r.data_rel and r.data_rel != ".":
+        depth = r.data_rel.split("/").count("..")
+        cwd = home.joinpath(*["run"] * depth)
+        data = (cwd / r.data_rel).resolve()
+    elif r.data_rel == ".":
+        cwd = data = home / "run"
+    else:
+        cwd, data = home / "run", home / "data"
+    cwd.mkdir(parents=True, exist_ok=True)
+    data.mkdir(parents=True, exist_ok=True)
+    described = r.inputs(data) if r.inputs else ""
+    sizes = "; ".join(s for s in (described, r.sizes) if s)
+    return cwd, data, sizes
 
 
 # ---------------------------------------------------------------------------------------------
@@ -210,6 +387,60 @@ def classify(code: int, output: str) -> tuple[str, str]:
     return "fail", f"exit {code}: " + (first_error(output) if tail else "")
 
 
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+# Lines of a program's stdout that report times (they differ from run to run).
+TIMING_LINE = re.compile(r"time|elapsed|\bsec|seconds|\bms\b|msec|timer|throughput|GB/s"
+                         r"|\d\s*s\b|% :|^\s*(Init|MemAlloc|HtoD|Exec|DtoH|Close|Total)\s*:", re.I)
+
+
+def files_in(folder: Path) -> dict[str, tuple[int, float]]:
+    found = {}
+    for path in sorted(folder.rglob("*")):
+        if path.is_file():
+            stat = path.stat()
+            found[str(path.relative_to(folder))] = (stat.st_size, stat.st_mtime)
+    return found
+
+
+def failure_class(program: Program, result: str, output: str) -> str:
+    """A first guess at why a program did not pass, from warpsim's and the compiler's output."""
+    if result == "pass":
+        return ""
+    lines = output.splitlines()
+    main = str(program.sources[0]) if program.sources else ""
+    if len(program.sources) > 1 and (re.search(r"arguments? (was|were) not expected", output)
+                                     or "undefined reference" in output):
+        return "several sources: exec compiled only the first"
+    for line in lines:
+        m = re.match(r"(\S+?):(\d+):\d+: (?:fatal )?error: (.*)", line)
+        if not m:
+            continue
+        where, message = m.group(1), m.group(3)
+        if "No such file or directory" in message:
+            return f"host header missing: {message.split(':')[0]}"
+        if re.search(r"expected primary-expression before .[<>]. token", message):
+            if where != main and where.endswith(".cu"):
+                return f"launch in an #included .cu not rewritten ({Path(where).name})"
+            if where.endswith((".h", ".cuh", ".hpp")):
+                return f"launch in a header not rewritten ({Path(where).name})"
+            return "launch form not rewritten"
+        name = re.search(r"[‘'`]([A-Za-z_][A-Za-z0-9_:]*)[’'`] (?:was not declared|has no member)"
+                         r"|has no member named [‘'`]([A-Za-z_][A-Za-z0-9_]*)[’'`]", message)
+        if name:
+            return f"missing CUDA API name: {name.group(1) or name.group(2)}"
+        return "compile error"
+    if "not simulated" in output or "does not simulate" in output:
+        return "not simulated (refused by name)"
+    if result == "timeout":
+        return "too slow (time limit)"
+    if result == "crash":
+        return "crash"
+    return ""
+
+
 def run_one(program: Program, args: argparse.Namespace, category: str) -> Outcome:
     if program.needs and not args.all:
         return Outcome(program.name, category, "skipped", "needs " + ", ".join(program.needs),
@@ -218,38 +449,75 @@ def run_one(program: Program, args: argparse.Namespace, category: str) -> Outcom
     if missing:
         return Outcome(program.name, category, "fail", f"source missing: {missing[0]}", 0.0,
                        program.needs)
+    cwd, data, sizes = program.folder, None, ""
+    if program.recipe is not None:
+        try:
+            cwd, data, sizes = prepare_rodinia(program, args.work)
+        except Exception as error:  # a generator's bug: say so in the table, run the rest
+            return Outcome(program.name, category, "fail", f"generating inputs: {error!r}", 0.0,
+                           program.needs)
     total = 0.0
     result, reason = "pass", ""
     gpu = ""
-    for run_args in program.runs:
+    records = []
+    for index, run_args in enumerate(program.runs):
+        if data is not None:
+            run_args = [a.replace("{data}", str(data)) for a in run_args]
+            run_cwd = cwd
+            if len(program.runs) > 1:  # each run's files apart
+                run_cwd = cwd.parent / f"{cwd.name}{index + 1}" if index else cwd
+                run_cwd.mkdir(parents=True, exist_ok=True)
+                if program.recipe.data_rel == "." and index:
+                    for f in cwd.iterdir():
+                        if f.is_file() and not (run_cwd / f.name).exists():
+                            shutil.copy(f, run_cwd / f.name)
+        else:
+            run_cwd = cwd
+        before = files_in(run_cwd)
         command = [args.warpsim, "exec", "--time-limit", str(args.time_limit)]
+        if args.gpu:
+            command.append("--gpu")
+        # The sources first: -I and -D take several values each, and would swallow them.
+        command += [str(s) for s in program.sources]
         for d in program.include_dirs:
             command += ["-I", str(d)]
         for d in program.definitions:
             command += ["-D", d]
-        if args.gpu:
-            command.append("--gpu")
-        command += [str(s) for s in program.sources]
         command += ["--"] + run_args
         start = time.monotonic()
         try:
-            done = subprocess.run(command, cwd=program.folder, stdin=subprocess.DEVNULL,
-                                  capture_output=True, text=True, errors="replace",
-                                  timeout=args.time_limit * 3 + 300)
-            code, output = done.returncode, done.stdout + done.stderr
+            done = subprocess.run(command, cwd=run_cwd, stdin=subprocess.DEVNULL,
+                                  capture_output=True, timeout=args.time_limit * 3 + 300)
+            code = done.returncode
+            stdout = done.stdout
+            output = (done.stdout + done.stderr).decode(errors="replace")
         except subprocess.TimeoutExpired:
-            code, output = 124, "warpsim exec did not return"
+            code, stdout, output = 124, b"", "warpsim exec did not return"
         total += time.monotonic() - start
         if args.gpu:
             gpu = gpu_verdict(code, output)
             code = simulator_status(output, code)
         result, reason = classify(code, output)
+        kind = failure_class(program, result, output)
+        if program.recipe is not None:
+            after = files_in(run_cwd)
+            written = {name: digest((run_cwd / name).read_bytes()) + f" ({after[name][0]} bytes)"
+                       for name in after if before.get(name) != after[name]}
+            text = stdout.decode(errors="replace")
+            stable = "\n".join(l for l in text.splitlines() if not TIMING_LINE.search(l))
+            records.append({"args": [a.replace(str(data), "DATA") for a in run_args],
+                            "exit": code, "result": result, "class": kind,
+                            "stdout": digest(stdout), "stdout_lines": text.count("\n"),
+                            "stdout_without_timings": digest(stable.encode()),
+                            "files": written})
         if args.verbose:
             print(f"--- {program.name} {' '.join(run_args)}: {result}\n{output[-3000:]}",
                   file=sys.stderr)
         if result != "pass":
             break
-    return Outcome(program.name, category, result, reason, total, program.needs, gpu)
+    return Outcome(program.name, category, result, reason, total, program.needs, gpu, sizes,
+                   records, program.recipe.notes if program.recipe is not None else "",
+                   kind if result != "pass" else "")
 
 
 def gpu_verdict(code: int, output: str) -> str:
@@ -291,21 +559,38 @@ def write_table(outcomes: list[Outcome], args: argparse.Namespace, checkout: Pat
         f"Programs that need only what a CPU can provide: **{len(counted)}**. "
         + ", ".join(f"{r} {counts[r]}" for r in ORDER if counts[r]) + ".",
     ]
+    sized = any(o.sizes for o in outcomes)
     runnable = len(counted) - counts["waived"]
     if runnable:
         lines.append(f"Pass rate among those the suite itself does not waive: "
                      f"{counts['pass']}/{runnable} ({100 * counts['pass'] / runnable:.0f}%).")
     lines += ["", f"Programs that need more than a CPU (not counted): "
               f"{sum(1 for o in outcomes if o.needs)}.", "",
-              "| program | group | result | seconds | reason |" + (" GPU |" if args.gpu else ""),
-              "|---|---|---|---:|---|" + ("---|" if args.gpu else "")]
+              "| program | group | result | seconds |" + (" inputs |" if sized else "")
+              + " reason |" + (" GPU |" if args.gpu else ""),
+              "|---|---|---|---:|" + ("---|" if sized else "") + "---|"
+              + ("---|" if args.gpu else "")]
     for o in sorted(outcomes, key=lambda o: (bool(o.needs), ORDER.index(o.result), o.category,
                                             o.name)):
         reason = o.reason.replace("|", "\\|")[:200]
-        row = f"| {o.name} | {o.category} | {o.result} | {o.seconds:.1f} | {reason} |"
+        row = f"| {o.name} | {o.category} | {o.result} | {o.seconds:.1f} |"
+        if sized:
+            row += f" {o.sizes.replace('|', '/')} |"
+        row += (f" {o.failure}: {reason} |" if o.failure else f" {reason} |")
         if args.gpu:
             row += f" {o.gpu} |"
         lines.append(row)
+    if any(o.runs for o in outcomes):
+        lines += ["", "Each run's exit status and digests (sha256, first 16 hex digits) of its stdout, "
+                  "of its stdout less the lines that report times, and of every file it wrote "
+                  "(in the JSON). DATA is the folder of generated inputs.", "",
+                  "| program | arguments | exit | stdout | stdout less timings | files written |",
+                  "|---|---|---:|---|---|---|"]
+        for o in sorted(outcomes, key=lambda o: o.name):
+            for r in o.runs:
+                files = ", ".join(f"{n} {d.split()[0]}" for n, d in r["files"].items()) or "-"
+                lines.append(f"| {o.name} | `{' '.join(r['args'])}` | {r['exit']} | {r['stdout']} "
+                             f"| {r['stdout_without_timings']} | {files.replace('|', '/')[:300]} |")
     return "\n".join(lines) + "\n"
 
 
@@ -324,6 +609,13 @@ def main() -> int:
     parser.add_argument("--out", type=Path, help="write the markdown table here")
     parser.add_argument("--json", type=Path, help="write the outcomes as JSON here")
     parser.add_argument("--verbose", action="store_true", help="print each run's output")
+    parser.add_argument("--work", type=Path,
+                        help="Rodinia: scratch folder for the generated inputs and each run's "
+                             "files (default: a new folder under /tmp)")
+    parser.add_argument("--samples", type=Path,
+                        help="Rodinia: the CUDA samples' Common folder, for helper_cuda.h "
+                             "(cfd and leukocyte use -I SDK/common/inc; default: a cuda-samples "
+                             "checkout beside the suite's, if there is one)")
     args = parser.parse_args()
 
     checkout = args.checkout.resolve()
@@ -335,7 +627,14 @@ def main() -> int:
               f"(scripts/setup.sh start) or pass --warpsim", file=sys.stderr)
         return 2
     try:
-        programs = cuda_samples(checkout) if args.suite == "cuda-samples" else rodinia(checkout)
+        if args.suite == "cuda-samples":
+            programs = cuda_samples(checkout)
+        else:
+            samples = args.samples or next((c for c in (checkout.parent / "cuda-samples/Common",)
+                                            if c.is_dir()), None)
+            args.work = (args.work or Path(tempfile.mkdtemp(prefix="warpsim-rodinia-"))).resolve()
+            args.work.mkdir(parents=True, exist_ok=True)
+            programs = rodinia(checkout, args.work, samples)
     except (OSError, ValueError) as error:
         print(f"compat.py: cannot read the suite at {checkout}: {error}", file=sys.stderr)
         return 2
