@@ -227,6 +227,7 @@ def main():
     one_env = dict(base_env, WARPSIM_JOBS="1")
     started = datetime.datetime.now(datetime.timezone.utc)
     load_before = load_average()
+    built_before = build_times(warpsim)
     scratch = tempfile.mkdtemp(prefix="warpsim-bench-programs-")
     print("warpsim: %s\ncompiler: %s\nscratch: %s\ncores: %d, load average %s, size %s, %d runs"
           % (warpsim, compiler, scratch, ncores, load_before, options.size, options.runs), file=sys.stderr)
@@ -258,6 +259,10 @@ def main():
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     load_after = load_average()
+    rebuilt = build_times(warpsim) != built_before
+    if rebuilt:
+        print("run.py: warning: warpsim was rebuilt while the benchmark ran (%s before, %s after): "
+              "the runs mix two builds" % (built_before, build_times(warpsim)), file=sys.stderr)
 
     def series(name, kind, key, phase=None):
         runs = results[name][kind]
@@ -317,7 +322,8 @@ def main():
         "- machine: %s; load average %s before, %s after" % (machine, load_before, load_after),
         "- compiler: %s (serial and OpenMP builds: -O2 [-fopenmp]; warpsim exec builds the .cu at -O1)" % compiler_version,
         "- warpsim: %s, commit %s; built %s" % (
-            warpsim, git_description(os.path.dirname(warpsim)), build_times(warpsim)),
+            warpsim, git_description(os.path.dirname(warpsim)), built_before) +
+        ("; **rebuilt during the runs** (%s after): they mix two builds" % build_times(warpsim) if rebuilt else ""),
         "- benchmark set: commit %s" % git_description(HERE),
         "- size %s, medians of %d runs; ratios are medians of the ratios within each round" % (options.size, options.runs),
         "- command: `%s`" % command,
