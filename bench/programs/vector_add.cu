@@ -1,0 +1,95 @@
+// Vector addition of N floats (default 16M), one thread per element as in the CUDA samples,
+// then the sum of the result: a block reduction with warp shuffles and shared memory writes one
+// partial sum per block, and the host adds the partials.
+// Usage: vector_add [N]
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "bench_util.h"
+
+#define CHECK(call)                                                               \
+  do {                                                                            \
+    cudaError_t err_ = (call);                                                    \
+    if (err_ != cudaSuccess) {                                                    \
+      std::fprintf(stderr, "CUDA error %s at %s:%d\n", cudaGetErrorString(err_), \
+                   __FILE__, __LINE__);                                           \
+      std::exit(1);                                                               \
+    }                                                                             \
+  } while (0)
+
+__global__ void vectorAdd(const float* a, const float* b, float* c, int n) {
+  int i = blockDim.x * blockIdx.x + threadIdx.x;
+  if (i < n) c[i] = a[i] + b[i];
+}
+
+// One partial sum per block of 256 threads, one element per thread.
+__global__ void blockSum(const float* in, float* partial, int n) {
+  __shared__ float warpSums[32];
+  int i = blockDim.x * blockIdx.x + threadIdx.x;
+  float v = i < n ? in[i] : 0.0f;
+  for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_down_sync(0xffffffff, v, offset);
+  int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  if (lane == 0) warpSums[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = lane < blockDim.x / 32 ? warpSums[lane] : 0.0f;
+    for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_down_sync(0xffffffff, v, offset);
+    if (lane == 0) partial[blockIdx.x] = v;
+  }
+}
+
+int main(int argc, char** argv) {
+  const int n = static_cast<int>(size_argument(argc, argv, 1, 16 << 20));
+  const size_t bytes = n * sizeof(float);
+  std::vector<float> a(n), b(n), c(n);
+  for (int i = 0; i < n; ++i) {
+    a[i] = static_cast<float>(hash32(i) % 101);
+    b[i] = static_cast<float>(static_cast<int>(hash32(i + n) % 37) - 18);
+  }
+  const int threads = 256;
+  const int blocks = (n + threads - 1) / threads;
+  std::vector<float> partial(blocks);
+  float *d_a, *d_b, *d_c, *d_partial;
+  CHECK(cudaMalloc(&d_a, bytes));
+  CHECK(cudaMalloc(&d_b, bytes));
+  CHECK(cudaMalloc(&d_c, bytes));
+  CHECK(cudaMalloc(&d_partial, blocks * sizeof(float)));
+  CHECK(cudaMemcpy(d_a, a.data(), bytes, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(d_b, b.data(), bytes, cudaMemcpyHostToDevice));
+
+  const double start = now_seconds();
+  vectorAdd<<<blocks, threads>>>(d_a, d_b, d_c, n);
+  CHECK(cudaGetLastError());
+  CHECK(cudaDeviceSynchronize());
+  const double added = now_seconds();
+  blockSum<<<blocks, threads>>>(d_c, d_partial, n);
+  CHECK(cudaGetLastError());
+  CHECK(cudaDeviceSynchronize());
+  const double summed = now_seconds();
+
+  CHECK(cudaMemcpy(c.data(), d_c, bytes, cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(partial.data(), d_partial, blocks * sizeof(float), cudaMemcpyDeviceToHost));
+  double sum = 0;
+  for (int k = 0; k < blocks; ++k) sum += partial[k];
+  int errors = 0;
+  double expected = 0;
+  for (int i = 0; i < n; ++i) {
+    if (c[i] != a[i] + b[i]) ++errors;
+    expected += a[i] + b[i];
+  }
+  CHECK(cudaFree(d_a));
+  CHECK(cudaFree(d_b));
+  CHECK(cudaFree(d_c));
+  CHECK(cudaFree(d_partial));
+  const bool passed = errors == 0 && sum == expected;
+  std::printf("vector add of %d floats: %d errors; sum %.0f (expected %.0f)\n", n, errors, sum,
+              expected);
+  print_time("add", added - start);
+  print_time("sum", summed - added);
+  print_time("compute", summed - start);
+  std::printf("%s\n", passed ? "PASSED" : "FAILED");
+  return passed ? 0 : 1;
+}
