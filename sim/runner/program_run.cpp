@@ -469,8 +469,8 @@ Expected<NativeRun> run_program_with_nvcc(const ProgramRequest& request) {
     argv.insert(argv.end(), request.files.begin(), request.files.end());
   } else {
     // The program with its launches wrapped to record their buffers, under #line so that nvcc's
-    // messages name the user's files; their folders stay first for "..." includes. A .c file
-    // has no launches and goes as it is.
+    // messages name the user's files; their folders stay first for "..." includes. Only what
+    // nvcc compiles as CUDA (.cu) has launches: .cpp, .c and the rest go as they are.
     auto toolchain = find_toolchain();
     if (!toolchain) return toolchain.error();
     std::vector<std::string> sources;
@@ -480,7 +480,7 @@ Expected<NativeRun> run_program_with_nvcc(const ProgramRequest& request) {
           std::find(argv.begin(), argv.end(), folder) == argv.end()) {
         argv.push_back(folder);
       }
-      if (absolute.extension() == ".c") {
+      if (absolute.extension() != ".cu") {
         sources.push_back(absolute.string());
         continue;
       }
