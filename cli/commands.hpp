@@ -17,7 +17,11 @@ inline constexpr int kExitNoGpu = 3;
 using CommandRun = std::function<int()>;
 
 CommandRun add_run_command(CLI::App& app);
-CommandRun add_exec_command(CLI::App& app);
+// `exec`'s program arguments, everything after its first `--`, are taken out of `args` (argv)
+// before CLI11 parses it: CLI11 would give them to the files positional, or end a list option
+// with that `--` and read the program's own options as exec's.
+std::vector<std::string> take_program_args(std::vector<std::string>& args);
+CommandRun add_exec_command(CLI::App& app, std::vector<std::string> program_args);
 CommandRun add_vectors_command(CLI::App& app);
 CommandRun add_walkthrough_command(CLI::App& app);
 CommandRun add_lesson_commands(CLI::App& app);

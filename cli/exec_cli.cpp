@@ -1,10 +1,11 @@
-// `warpsim exec FILE.cu [-- ARGS]`: a whole CUDA program built against the shim and run on the
-// CPU, every launch simulated; the program's output passes through and its exit status is kept;
-// then the report of its launches. With --gpu, the same file built with nvcc and run on the GPU,
-// and the two programs' outputs compared.
+// `warpsim exec FILE.cu [MORE.cpp ...] [-- ARGS]`: a whole CUDA program (one file or several)
+// built against the shim and run on the CPU, every launch simulated; the program's output passes
+// through and its exit status is kept; then the report of its launches. With --gpu, the same
+// files built with nvcc and run on the GPU, and the two programs' outputs compared.
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -85,10 +86,10 @@ int exec_error(const std::string& message) {
 bool report(const ExecFlags& f, const runner::ProgramResult& result,
             const nlohmann::ordered_json& comparisons = nlohmann::ordered_json::object()) {
   if (f.json_path.empty()) {
-    write_exec_text(std::cerr, f.request.file, result, {isatty(STDERR_FILENO) != 0});
+    write_exec_text(std::cerr, f.request.files, result, {isatty(STDERR_FILENO) != 0});
     return true;
   }
-  nlohmann::ordered_json json = exec_json(f.request.file, result);
+  nlohmann::ordered_json json = exec_json(f.request.files, result);
   for (const auto& [key, value] : comparisons.items()) json[key] = value;
   std::ofstream out(f.json_path, std::ios::binary | std::ios::trunc);
   out << json.dump() << "\n";
@@ -197,7 +198,16 @@ int run(const ExecFlags& f) {
 
 }  // namespace
 
-CommandRun add_exec_command(CLI::App& app) {
+std::vector<std::string> take_program_args(std::vector<std::string>& args) {
+  if (args.size() < 2 || args[1] != "exec") return {};
+  const auto mark = std::find(args.begin() + 2, args.end(), "--");
+  if (mark == args.end()) return {};
+  std::vector<std::string> program_args(mark + 1, args.end());
+  args.erase(mark, args.end());
+  return program_args;
+}
+
+CommandRun add_exec_command(CLI::App& app, std::vector<std::string> program_args) {
   auto f = std::make_shared<ExecFlags>();
   CLI::App* exec_app =
       app.add_subcommand("exec", "build a whole CUDA program and run it, every launch simulated");
@@ -205,23 +215,33 @@ CommandRun add_exec_command(CLI::App& app) {
       "The program's stdout and stderr pass through; then a report of every launch (kernel,\n"
       "shape, steps, diagnostics) goes to stderr, or with --json FILE to that file.\n"
       "Program arguments follow `--`: warpsim exec prog.cu -- 1024 out.txt\n"
+      "A program of several files: warpsim exec main.cpp kernels.cu mmio.c -I inc -- ARGS\n"
+      "(options before or after the files; each file compiles as its own translation unit,\n"
+      "cached on its own, .c as C; then all are linked; the report names them all).\n"
       "\n"
       "exit status: the program's own; 123 when it returned 0 but a kernel misused warp-level\n"
       "operations (diagnostics) or a launch could not complete (deadlock, runaway); 124 the time\n"
-      "limit passed; 125 bad input (missing file, compile error); 128+N killed by signal N.\n"
+      "limit passed; 125 bad input (missing file, compile or link error); 128+N killed by\n"
+      "signal N.\n"
       "With --gpu: 0 when both programs print the same, return the same status and leave the\n"
       "same buffers after every launch (the allocation behind each pointer argument, compared\n"
       "in its element type), 1 when they differ, 3 when there is no GPU or no nvcc. The GPU\n"
       "build synchronises after each launch to read its buffers back.");
-  exec_app->add_option("file", f->request.file, "the CUDA program (.cu with main)")->required();
-  exec_app->add_option("program_args", f->request.program_args,
-                       "the program's arguments (after --)");
+  f->request.program_args = std::move(program_args);
+  exec_app
+      ->add_option("files", f->request.files,
+                   "the program's source files (.cu, .cpp, .c; one has main), each compiled on "
+                   "its own and linked into one program")
+      ->required();
   exec_app->add_option("--arch", f->request.arch,
                        "compile for sm_70 ... sm_90 (default): __CUDA_ARCH__, the compute "
                        "capability cudaGetDeviceProperties reports");
-  exec_app->add_option("-I", f->request.include_dirs, "an include folder for the compiler");
-  exec_app->add_option("-D", f->request.definitions,
-                       "a macro for the compiler: NAME or NAME=VALUE");
+  // One value each (-I A -I B): a list option would take the source files after it as values
+  // and `--` as its end.
+  exec_app->add_option("-I", f->request.include_dirs, "an include folder for the compiler")
+      ->allow_extra_args(false);
+  exec_app->add_option("-D", f->request.definitions, "a macro for the compiler: NAME or NAME=VALUE")
+      ->allow_extra_args(false);
   exec_app->add_option("--trace", f->request.trace_dir,
                        "write one trace JSON per launch into this folder (as run --trace)");
   exec_app->add_option("--json", f->json_path, "write the report as one JSON object to this file");
@@ -234,8 +254,8 @@ CommandRun add_exec_command(CLI::App& app) {
                    "warp-level steps a launch may take before it counts as runaway")
       ->check(CLI::PositiveNumber);
   CLI::Option* gpu = exec_app->add_flag("--gpu", f->gpu,
-                     "also build the file with nvcc, run it on the GPU and compare the two "
-                     "programs' stdout, exit status and every launch's buffers");
+                     "also build the files with nvcc, run the program on the GPU and compare the "
+                     "two programs' stdout, exit status and every launch's buffers");
   CLI::Option* recorded =
       exec_app
           ->add_option("--compare-buffers", f->recorded_buffers_dir,

@@ -36,9 +36,11 @@ std::vector<std::string> lines_of(const std::string& text) {
 
 }  // namespace
 
-void write_exec_text(std::ostream& out, const std::string& file, const runner::ProgramResult& r,
-                     const TextStyle& style) {
-  const std::string name = std::filesystem::path(file).filename().string();
+void write_exec_text(std::ostream& out, const std::vector<std::string>& files,
+                     const runner::ProgramResult& r, const TextStyle& style) {
+  std::string name;
+  for (const std::string& file : files)
+    name += (name.empty() ? "" : " + ") + std::filesystem::path(file).filename().string();
   const std::uint64_t diagnostics = r.diagnostic_count();
   out << "warpsim exec: " << name << ": " << r.launches.size()
       << (r.launches.size() == 1 ? " launch" : " launches") << ", " << diagnostics
@@ -79,9 +81,10 @@ void write_exec_text(std::ostream& out, const std::string& file, const runner::P
   }
 }
 
-json exec_json(const std::string& file, const runner::ProgramResult& r) {
+json exec_json(const std::vector<std::string>& files, const runner::ProgramResult& r) {
   json out;
-  out["file"] = file;
+  out["file"] = files.empty() ? std::string() : files.front();
+  out["files"] = files;
   out["status"] = runner::to_string(r.status);
   out["exit_code"] = r.status == runner::ProgramStatus::exited ? json(r.exit_code) : json();
   out["signal"] = r.signal != 0 ? json(r.signal) : json();

@@ -6,6 +6,8 @@
 #include <iosfwd>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "trace_text.hpp"
 #include "warpsim/program.hpp"
@@ -13,9 +15,13 @@
 
 namespace warpsim::cli {
 
-void write_exec_text(std::ostream& out, const std::string& file,
+// `files`: the program's sources (ProgramRequest::files). The text names the program by their
+// names ("prog.cu", "main.cpp + kernels.cu"); the JSON has the first as "file" and all of them
+// as "files".
+void write_exec_text(std::ostream& out, const std::vector<std::string>& files,
                      const runner::ProgramResult& result, const TextStyle& style);
-nlohmann::ordered_json exec_json(const std::string& file, const runner::ProgramResult& result);
+nlohmann::ordered_json exec_json(const std::vector<std::string>& files,
+                                 const runner::ProgramResult& result);
 
 // The simulated and the GPU program side by side: same stdout, same exit status.
 struct ProgramComparison {

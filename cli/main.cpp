@@ -22,13 +22,15 @@ int main(int argc, char** argv) {
   app.require_subcommand(0, 1);
   app.set_help_all_flag("--help-all", "every command's options");
   std::vector<std::pair<CLI::App*, CommandRun>> commands;
-  const auto add = [&](CommandRun (*adder)(CLI::App&)) {
+  std::vector<std::string> args(argv, argv + argc);
+  std::vector<std::string> program_args = take_program_args(args);
+  const auto add = [&](const auto& adder) {
     const std::size_t before = app.get_subcommands({}).size();
     CommandRun run = adder(app);
     commands.emplace_back(app.get_subcommands({}).at(before), std::move(run));
   };
   add(add_run_command);
-  add(add_exec_command);
+  add([&](CLI::App& exec) { return add_exec_command(exec, std::move(program_args)); });
   add(add_lessons_command);
   add(add_lesson_commands);
   add(add_walkthrough_command);
@@ -41,7 +43,9 @@ int main(int argc, char** argv) {
   help->add_option("command", help_topic, "the command");
 
   try {
-    app.parse(argc, argv);
+    std::vector<char*> words;
+    for (std::string& arg : args) words.push_back(arg.data());
+    app.parse(static_cast<int>(words.size()), words.data());
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

@@ -118,6 +118,26 @@ def parse_add_executable(text: str) -> list[tuple[str, list[str]]]:
     return found
 
 
+def parse_include_directories(text: str, folder: Path) -> list[Path]:
+    """The folders of include_directories(...) and target_include_directories(TARGET ...) that
+    exist (relative, or under ${CMAKE_CURRENT_SOURCE_DIR}); other variables are skipped."""
+    found = []
+    for match in re.finditer(r"(target_)?include_directories\(([^)]*)\)", text):
+        words = match.group(2).split()
+        if match.group(1):
+            words = words[1:]  # the target
+        for word in words:
+            if word in ("PUBLIC", "PRIVATE", "INTERFACE", "SYSTEM", "BEFORE", "AFTER"):
+                continue
+            word = word.replace("${CMAKE_CURRENT_SOURCE_DIR}", str(folder))
+            if "${" in word:
+                continue
+            path = (folder / word).resolve()
+            if path.is_dir() and path not in found:
+                found.append(path)
+    return found
+
+
 def cuda_samples(root: Path) -> list[Program]:
     args_file = root / "test_args.json"
     test_args = json.loads(args_file.read_text()) if args_file.exists() else {}
@@ -147,8 +167,10 @@ def cuda_samples(root: Path) -> list[Program]:
                 needs.append("platform-specific (Tegra/Windows)")
             if config.get("skip"):
                 needs.append("skipped by the suite's own test_args.json")
+            common = (root / "Common").resolve()
+            own = [d for d in parse_include_directories(text, folder) if d != common]
             programs.append(Program(name, folder, sources, runs,
-                                    include_dirs=[root / "Common"], needs=needs))
+                                    include_dirs=[root / "Common"] + own, needs=needs))
     return programs
 
 

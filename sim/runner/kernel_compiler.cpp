@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <cctype>
 #include <cerrno>
@@ -15,6 +16,7 @@
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <thread>
 
 #include "content_hash.hpp"
 #include "kernel_scan.hpp"
@@ -29,17 +31,31 @@ namespace {
 // Flags that shape the object code; part of the cache key. C++17, as nvcc and NVRTC default to.
 // DWARF 4: with DWARF 5 line tables, binutils 2.40's addr2line names the compiled file (in the
 // cache) instead of the user's file from `#line` for some addresses.
-// A whole program (`warpsim exec`) is the same without -shared.
-std::vector<std::string> codegen_flags(bool executable) {
+// A whole program (`warpsim exec`) is the same without -shared; one of its several files, with
+// -c; a .c file, C with neither the C++ standard nor the shim.
+std::vector<std::string> codegen_flags(CompileOutput output, bool c_language) {
   std::vector<std::string> flags{"-std=c++17", "-O1", "-g", "-gdwarf-4", "-fPIC"};
-  if (!executable) flags.push_back("-shared");
+  if (c_language) flags.erase(flags.begin());
+  if (output == CompileOutput::shared_object) flags.push_back("-shared");
+  if (output == CompileOutput::object) flags.push_back("-c");
 #if defined(WARPSIM_RUNNER_SANITIZED_LIBRARY)
   // libwarpsim was built with ASan and UBSan (WARPSIM_SANITIZE): a program that loads it must
   // have their runtime first (a kernel's shared object is loaded by a host that has it).
-  if (executable) flags.push_back("-fsanitize=address,undefined");
+  if (output != CompileOutput::shared_object) flags.push_back("-fsanitize=address,undefined");
 #endif
-  for (const char* flag : {"-x", "c++", "-include", "warpsim/cuda_shim.hpp"}) flags.push_back(flag);
+  if (c_language) {
+    for (const char* flag : {"-x", "c"}) flags.push_back(flag);
+  } else {
+    for (const char* flag : {"-x", "c++", "-include", "warpsim/cuda_shim.hpp"})
+      flags.push_back(flag);
+  }
   return flags;
+}
+
+// The flags of linking a program (its executable, or its objects into one) with libwarpsim.
+std::vector<std::string> link_flags(const Toolchain& toolchain) {
+  const std::string library_dir = fs::path(toolchain.library).parent_path().string();
+  return {"-x", "none", toolchain.library, "-Wl,-rpath," + library_dir, "-Wl,--no-undefined"};
 }
 
 std::vector<std::string> split_words(const std::string& text) {
@@ -70,7 +86,10 @@ Expected<std::string> read_file(const std::string& path) {
 // Writes `contents` to `path` through a temporary name in the same directory, so a reader sees
 // the old file or the whole new one.
 bool write_file_atomically(const std::string& path, std::string_view contents) {
-  const std::string temporary = path + ".tmp." + std::to_string(getpid());
+  // A program's files compile on several threads of one process: each its own name.
+  const std::string temporary =
+      path + ".tmp." + std::to_string(getpid()) + "." +
+      std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
     out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
@@ -501,7 +520,10 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
                                       const CompileOptions& options) {
   auto version = compiler_version(toolchain);
   if (!version) return fail(version.error().message);
-  std::vector<std::string> arch_flags = arch_definitions(options.arch);
+  // C: only __WARPSIM__ (nvcc's host compiler builds a .c file with no CUDA definitions).
+  std::vector<std::string> arch_flags =
+      options.c_language ? std::vector<std::string>{arch_definitions(options.arch).back()}
+                         : arch_definitions(options.arch);
   const std::uint8_t fill = never_set_fill_of(*version);
   if (fill != 0) arch_flags.push_back("-ftrivial-auto-var-init=pattern");
   std::vector<std::string> check_flags;
@@ -517,7 +539,7 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
   ContentHash key;
   key.add(prepared_source).add(toolchain.compiler_path).add(*version).add(*cub_dir);
   for (const std::string& word : toolchain.compiler) key.add(word);
-  const std::vector<std::string> codegen = codegen_flags(options.executable);
+  const std::vector<std::string> codegen = codegen_flags(options.output, options.c_language);
   for (const std::string& flag : codegen) key.add(flag);
   for (const std::string& flag : arch_flags) key.add(flag);
   for (const std::string& flag : check_flags) key.add(flag);
@@ -526,7 +548,9 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
   for (const std::string& flag : options.user_flags) key.add(flag);
   key.add(options.kernel_name);  // the warnings (.notes) are about this kernel
   const std::string stem = toolchain.cache_dir + "/kernels/" + key.hex();
-  const std::string object = stem + (options.executable ? ".exe" : ".so");
+  const std::string object = stem + (options.output == CompileOutput::executable ? ".exe"
+                                     : options.output == CompileOutput::object   ? ".o"
+                                                                                 : ".so");
   const std::string manifest = stem + ".deps";
   const std::string source = stem + ".cu";
   const std::string notes = stem + ".notes";
@@ -546,17 +570,23 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
   argv.insert(argv.end(), codegen.begin(), codegen.end());
   argv.insert(argv.end(), arch_flags.begin(), arch_flags.end());
   argv.insert(argv.end(), check_flags.begin(), check_flags.end());
-  add_libcudacxx(toolchain, argv);
-  const std::string library_dir = fs::path(toolchain.library).parent_path().string();
-  argv.push_back("-I" + toolchain.shim_dir);
-  argv.push_back("-I" + toolchain.include_dir);
-  if (!cub_dir->empty()) argv.push_back("-I" + *cub_dir);
+  if (!options.c_language) {
+    add_libcudacxx(toolchain, argv);
+    argv.push_back("-I" + toolchain.shim_dir);
+    argv.push_back("-I" + toolchain.include_dir);
+    if (!cub_dir->empty()) argv.push_back("-I" + *cub_dir);
+  }
+  // The compiled copy lies in the cache: its "..." includes are looked for in the user's folder
+  // first, as they would be beside the original (a kernel file or a one-file program keeps the
+  // folder after the user's -I, as ever).
+  if (options.output == CompileOutput::object) argv.push_back("-iquote" + options.user_dir);
   argv.insert(argv.end(), options.user_flags.begin(), options.user_flags.end());
-  for (const std::string& arg :
-       {"-I" + options.user_dir, std::string("-MD"), std::string("-MF"), make_rule, std::string("-o"), temporary_object,
-        source, std::string("-x"), std::string("none"), toolchain.library,
-        "-Wl,-rpath," + library_dir, std::string("-Wl,--no-undefined")}) {
+  for (const std::string& arg : {"-I" + options.user_dir, std::string("-MD"), std::string("-MF"),
+                                 make_rule, std::string("-o"), temporary_object, source}) {
     argv.push_back(arg);
+  }
+  if (options.output != CompileOutput::object) {
+    for (std::string& flag : link_flags(toolchain)) argv.push_back(std::move(flag));
   }
   if (options.color_diagnostics) argv.push_back("-fdiagnostics-color=always");
 
@@ -609,6 +639,81 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
   }
   prune_kernel_cache(toolchain.cache_dir + "/kernels", toolchain.cache_limits);
   return Expected<CompiledKernel>({object, false, std::move(warnings), fill});
+}
+
+std::vector<Expected<CompiledKernel>> compile_kernels(const Toolchain& toolchain,
+                                                      const std::vector<CompileUnit>& units) {
+  std::vector<Expected<CompiledKernel>> results(units.size(), Expected<CompiledKernel>(fail("")));
+  // What every compile shares and writes into the cache the first time (the compiler's version,
+  // the translated cub headers) is made here, once, before the threads read it.
+  if (auto version = compiler_version(toolchain); !version) {
+    std::fill(results.begin(), results.end(),
+              Expected<CompiledKernel>(fail(version.error().message)));
+    return results;
+  }
+  if (auto cub = translated_cub_headers(toolchain); !cub) {
+    std::fill(results.begin(), results.end(), Expected<CompiledKernel>(fail(cub.error().message)));
+    return results;
+  }
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    for (std::size_t i = next++; i < units.size(); i = next++) {
+      results[i] = compile_kernel(toolchain, units[i].prepared_source, units[i].options);
+    }
+  };
+  const std::size_t threads =
+      std::min<std::size_t>(units.size(), std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> helpers;
+  for (std::size_t t = 1; t < threads; ++t) helpers.emplace_back(work);
+  work();
+  for (std::thread& helper : helpers) helper.join();
+  return results;
+}
+
+Expected<CompiledKernel> link_program(const Toolchain& toolchain,
+                                      const std::vector<std::string>& objects,
+                                      bool color_diagnostics) {
+  auto version = compiler_version(toolchain);
+  if (!version) return fail(version.error().message);
+  std::vector<std::string> flags;
+#if defined(WARPSIM_RUNNER_SANITIZED_LIBRARY)
+  flags.push_back("-fsanitize=address,undefined");  // as codegen_flags builds the objects
+#endif
+  for (std::string& flag : link_flags(toolchain)) flags.push_back(std::move(flag));
+  // An object's name is its compile's key; what it read besides (headers) is in its manifest,
+  // which is rewritten whenever a changed header makes it compile again.
+  ContentHash key;
+  key.add("link").add(toolchain.compiler_path).add(*version);
+  for (const std::string& word : toolchain.compiler) key.add(word);
+  for (const std::string& flag : flags) key.add(flag);
+  for (const std::string& object : objects) {
+    key.add(object);
+    auto manifest = read_file(fs::path(object).replace_extension(".deps").string());
+    key.add(manifest ? *manifest : "");
+  }
+  const std::string executable = toolchain.cache_dir + "/kernels/" + key.hex() + ".exe";
+  if (is_file(executable)) {
+    ::utimensat(AT_FDCWD, executable.c_str(), nullptr, 0);  // a use, for the cache's LRU order
+    return Expected<CompiledKernel>({executable, true, {}, 0});
+  }
+  const std::string temporary = executable + ".tmp." + std::to_string(getpid());
+  std::vector<std::string> argv = toolchain.compiler;
+  argv.insert(argv.end(), {"-o", temporary});
+  argv.insert(argv.end(), objects.begin(), objects.end());
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  if (color_diagnostics) argv.push_back("-fdiagnostics-color=always");
+  const ProcessOutput run = run_process(argv);
+  if (!run.started || run.exit_code != 0) {
+    std::remove(temporary.c_str());
+    return fail(run.output.empty() ? "the linker failed" : run.output);
+  }
+  if (std::rename(temporary.c_str(), executable.c_str()) != 0) {
+    std::remove(temporary.c_str());
+    return fail("cannot store the linked program in " + toolchain.cache_dir + ": " +
+                std::strerror(errno));
+  }
+  prune_kernel_cache(toolchain.cache_dir + "/kernels", toolchain.cache_limits);
+  return Expected<CompiledKernel>({executable, false, {}, 0});
 }
 
 std::string unsupported_library_hint(std::string_view output) {

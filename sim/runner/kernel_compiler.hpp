@@ -2,6 +2,7 @@
 // per-user cache: the same source, compiler, flags and shim never compile twice.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,8 +41,16 @@ Expected<int> cuda_arch_number(std::string_view arch);
 // the shim does not define itself: -D__CUDA_ARCH__=900 -D__CUDA_ARCH_LIST__=900.
 std::vector<std::string> arch_definitions(int arch);
 
+enum class CompileOutput : std::uint8_t {
+  shared_object,  // a kernel file, for the kernel host
+  executable,     // a whole program of one file (`warpsim exec`): the user's main, libwarpsim
+  object,         // one file of a program of several: link_program makes the executable
+};
+
 struct CompileOptions {
-  std::string user_dir;  // -I: the kernel file's folder
+  // -I: the kernel file's folder; for a program's object also searched first for its "..."
+  // includes (as the compiler searches the original file's folder).
+  std::string user_dir;
   int arch = 900;        // __CUDA_ARCH__
   bool color_diagnostics = false;
   // For the warning about a kernel the preprocessor empties: the kernel file (absolute) and the
@@ -53,9 +62,10 @@ struct CompileOptions {
   // Built with -fsanitize=thread for the memory checks: libwarpsim answers the __tsan_* calls,
   // so libtsan is kept out of the link (see instrumentation_flags in kernel_compiler.cpp).
   bool instrument_memory = false;
-  // A whole program (`warpsim exec`): an executable with the user's main instead of a shared
-  // object.
-  bool executable = false;
+  CompileOutput output = CompileOutput::shared_object;
+  // A program's .c file: C, as nvcc has the host compiler build a .c file (no shim, no CUDA
+  // definitions); only with CompileOutput::object.
+  bool c_language = false;
 };
 
 struct CompiledKernel {
@@ -84,6 +94,23 @@ Expected<std::string> preprocess_for_kernel_scan(const Toolchain& toolchain, con
 Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
                                       const std::string& prepared_source,
                                       const CompileOptions& options);
+
+// Several translation units (a program's files) compiled as compile_kernel compiles one, each
+// cached on its own (an edited file recompiles alone), on as many threads as there are cores (at
+// most one per source). One result per source, in order.
+struct CompileUnit {
+  std::string prepared_source;
+  CompileOptions options;
+};
+std::vector<Expected<CompiledKernel>> compile_kernels(const Toolchain& toolchain,
+                                                      const std::vector<CompileUnit>& units);
+
+// The executable of a program of several files: `objects` (compile_kernels' CompileOutput::object
+// builds) linked with libwarpsim, cached by the objects' builds. The error of a failed link is
+// the linker's own output, unchanged.
+Expected<CompiledKernel> link_program(const Toolchain& toolchain,
+                                      const std::vector<std::string>& objects,
+                                      bool color_diagnostics);
 
 // One line for the user after a failed compile whose output shows a CUDA library warpsim does
 // not simulate (cuBLAS, cuFFT, cuDNN, NCCL, Thrust, CUTLASS, ...: a missing header, or Thrust

@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "kernel_compiler.hpp"
@@ -197,6 +198,118 @@ std::string find_nvcc() {
   return {};
 }
 
+// The program's files as the user named them: "prog.cu", or "main.cpp + kernels.cu".
+std::string files_text(const std::vector<std::string>& files) {
+  std::string text;
+  for (const std::string& file : files) text += (text.empty() ? "" : " + ") + file;
+  return text;
+}
+
+std::string with_library_hint(std::string output) {
+  if (!output.empty() && output.back() != '\n') output += "\n";
+  if (const std::string hint = unsupported_library_hint(output); !hint.empty())
+    output += hint + "\n";
+  return output;
+}
+
+// The linker's output with each object (a file in the cache) named by the user's file, and its
+// first line that says what is wrong ("undefined reference to `f()'", "multiple definition of
+// `main'; ...").
+struct LinkFailure {
+  std::string output;
+  std::string reason;
+};
+LinkFailure explain_link_failure(std::string output, const std::vector<std::string>& objects,
+                                 const std::vector<std::string>& files) {
+  for (std::size_t i = 0; i < objects.size(); ++i) {
+    for (std::size_t at = output.find(objects[i]); at != std::string::npos;
+         at = output.find(objects[i], at + files[i].size())) {
+      output.replace(at, objects[i].size(), files[i]);
+    }
+  }
+  LinkFailure failure{std::move(output), {}};
+  std::istringstream lines(failure.output);
+  for (std::string line; std::getline(lines, line) && failure.reason.empty();) {
+    if (line.find("undefined reference to") == std::string::npos &&
+        line.find("multiple definition of") == std::string::npos) {
+      continue;
+    }
+    // "/usr/bin/ld: " goes; "file.cu:3: multiple definition of `main'; ...: first defined here"
+    // keeps its first part (the output above says where else).
+    if (const std::size_t ld = line.find("ld: "); ld != std::string::npos && ld < line.find(' '))
+      line.erase(0, ld + 4);
+    failure.reason = line.substr(0, line.find("; "));
+  }
+  return failure;
+}
+
+// The program's executable (in the kernel cache). One file: compiled and linked in one step, as
+// ever. Several: each its own translation unit (statics and anonymous namespaces stay apart),
+// compiled to an object of its own, cached on its own and in parallel, then linked. An error of
+// kind compile carries the compiler's or linker's output in details.
+Expected<std::string> build_program(const ProgramRequest& request, const Toolchain& toolchain,
+                                    int arch, const std::vector<std::string>& user_flags) {
+  CompileOptions common;
+  common.arch = arch;
+  common.color_diagnostics = request.color_compiler_output;
+  std::vector<CompileUnit> units;
+  std::set<std::string> seen;
+  for (const std::string& file : request.files) {
+    auto source = read_text_file(file);
+    if (!source) return source.error();
+    const fs::path absolute = fs::absolute(file).lexically_normal();
+    if (!seen.insert(absolute.string()).second) {
+      return fail(file + " is named twice: each file is one translation unit of the program");
+    }
+    CompileUnit unit{{}, common};
+    unit.options.user_dir = absolute.parent_path().string();
+    unit.options.user_flags = user_flags;
+    unit.options.c_language = request.files.size() > 1 && absolute.extension() == ".c";
+    if (unit.options.c_language) {
+      unit.prepared_source = prepare_c_program_source(*source, absolute.string());
+    } else {
+      for (std::string& flag : source_flags(*source)) unit.options.user_flags.push_back(flag);
+      unit.prepared_source = prepare_program_source(*source, absolute.string());
+    }
+    units.push_back(std::move(unit));
+  }
+  if (units.size() == 1) {
+    units[0].options.output = CompileOutput::executable;
+    auto compiled = compile_kernel(toolchain, units[0].prepared_source, units[0].options);
+    if (!compiled) {
+      return fail(ErrorKind::compile, request.files[0] + " did not compile",
+                  with_library_hint(compiled.error().message));
+    }
+    return compiled->shared_object;
+  }
+
+  for (CompileUnit& unit : units) unit.options.output = CompileOutput::object;
+  const std::vector<Expected<CompiledKernel>> compiled = compile_kernels(toolchain, units);
+  std::vector<std::string> failed, objects;
+  std::string output;
+  for (std::size_t i = 0; i < compiled.size(); ++i) {
+    if (compiled[i]) {
+      objects.push_back(compiled[i]->shared_object);
+    } else {
+      failed.push_back(request.files[i]);
+      output += with_library_hint(compiled[i].error().message);
+    }
+  }
+  if (!failed.empty()) {
+    return fail(ErrorKind::compile, files_text(failed) + " did not compile", std::move(output));
+  }
+  auto linked = link_program(toolchain, objects, request.color_compiler_output);
+  if (!linked) {
+    LinkFailure failure = explain_link_failure(linked.error().message, objects, request.files);
+    std::string message =
+        "the program's " + std::to_string(request.files.size()) + " files did not link";
+    if (!failure.reason.empty()) message += ": " + failure.reason;
+    if (!failure.output.empty() && failure.output.back() != '\n') failure.output += "\n";
+    return fail(ErrorKind::compile, std::move(message), std::move(failure.output));
+  }
+  return linked->shared_object;
+}
+
 }  // namespace
 
 std::string_view to_string(ProgramStatus status) {
@@ -253,8 +366,11 @@ ProgramResult run_program(const ProgramRequest& request) {
   };
   const auto arch = cuda_arch_number(request.arch);
   if (!arch) return bad_input(arch.error().message);
-  auto source = read_text_file(request.file);
-  if (!source) return bad_input(source.error().message);
+  if (request.files.empty()) return bad_input("no source file: name the program's files");
+  for (const std::string& file : request.files) {
+    if (access(file.c_str(), R_OK) != 0)
+      return bad_input("cannot read " + file + ": " + std::strerror(errno));
+  }
   auto toolchain = find_toolchain();
   if (!toolchain) return bad_input(toolchain.error().message);
   if (!request.trace_dir.empty()) {
@@ -263,25 +379,10 @@ ProgramResult run_program(const ProgramRequest& request) {
     if (error)
       return bad_input("cannot create --trace " + request.trace_dir + ": " + error.message());
   }
-  const fs::path absolute = fs::absolute(request.file).lexically_normal();
-  CompileOptions options;
-  options.user_dir = absolute.parent_path().string();
-  options.arch = *arch;
-  options.color_diagnostics = request.color_compiler_output;
-  options.executable = true;
   auto user_flags = user_compiler_flags(request.include_dirs, request.definitions);
   if (!user_flags) return bad_input(user_flags.error().message);
-  for (std::string& flag : source_flags(*source)) user_flags->push_back(std::move(flag));
-  options.user_flags = std::move(*user_flags);
-  auto compiled =
-      compile_kernel(*toolchain, prepare_program_source(*source, absolute.string()), options);
-  if (!compiled) {
-    std::string output = compiled.error().message;
-    if (!output.empty() && output.back() != '\n') output += "\n";
-    if (const std::string hint = unsupported_library_hint(output); !hint.empty())
-      output += hint + "\n";
-    return bad_input(request.file + " did not compile", std::move(output));
-  }
+  auto executable = build_program(request, *toolchain, *arch, *user_flags);
+  if (!executable) return bad_input(executable.error().message, executable.error().details);
 
   ScratchDir scratch;
   if (scratch.path().empty())
@@ -306,7 +407,7 @@ ProgramResult run_program(const ProgramRequest& request) {
     environment.emplace_back(launch_buffers::kLaunchBuffersDirEnv,
                              fs::absolute(request.buffers_dir).lexically_normal().string());
   }
-  std::vector<std::string> argv{compiled->shared_object};
+  std::vector<std::string> argv{*executable};
   argv.insert(argv.end(), request.program_args.begin(), request.program_args.end());
   const std::string stdout_path = request.capture_stdout ? scratch.path() + "/stdout" : "";
   const ChildEnd end = run_limited(argv, environment, stdout_path, request.time_limit_seconds);
@@ -360,8 +461,11 @@ Expected<NativeRun> run_program_with_nvcc(const ProgramRequest& request) {
                 "the CUDA toolkit");
   }
   if (auto arch = cuda_arch_number(request.arch); !arch) return fail(arch.error().message);
-  if (access(request.file.c_str(), R_OK) != 0) {
-    return fail(ErrorKind::file, "cannot read " + request.file + ": " + std::strerror(errno));
+  if (request.files.empty()) return fail("no source file: name the program's files");
+  for (const std::string& file : request.files) {
+    if (access(file.c_str(), R_OK) != 0) {
+      return fail(ErrorKind::file, "cannot read " + file + ": " + std::strerror(errno));
+    }
   }
   ScratchDir scratch;
   if (scratch.path().empty()) return fail(ErrorKind::file, "cannot create a temporary folder");
@@ -372,28 +476,45 @@ Expected<NativeRun> run_program_with_nvcc(const ProgramRequest& request) {
   argv.insert(argv.end(), user_flags->begin(), user_flags->end());
   std::vector<std::pair<std::string, std::string>> environment;
   if (request.buffers_dir.empty()) {
-    argv.push_back(request.file);
+    argv.insert(argv.end(), request.files.begin(), request.files.end());
   } else {
     // The program with its launches wrapped to record their buffers, under #line so that nvcc's
-    // messages name the user's file; its folder stays first for "..." includes.
+    // messages name the user's files; their folders stay first for "..." includes. Only what
+    // nvcc compiles as CUDA (.cu) has launches: .cpp, .c and the rest go as they are.
     auto toolchain = find_toolchain();
     if (!toolchain) return toolchain.error();
-    auto source = read_text_file(request.file);
-    if (!source) return source.error();
-    const fs::path absolute = fs::absolute(request.file).lexically_normal();
-    const std::string recorded = scratch.path() + "/" + absolute.filename().string();
-    std::ofstream out(recorded, std::ios::binary | std::ios::trunc);
-    out << prepare_gpu_program_source(*source, absolute.string());
-    if (!out.flush()) return fail(ErrorKind::file, "cannot write " + recorded);
-    argv.push_back("-I" + absolute.parent_path().string());
+    std::vector<std::string> sources;
+    for (std::size_t i = 0; i < request.files.size(); ++i) {
+      const fs::path absolute = fs::absolute(request.files[i]).lexically_normal();
+      if (const std::string folder = "-I" + absolute.parent_path().string();
+          std::find(argv.begin(), argv.end(), folder) == argv.end()) {
+        argv.push_back(folder);
+      }
+      if (absolute.extension() != ".cu") {
+        sources.push_back(absolute.string());
+        continue;
+      }
+      auto source = read_text_file(request.files[i]);
+      if (!source) return source.error();
+      // One folder per file: two files of one name from different folders stay apart.
+      const fs::path folder = fs::path(scratch.path()) / std::to_string(i);
+      std::error_code error;
+      fs::create_directories(folder, error);
+      const std::string recorded = (folder / absolute.filename()).string();
+      std::ofstream out(recorded, std::ios::binary | std::ios::trunc);
+      out << prepare_gpu_program_source(*source, absolute.string());
+      if (!out.flush()) return fail(ErrorKind::file, "cannot write " + recorded);
+      sources.push_back(recorded);
+    }
     argv.push_back("-I" + toolchain->include_dir);
-    argv.push_back(recorded);
+    argv.insert(argv.end(), sources.begin(), sources.end());
     environment.emplace_back(launch_buffers::kLaunchBuffersDirEnv,
                              fs::absolute(request.buffers_dir).lexically_normal().string());
   }
   const ProcessOutput build = run_process(argv);
   if (!build.started || build.exit_code != 0) {
-    Error error{ErrorKind::compile, request.file + " did not compile with nvcc", build.output};
+    Error error{ErrorKind::compile, files_text(request.files) + " did not compile with nvcc",
+                build.output};
     return error;
   }
   NativeRun run;

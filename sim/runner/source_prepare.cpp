@@ -264,6 +264,13 @@ std::string prepare_program_source(std::string_view user_source, std::string_vie
   return prepared_user_source(user_source, absolute_path);
 }
 
+std::string prepare_c_program_source(std::string_view user_source, std::string_view absolute_path) {
+  std::string out = "#line 1 \"" + escape_for_string_literal(absolute_path) + "\"\n";
+  out += user_source;
+  if (!out.empty() && out.back() != '\n') out += '\n';
+  return out;
+}
+
 std::string prepare_gpu_program_source(std::string_view user_source,
                                        std::string_view absolute_path) {
   std::string out = "#include \"warpsim/gpu_launch_hooks.hpp\"\n";

@@ -41,7 +41,7 @@ runner::ProgramResult two_launches() {
 
 TEST_CASE("the exec report lists each launch with its shape, steps and diagnostics") {
   std::ostringstream out;
-  cli::write_exec_text(out, "dir/prog.cu", two_launches(), {});
+  cli::write_exec_text(out, {"dir/prog.cu"}, two_launches(), {});
   const std::string text = out.str();
   CAPTURE(text);
   CHECK(text.find("warpsim exec: prog.cu: 2 launches, 1 diagnostic\n") == 0);
@@ -54,8 +54,20 @@ TEST_CASE("the exec report lists each launch with its shape, steps and diagnosti
   CHECK(runner::exec_exit_status(two_launches()) == runner::kExecKernelProblem);
 }
 
+TEST_CASE("a program of several files is named by all of them; the JSON keeps the first as file") {
+  std::ostringstream out;
+  cli::write_exec_text(out, {"src/main.cpp", "src/kernels.cu"}, two_launches(), {});
+  CHECK(out.str().find("warpsim exec: main.cpp + kernels.cu: 2 launches, 1 diagnostic\n") == 0);
+  const nlohmann::ordered_json json =
+      cli::exec_json({"src/main.cpp", "src/kernels.cu"}, two_launches());
+  CHECK(json["file"] == "src/main.cpp");
+  CHECK(json["files"] == nlohmann::ordered_json::array({"src/main.cpp", "src/kernels.cu"}));
+}
+
 TEST_CASE("the exec JSON report has every launch and warpsim's exit status") {
-  const nlohmann::ordered_json json = cli::exec_json("prog.cu", two_launches());
+  const nlohmann::ordered_json json = cli::exec_json({"prog.cu"}, two_launches());
+  CHECK(json["file"] == "prog.cu");
+  CHECK(json["files"] == nlohmann::ordered_json::array({"prog.cu"}));
   CHECK(json["status"] == "exited");
   CHECK(json["exit_code"] == 0);
   CHECK(json["warpsim_exit_status"] == 123);

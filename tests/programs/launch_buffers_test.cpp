@@ -38,7 +38,7 @@ fs::path record(const std::string& program, const std::string& folder) {
   fs::remove_all(dir);
   fs::create_directories(dir);
   ProgramRequest request;
-  request.file = (kPrograms / program).string();
+  request.files = {(kPrograms / program).string()};
   request.capture_stdout = true;
   request.buffers_dir = dir.string();
   const ProgramResult result = run_program(request);
@@ -215,6 +215,29 @@ TEST_CASE("the GPU side of exec --gpu builds with nvcc: launches wrapped, buffer
          (scratch() / fs::path(program).stem()).string(), generated.string()},
         scratch());
     CHECK_MESSAGE(build.exit_code == 0, build.out, build.err);
+  }
+}
+
+TEST_CASE("the GPU side of exec --gpu builds a program of several files: each file to nvcc") {
+  if (access("/usr/local/cuda/bin/nvcc", X_OK) != 0 && access("/usr/bin/nvcc", X_OK) != 0) {
+    MESSAGE("skipped: no nvcc on this machine (the GPU build of exec --gpu needs the toolkit)");
+    return;
+  }
+  const fs::path dir = kPrograms / "multi_file";
+  ProgramRequest request;
+  request.files = {(dir / "main.cpp").string(), (dir / "kernels.cu").string(),
+                   (dir / "checksum.c").string()};
+  request.time_limit_seconds = 30;
+  // As it is, and with every .cu's launches wrapped to record their buffers (.c as it is).
+  for (const bool recorded : {false, true}) {
+    CAPTURE(recorded);
+    const fs::path buffers = scratch() / "multi_file_gpu";
+    fs::create_directories(buffers);
+    request.buffers_dir = recorded ? buffers.string() : "";
+    // Built and run: without a GPU the program runs, finds none and fails its own check.
+    auto run = run_program_with_nvcc(request);
+    if (!run) FAIL(to_string(run.error()));
+    CHECK_FALSE(run->timed_out);
   }
 }
 

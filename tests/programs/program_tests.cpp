@@ -368,3 +368,163 @@ TEST_CASE("a kernel given a host pointer gets a warning in the report, naming th
   CHECK(object["launches"][0]["host_pointer_args"] == json::array({0}));
   CHECK(object["launches"][1]["host_pointer_args"] == json::array());
 }
+
+// ---- programs of several files (tests/programs/multi_file: main.cpp, kernels.cu, checksum.c)
+
+namespace {
+
+const fs::path kMultiFile = kPrograms / "multi_file";
+
+std::vector<std::string> multi_file_sources(const fs::path& dir = kMultiFile) {
+  return {(dir / "main.cpp").string(), (dir / "kernels.cu").string(),
+          (dir / "checksum.c").string()};
+}
+
+// The multi_file program with `replaced` (a file name) swapped for `text`, in a folder of its own.
+fs::path multi_file_variant(const std::string& name, const std::string& replaced,
+                            const std::string& text) {
+  const fs::path dir = scratch() / name;
+  fs::create_directories(dir);
+  for (const auto& entry : fs::directory_iterator(kMultiFile)) {
+    fs::copy_file(entry.path(), dir / entry.path().filename(),
+                  fs::copy_options::overwrite_existing);
+  }
+  std::ofstream(dir / replaced, std::ios::trunc) << text;
+  return dir;
+}
+
+std::size_t files_ending(const fs::path& dir, const std::string& extension) {
+  std::size_t count = 0;
+  for (const auto& entry : fs::directory_iterator(dir))
+    count += entry.path().extension() == extension;
+  return count;
+}
+
+}  // namespace
+
+TEST_CASE("a program of several files: each its own translation unit, .c built as C, one link") {
+  // A decoy multi_file.h in a -I folder: each file's own folder comes first for "..." includes.
+  const fs::path decoy = scratch() / "decoy-include";
+  fs::create_directories(decoy);
+  std::ofstream(decoy / "multi_file.h") << "#error \"the -I folder's multi_file.h was used\"\n";
+  const fs::path report = scratch() / "multi_file.json";
+  std::vector<std::string> args{"exec", "-I", decoy.string()};
+  for (const std::string& file : multi_file_sources()) args.push_back(file);
+  args.insert(args.end(), {"--json", report.string()});  // an option after the files
+  const ProcessOutcome run = run_warpsim(args);
+  INFO(run.err);
+  CHECK(run.exit_code == 0);
+  CHECK(run.out == "scales: device 3, host 2; checksum 4507503.0 (expected 4507503.0)\nPASSED\n");
+  const json object = json::parse(read_text(report));
+  CHECK(object["file"] == multi_file_sources()[0]);
+  CHECK(object["files"] == json(multi_file_sources()));
+  REQUIRE(object["launches"].size() == 1);
+  CHECK(object["launches"][0]["kernel"] == "scale");
+  CHECK(fs::path(object["launches"][0]["file"].get<std::string>()).filename() == "kernels.cu");
+  CHECK(object["launches"][0]["line"] == 23);
+
+  const ProcessOutcome text = run_warpsim(
+      {"exec", multi_file_sources()[0], multi_file_sources()[1], multi_file_sources()[2]});
+  CHECK(text.exit_code == 0);
+  CHECK(contains(text.err, "warpsim exec: main.cpp + kernels.cu + checksum.c: 1 launch, "));
+  CHECK(contains(text.err, "1. scale<<<8, 128>>>  kernels.cu:23"));
+}
+
+TEST_CASE("an edit to one file of a program recompiles that file alone") {
+  const fs::path dir = multi_file_variant("multi-edit", "README.md", "");
+  const fs::path cache = scratch() / "multi-edit-cache";
+  const std::vector<std::string> env{"WARPSIM_CACHE_DIR=" + cache.string()};
+  std::vector<std::string> argv{WARPSIM_CLI_PATH, "exec"};
+  for (const std::string& file : multi_file_sources(dir)) argv.push_back(file);
+  REQUIRE(warpsim::test::run_process(argv, scratch(), env).exit_code == 0);
+  CHECK(files_ending(cache / "kernels", ".o") == 3);
+  CHECK(files_ending(cache / "kernels", ".exe") == 1);
+  REQUIRE(warpsim::test::run_process(argv, scratch(), env).exit_code == 0);  // all cached
+  CHECK(files_ending(cache / "kernels", ".o") == 3);
+  CHECK(files_ending(cache / "kernels", ".exe") == 1);
+  std::ofstream(dir / "main.cpp", std::ios::app) << "// edited\n";
+  const ProcessOutcome edited = warpsim::test::run_process(argv, scratch(), env);
+  CHECK(edited.exit_code == 0);
+  CHECK(contains(edited.out, "PASSED"));
+  CHECK(files_ending(cache / "kernels", ".o") == 4);  // main.cpp's new object only
+  CHECK(files_ending(cache / "kernels", ".exe") == 2);
+}
+
+TEST_CASE("a compile error in a program's second file names that file and shows its errors") {
+  const fs::path dir =
+      multi_file_variant("multi-compile-error", "kernels.cu",
+                         "#include \"multi_file.h\"\n"
+                         "int scale_on_device(const float* in, float* out, int n) {\n"
+                         "  return undeclared_in_kernels + n;\n"
+                         "}\n");
+  std::vector<std::string> args{"exec"};
+  for (const std::string& file : multi_file_sources(dir)) args.push_back(file);
+  const ProcessOutcome run = run_warpsim(args);
+  INFO(run.err);
+  CHECK(run.exit_code == 125);
+  CHECK(run.out.empty());
+  CHECK(contains(run.err, (dir / "kernels.cu").string() + ":3"));
+  CHECK(contains(run.err, "undeclared_in_kernels"));
+  CHECK(contains(run.err, "warpsim exec: " + (dir / "kernels.cu").string() + " did not compile\n"));
+  CHECK_FALSE(contains(run.err, "main.cpp did not compile"));
+}
+
+TEST_CASE(
+    "a symbol no file defines, or a second main, is a link error: the linker's message, 125") {
+  SUBCASE("undefined") {
+    const fs::path dir = multi_file_variant(
+        "multi-undefined", "kernels.cu",
+        "#include \"multi_file.h\"\n"
+        "int helper_nobody_defines(int n);\n"
+        "int scale_on_device(const float*, float*, int n) { return helper_nobody_defines(n); }\n");
+    std::vector<std::string> args{"exec"};
+    for (const std::string& file : multi_file_sources(dir)) args.push_back(file);
+    const ProcessOutcome run = run_warpsim(args);
+    INFO(run.err);
+    CHECK(run.exit_code == 125);
+    CHECK(run.out.empty());
+    CHECK(contains(run.err, "undefined reference to `helper_nobody_defines(int)'"));
+    CHECK(contains(run.err, "warpsim exec: the program's 3 files did not link: " +
+                                (dir / "kernels.cu").string() + ":3: undefined reference"));
+  }
+  SUBCASE("a second main") {
+    const fs::path dir =
+        multi_file_variant("multi-two-mains", "kernels.cu",
+                           "#include \"multi_file.h\"\n"
+                           "int scale_on_device(const float*, float*, int) { return 3; }\n"
+                           "int main() { return 0; }\n");
+    std::vector<std::string> args{"exec"};
+    for (const std::string& file : multi_file_sources(dir)) args.push_back(file);
+    const ProcessOutcome run = run_warpsim(args);
+    INFO(run.err);
+    CHECK(run.exit_code == 125);
+    CHECK(contains(run.err, "multiple definition of `main'"));
+    CHECK(contains(run.err, "did not link"));
+  }
+  SUBCASE("a file named twice") {
+    const std::vector<std::string> files = multi_file_sources();
+    const ProcessOutcome run = run_warpsim({"exec", files[0], files[1], files[2], files[0]});
+    CHECK(run.exit_code == 125);
+    CHECK(contains(run.err, "main.cpp is named twice"));
+  }
+}
+
+TEST_CASE("-D and -I take one value each: the files and the program's arguments stay apart") {
+  // Regression: `exec FILE -D X -- -n 5` read -n as an option of exec's (CLI11 took `--` as the
+  // end of the -D list), and `exec -I DIR FILE -- one` took FILE as a second folder.
+  const std::string program = (kCases / "args_and_status.cu").string();
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"exec", program, "-D", "X", "--", "-n", "5"},
+        std::vector<std::string>{"exec", "-D", "X", program, "--", "-n", "5"},
+        std::vector<std::string>{"exec", "-I", kCases.string(), "-D", "X=1", program, "-D", "Y",
+                                 "--", "-n", "5"}}) {
+    CAPTURE(args);
+    const ProcessOutcome run = run_warpsim(args);
+    INFO(run.err);
+    CHECK(run.exit_code == 2);
+    CHECK(run.out == "arg 1: -n\narg 2: 5\n");
+  }
+  const ProcessOutcome dashes = run_warpsim({"exec", program, "--", "--json", "--", "-D"});
+  CHECK(dashes.exit_code == 3);
+  CHECK(dashes.out == "arg 1: --json\narg 2: --\narg 3: -D\n");
+}

@@ -2,7 +2,8 @@
 // host compiler against the CUDA shim and run in a child process, every launch simulated and
 // recorded; and the same program built with nvcc and run on a GPU, for comparison.
 //
-//   ProgramResult result = run_program({.file = "saxpy.cu", .program_args = {"1024"}});
+//   ProgramResult result = run_program({.files = {"saxpy.cu"}, .program_args = {"1024"}});
+//   run_program({.files = {"main.cpp", "kernels.cu", "mmio.c"}});  // one program of three files
 //   result.status, result.exit_code, result.launches[i].record.kernel, .trace.diagnostics
 //
 // Nothing here prints: the CLI renders the result. The program's own stdout and stderr pass
@@ -20,7 +21,9 @@
 namespace warpsim::runner {
 
 struct ProgramRequest {
-  std::string file;                       // the program's .cu file
+  // The program's sources, each its own translation unit (.cu, .cpp, ...: CUDA C++ against the
+  // shim; .c: C, as nvcc builds it); the first names the program. One file builds as ever.
+  std::vector<std::string> files;
   std::string arch = "sm_90";             // as nvcc's -arch: sets __CUDA_ARCH__
   std::vector<std::string> include_dirs;  // -I
   std::vector<std::string> definitions;   // -D NAME or NAME=VALUE
@@ -42,7 +45,7 @@ enum class ProgramStatus : std::uint8_t {
   not_simulated,   // it reached what warpsim does not simulate (an API, a library): message says
   crashed,         // a signal ended it (in kernel code: the launch record names the lane)
   timeout,         // the time limit passed; it was killed
-  bad_input,       // it never ran: missing file, compile error (details), unknown --arch
+  bad_input,       // it never ran: missing file, compile or link error (details), unknown --arch
 };
 std::string_view to_string(ProgramStatus status);
 
@@ -53,10 +56,10 @@ struct ProgramLaunch {
 
 struct ProgramResult {
   ProgramStatus status = ProgramStatus::bad_input;
-  int exit_code = 0;                    // exited: the program's status
-  int signal = 0;                       // crashed, or killed at the time limit
-  std::string message;                  // why it did not exit by itself, or never ran (one line)
-  std::string details;                  // bad_input from a compile: the compiler's output
+  int exit_code = 0;    // exited: the program's status
+  int signal = 0;       // crashed, or killed at the time limit
+  std::string message;  // why it did not exit by itself, or never ran (one line)
+  std::string details;  // bad_input from a compile or link: the compiler's or linker's output
   std::vector<ProgramLaunch> launches;  // in program order
   std::string program_stdout;           // capture_stdout only
   double seconds = 0;                   // the program's run time (compile excluded)
@@ -74,12 +77,14 @@ inline constexpr int kExecBadInput = 125;
 // 128 + signal for a crash (as a shell reports it).
 int exec_exit_status(const ProgramResult& result);
 
-// Builds (cached, as kernel files are) and runs the program; does not throw.
+// Builds (cached, as kernel files are; several files each on its own, then linked) and runs the
+// program; does not throw.
 ProgramResult run_program(const ProgramRequest& request);
 
-// The same program built with nvcc (from PATH, $CUDA_HOME/bin or /usr/local/cuda/bin) for
-// request.arch and run natively under the same time limit, stdout captured. No nvcc: an error of
-// kind no_device; a compile error: kind compile with nvcc's output in details.
+// The same program (all its files) built with nvcc (from PATH, $CUDA_HOME/bin or
+// /usr/local/cuda/bin) for request.arch and run natively under the same time limit, stdout
+// captured. No nvcc: an error of kind no_device; a compile error: kind compile with nvcc's output
+// in details.
 struct NativeRun {
   int exit_code = 0;  // 128 + signal when a signal ended it
   bool timed_out = false;
