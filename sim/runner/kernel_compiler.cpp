@@ -488,6 +488,34 @@ std::uint8_t never_set_fill_of(const std::string& version) {
   return major >= 12 ? 0xfe : 0;
 }
 
+// A link that failed on functions of a library (or CUDA APIs) that warpsim does not simulate:
+// links again with stubs that stop the program if it calls them (library_stubs.hpp). `argv` is
+// the failed link, `run` its outcome, replaced by the second link's; `scratch` names the stubs'
+// temporary files.
+void relink_with_library_stubs(const Toolchain& toolchain, const std::string& scratch,
+                               std::vector<std::string> argv, ProcessOutput& run) {
+  if (!run.started || run.exit_code == 0) return;
+  const std::vector<MissingFunction> missing = stubbable_undefined_symbols(run.output);
+  if (missing.empty()) return;
+  const std::string stubs_source = scratch + ".stubs.c";
+  const std::string stubs_object = scratch + ".stubs.o";
+  std::vector<std::string> stubs_argv = toolchain.compiler;
+  for (const std::string& arg : {std::string("-x"), std::string("c"), std::string("-c"),
+                                 std::string("-O1"), std::string("-fPIC"), std::string("-o"),
+                                 stubs_object, stubs_source}) {
+    stubs_argv.push_back(arg);
+  }
+  if (write_file_atomically(stubs_source, library_stubs_source(missing))) {
+    const ProcessOutput stubs = run_process(stubs_argv);
+    if (stubs.started && stubs.exit_code == 0) {
+      argv.push_back(stubs_object);
+      run = run_process(argv);
+    }
+  }
+  std::remove(stubs_object.c_str());
+  std::remove(stubs_source.c_str());
+}
+
 }  // namespace
 
 Expected<std::vector<std::string>> user_compiler_flags(const std::vector<std::string>& include_dirs,
@@ -591,29 +619,8 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
   if (options.color_diagnostics) argv.push_back("-fdiagnostics-color=always");
 
   ProcessOutput run = run_process(argv);
-  if (options.executable && run.started && run.exit_code != 0) {
-    // Functions of a library (or CUDA APIs) that warpsim does not simulate: linked to stubs
-    // that stop the program if it calls them (library_stubs.hpp).
-    const std::vector<MissingFunction> missing = stubbable_undefined_symbols(run.output);
-    if (!missing.empty()) {
-      const std::string stubs_source = stem + ".stubs.c";
-      const std::string stubs_object = stem + ".stubs.o" + suffix;
-      std::vector<std::string> stubs_argv = toolchain.compiler;
-      for (const std::string& arg : {std::string("-x"), std::string("c"), std::string("-c"),
-                                     std::string("-O1"), std::string("-fPIC"), std::string("-o"),
-                                     stubs_object, stubs_source}) {
-        stubs_argv.push_back(arg);
-      }
-      if (write_file_atomically(stubs_source, library_stubs_source(missing))) {
-        const ProcessOutput stubs = run_process(stubs_argv);
-        if (stubs.started && stubs.exit_code == 0) {
-          argv.push_back(stubs_object);
-          run = run_process(argv);
-        }
-      }
-      std::remove(stubs_object.c_str());
-      std::remove(stubs_source.c_str());
-    }
+  if (options.output == CompileOutput::executable) {
+    relink_with_library_stubs(toolchain, stem + suffix, argv, run);
   }
   auto rule = read_file(make_rule);
   std::remove(make_rule.c_str());
@@ -702,7 +709,8 @@ Expected<CompiledKernel> link_program(const Toolchain& toolchain,
   argv.insert(argv.end(), objects.begin(), objects.end());
   argv.insert(argv.end(), flags.begin(), flags.end());
   if (color_diagnostics) argv.push_back("-fdiagnostics-color=always");
-  const ProcessOutput run = run_process(argv);
+  ProcessOutput run = run_process(argv);
+  relink_with_library_stubs(toolchain, temporary, argv, run);
   if (!run.started || run.exit_code != 0) {
     std::remove(temporary.c_str());
     return fail(run.output.empty() ? "the linker failed" : run.output);
