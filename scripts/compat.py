@@ -574,7 +574,7 @@ def write_table(outcomes: list[Outcome], args: argparse.Namespace, checkout: Pat
         f"# {args.suite} under `warpsim exec`",
         "",
         f"Made by `scripts/compat.py {args.suite} CHECKOUT` on "
-        f"{datetime.date.today().isoformat()}: suite commit `{git_commit(checkout)}`, warpsim "
+        f"{datetime.date.today().isoformat()}: suite commit `{args.suite_commit or git_commit(checkout)}`, warpsim "
         f"commit `{git_commit(REPO)}`, {platform.machine()} {os.cpu_count()} cores, "
         f"time limit {args.time_limit:g} s a run.",
         "",
@@ -594,7 +594,9 @@ def write_table(outcomes: list[Outcome], args: argparse.Namespace, checkout: Pat
               + ("---|" if args.gpu else "")]
     for o in sorted(outcomes, key=lambda o: (bool(o.needs), ORDER.index(o.result), o.category,
                                             o.name)):
-        reason = o.reason.replace("|", "\\|")[:200]
+        # Paths of this machine say nothing to a reader: the checkout and scratch folders go.
+        reason = o.reason.replace(str(checkout) + "/", "").replace(str(REPO) + "/", "")
+        reason = re.sub(r"/tmp/[^\s:'`]*/", "", reason).replace("|", "\\|")[:200]
         row = f"| {o.name} | {o.category} | {o.result} | {o.seconds:.1f} |"
         if sized:
             row += f" {o.sizes.replace('|', '/')} |"
@@ -631,6 +633,8 @@ def main() -> int:
     parser.add_argument("--out", type=Path, help="write the markdown table here")
     parser.add_argument("--json", type=Path, help="write the outcomes as JSON here")
     parser.add_argument("--verbose", action="store_true", help="print each run's output")
+    parser.add_argument("--suite-commit", default="",
+                        help="the suite's commit, for a checkout that is not a git repository")
     parser.add_argument("--work", type=Path,
                         help="Rodinia: scratch folder for the generated inputs and each run's "
                              "files (default: a new folder under /tmp)")

@@ -41,3 +41,14 @@ inline float max(float a, float b) { return std::fmax(a, b); }
 inline double max(double a, double b) { return std::fmax(a, b); }
 inline double max(float a, double b) { return std::fmax(static_cast<double>(a), b); }
 inline double max(double a, float b) { return std::fmax(a, static_cast<double>(b)); }
+// The named forms of the math API (umin for unsigned, llmin for long long, ...).
+inline unsigned int umin(unsigned int a, unsigned int b) { return a < b ? a : b; }
+inline unsigned int umax(unsigned int a, unsigned int b) { return a > b ? a : b; }
+inline long long int llmin(long long int a, long long int b) { return a < b ? a : b; }
+inline long long int llmax(long long int a, long long int b) { return a > b ? a : b; }
+inline unsigned long long int ullmin(unsigned long long int a, unsigned long long int b) {
+  return a < b ? a : b;
+}
+inline unsigned long long int ullmax(unsigned long long int a, unsigned long long int b) {
+  return a > b ? a : b;
+}

@@ -36,6 +36,17 @@ inline constexpr unsigned cudaStreamNonBlocking = 1;
 inline constexpr unsigned cudaEventDefault = 0;
 inline constexpr unsigned cudaEventBlockingSync = 1;
 inline constexpr unsigned cudaEventDisableTiming = 2;
+inline constexpr unsigned cudaEventInterprocess = 4;
+// cudaSetDeviceFlags' flags (how the host waits, mapped host memory): accepted, nothing to do.
+inline constexpr unsigned cudaDeviceScheduleAuto = 0x00;
+inline constexpr unsigned cudaDeviceScheduleSpin = 0x01;
+inline constexpr unsigned cudaDeviceScheduleYield = 0x02;
+inline constexpr unsigned cudaDeviceScheduleBlockingSync = 0x04;
+inline constexpr unsigned cudaDeviceBlockingSync = 0x04;
+inline constexpr unsigned cudaDeviceScheduleMask = 0x07;
+inline constexpr unsigned cudaDeviceMapHost = 0x08;
+inline constexpr unsigned cudaDeviceLmemResizeToMax = 0x10;
+inline constexpr unsigned cudaDeviceSyncMemops = 0x80;
 inline constexpr unsigned cudaHostAllocDefault = 0;
 inline constexpr unsigned cudaHostAllocPortable = 1;
 inline constexpr unsigned cudaHostAllocMapped = 2;
@@ -352,6 +363,17 @@ inline cudaError_t cudaChooseDevice(int* device, const cudaDeviceProp* prop) {
   return cudaSuccess;
 }
 inline cudaError_t cudaSetDeviceFlags(unsigned) { return cudaSuccess; }
+// Peer attributes between two devices: the simulator has one, so no pair of devices exists.
+enum cudaDeviceP2PAttr {
+  cudaDevP2PAttrPerformanceRank = 1,
+  cudaDevP2PAttrAccessSupported = 2,
+  cudaDevP2PAttrNativeAtomicSupported = 3,
+  cudaDevP2PAttrCudaArrayAccessSupported = 4
+};
+inline cudaError_t cudaDeviceGetP2PAttribute(int* value, cudaDeviceP2PAttr, int src, int dst) {
+  if (value == nullptr || src != 0 || dst != 0 || src == dst) return cudaErrorInvalidDevice;
+  return cudaSuccess;
+}
 inline cudaError_t cudaGetDeviceFlags(unsigned* flags) {
   if (flags == nullptr) return cudaErrorInvalidValue;
   *flags = 0;

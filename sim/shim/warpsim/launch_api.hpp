@@ -90,6 +90,14 @@ struct cudaLaunchAttribute_st {
   cudaLaunchAttributeValue val;
 };
 using cudaLaunchAttribute = cudaLaunchAttribute_st;
+// A stream's attributes are launch attributes under other names (CUDA's driver_types.h does the
+// same).
+using cudaStreamAttrID = cudaLaunchAttributeID;
+using cudaStreamAttrValue = cudaLaunchAttributeValue;
+using cudaKernelNodeAttrID = cudaLaunchAttributeID;
+using cudaKernelNodeAttrValue = cudaLaunchAttributeValue;
+inline constexpr cudaLaunchAttributeID cudaStreamAttributeAccessPolicyWindow =
+    cudaLaunchAttributeAccessPolicyWindow;
 // Members named gridDim and blockDim, as CUDA names them: the shim's built-in variables are
 // macros (keywords.hpp), set aside for the declaration. (Code that reads these members by name
 // does not compile: it meets the macros.)
@@ -275,6 +283,20 @@ cudaError_t cudaLaunchKernelEx(::warpsim::shim::ConfigAt at, void (*kernel)(Para
 
 // The C forms take the kernel as `const void*`: its parameter types are lost, and the simulator
 // cannot call it. Each stops the program where it is called.
+// Stream attributes are hints to the GPU's caches and scheduler (an L2 access-policy window, a
+// priority): they change no result, so they are kept as given and do nothing.
+inline cudaError_t cudaStreamSetAttribute(cudaStream_t, cudaStreamAttrID,
+                                          const cudaStreamAttrValue* value) {
+  return value == nullptr ? cudaErrorInvalidValue : cudaSuccess;
+}
+inline cudaError_t cudaStreamGetAttribute(cudaStream_t, cudaStreamAttrID,
+                                          cudaStreamAttrValue* value) {
+  if (value == nullptr) return cudaErrorInvalidValue;
+  *value = cudaStreamAttrValue{};
+  return cudaSuccess;
+}
+inline cudaError_t cudaCtxResetPersistingL2Cache() { return cudaSuccess; }
+
 inline cudaError_t cudaLaunchKernel(const void*, dim3, dim3, void**, std::size_t = 0,
                                     cudaStream_t = nullptr, const char* file = __builtin_FILE(),
                                     unsigned line = __builtin_LINE()) {

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# On a GPU machine: the public suites' programs that pass in the simulator, run again with
+# `warpsim exec --gpu` (stdout, exit status and every launch's buffers compared with the same
+# program built by nvcc), and the whole-program benchmarks on every core of that machine.
+#
+#   scripts/record_gpu_compat.sh --samples CUDA_SAMPLES_CHECKOUT --only NAME,NAME,... \
+#       [--suite-commit SHA] [--out DIR] [--bench]
+#
+# Writes DIR/cuda-samples-gpu.md (compat.py's table with a GPU column), DIR/bench-programs.md
+# (bench/programs/run.py on this machine) and DIR/device.txt. warpsim is built in build/gpu
+# unless $WARPSIM names a built one. Exit 3 without a CUDA device.
+set -uo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+samples="" only="" commit="" out="$root/docs/compat" bench=0
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --samples) samples="$2"; shift 2 ;;
+    --only) only="$2"; shift 2 ;;
+    --suite-commit) commit="$2"; shift 2 ;;
+    --out) out="$2"; shift 2 ;;
+    --bench) bench=1; shift ;;
+    -h|--help) sed -n '2,11p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    *) echo "record_gpu_compat.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
+  echo "record_gpu_compat.sh: no CUDA device here (nvidia-smi finds none)" >&2
+  exit 3
+fi
+[[ -n "$samples" && -d "$samples" ]] || { echo "record_gpu_compat.sh: --samples DIR is required" >&2; exit 2; }
+mkdir -p "$out"
+build="$root/build/gpu"
+export WARPSIM="${WARPSIM:-$build/cli/warpsim}"
+if [[ ! -x "$WARPSIM" ]]; then
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWARPSIM_BUILD_TESTS=OFF \
+        -DWARPSIM_BUILD_BENCH=OFF -DWARPSIM_BUILD_GUI=OFF >&2 &&
+    cmake --build "$build" --target warpsim -j "$(nproc)" >&2 || exit 1
+fi
+{
+  echo "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -n1)"
+  echo "nvcc: $(nvcc --version | grep release)"
+  echo "host: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores"
+  echo "compiler: $(c++ --version | head -n1)"
+  echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"
+} > "$out/device.txt"
+cat "$out/device.txt" >&2
+
+status=0
+python3 "$root/scripts/compat.py" cuda-samples "$samples" --warpsim "$WARPSIM" --gpu \
+  --only "$only" ${commit:+--suite-commit "$commit"} --jobs 4 --time-limit 300 \
+  --out "$out/cuda-samples-gpu.md" --json "$out/cuda-samples-gpu.json" || status=1
+if [[ $bench == 1 ]]; then
+  python3 "$root/bench/programs/run.py" --warpsim "$WARPSIM" --size full --runs 3 \
+    --out "$out/bench-programs.md" || status=1
+fi
+exit $status
