@@ -270,8 +270,10 @@ ProgramResult run_program(const ProgramRequest& request) {
   if (!user_flags) return bad_input(user_flags.error().message);
   for (std::string& flag : source_flags(*source)) user_flags->push_back(std::move(flag));
   options.user_flags = std::move(*user_flags);
+  UserSources sources = user_sources(*toolchain, *source, absolute.string(), options.user_flags);
+  options.headers = std::move(sources.headers);
   auto compiled =
-      compile_kernel(*toolchain, prepare_program_source(*source, absolute.string()), options);
+      compile_kernel(*toolchain, prepare_program_source(sources.main, absolute.string()), options);
   if (!compiled) {
     std::string output = compiled.error().message;
     if (!output.empty() && output.back() != '\n') output += "\n";
@@ -371,9 +373,20 @@ Expected<NativeRun> run_program_with_nvcc(const ProgramRequest& request) {
     auto source = read_text_file(request.file);
     if (!source) return source.error();
     const fs::path absolute = fs::absolute(request.file).lexically_normal();
+    // The user's headers with their launches wrapped too, beside it (user_headers.hpp).
+    std::vector<IncludeFolder> search = user_include_folders(*user_flags);
+    search.push_back({absolute.parent_path().string(), true});
+    search.push_back({toolchain->include_dir, false});
+    const UserSources sources = prepare_user_headers(
+        *source, absolute.string(), search, scratch.path(),
+        [](std::string_view text) { return rewrite_user_file(text, LaunchTarget::gpu_recorder); },
+        read_file_if_any);
+    if (const Expected<void> written = write_prepared_headers(sources.headers); !written) {
+      return written.error();
+    }
     const std::string recorded = scratch.path() + "/" + absolute.filename().string();
     std::ofstream out(recorded, std::ios::binary | std::ios::trunc);
-    out << prepare_gpu_program_source(*source, absolute.string());
+    out << prepare_gpu_program_source(sources.main, absolute.string());
     if (!out.flush()) return fail(ErrorKind::file, "cannot write " + recorded);
     argv.push_back("-I" + absolute.parent_path().string());
     argv.push_back("-I" + toolchain->include_dir);
