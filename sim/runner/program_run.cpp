@@ -344,6 +344,32 @@ ProgramResult run_program(const ProgramRequest& request) {
   return result;
 }
 
+Expected<std::string> write_gpu_program(const std::string& file,
+                                        const std::vector<std::string>& user_flags,
+                                        const std::string& warpsim_include_dir,
+                                        const std::string& dir) {
+  auto source = read_text_file(file);
+  if (!source) return source.error();
+  const fs::path absolute = fs::absolute(file).lexically_normal();
+  // The user's headers with their launches wrapped too, beside it (user_headers.hpp), searched
+  // as nvcc will search: -I folders, the program's folder, warpsim's headers.
+  std::vector<IncludeFolder> search = user_include_folders(user_flags);
+  search.push_back({absolute.parent_path().string(), true});
+  search.push_back({warpsim_include_dir, false});
+  const UserSources sources = prepare_user_headers(
+      *source, absolute.string(), search, dir,
+      [](std::string_view text) { return rewrite_user_file(text, LaunchTarget::gpu_recorder); },
+      read_file_if_any);
+  if (const Expected<void> written = write_prepared_headers(sources.headers); !written) {
+    return written.error();
+  }
+  const std::string recorded = dir + "/" + absolute.filename().string();
+  std::ofstream out(recorded, std::ios::binary | std::ios::trunc);
+  out << prepare_gpu_program_source(sources.main, absolute.string());
+  if (!out.flush()) return fail(ErrorKind::file, "cannot write " + recorded);
+  return Expected<std::string>(recorded);
+}
+
 Expected<NativeRun> run_program_with_nvcc(const ProgramRequest& request) {
   const std::string nvcc = find_nvcc();
   if (nvcc.empty()) {
@@ -370,27 +396,13 @@ Expected<NativeRun> run_program_with_nvcc(const ProgramRequest& request) {
     // messages name the user's file; its folder stays first for "..." includes.
     auto toolchain = find_toolchain();
     if (!toolchain) return toolchain.error();
-    auto source = read_text_file(request.file);
-    if (!source) return source.error();
+    auto recorded =
+        write_gpu_program(request.file, *user_flags, toolchain->include_dir, scratch.path());
+    if (!recorded) return recorded.error();
     const fs::path absolute = fs::absolute(request.file).lexically_normal();
-    // The user's headers with their launches wrapped too, beside it (user_headers.hpp).
-    std::vector<IncludeFolder> search = user_include_folders(*user_flags);
-    search.push_back({absolute.parent_path().string(), true});
-    search.push_back({toolchain->include_dir, false});
-    const UserSources sources = prepare_user_headers(
-        *source, absolute.string(), search, scratch.path(),
-        [](std::string_view text) { return rewrite_user_file(text, LaunchTarget::gpu_recorder); },
-        read_file_if_any);
-    if (const Expected<void> written = write_prepared_headers(sources.headers); !written) {
-      return written.error();
-    }
-    const std::string recorded = scratch.path() + "/" + absolute.filename().string();
-    std::ofstream out(recorded, std::ios::binary | std::ios::trunc);
-    out << prepare_gpu_program_source(sources.main, absolute.string());
-    if (!out.flush()) return fail(ErrorKind::file, "cannot write " + recorded);
     argv.push_back("-I" + absolute.parent_path().string());
     argv.push_back("-I" + toolchain->include_dir);
-    argv.push_back(recorded);
+    argv.push_back(*recorded);
     environment.emplace_back(launch_buffers::kLaunchBuffersDirEnv,
                              fs::absolute(request.buffers_dir).lexically_normal().string());
   }

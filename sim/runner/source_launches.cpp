@@ -171,7 +171,8 @@ std::string rewrite_launch_expressions(std::string_view source, LaunchTarget for
     const std::size_t config_from = tokens[k + 2].offset + 1;
     const std::string_view config = source.substr(config_from, tokens[*close].offset - config_from);
     const std::string name = launch_name_literal(source, tokens, start, k, macro);
-    const std::string callee = without_newlines(target);
+    std::string callee = without_newlines(target);
+    callee.erase(callee.find_last_not_of(" \t") + 1);
     out.append(source.substr(copied, from - copied));
     if (for_target == LaunchTarget::simulator) {
       out += "::warpsim::shim::launch_kernel(" + name +

@@ -279,6 +279,15 @@ std::string prepare_program_source(std::string_view user_source, std::string_vie
 // `#line 1 "<absolute_path>"`; compiled with the warpsim include folder on the include path.
 std::string prepare_gpu_program_source(std::string_view user_source,
                                        std::string_view absolute_path);
+// The nvcc build of `exec --gpu`: writes the program `file` as prepare_gpu_program_source makes
+// it, and the user's headers it includes with their launches wrapped alike
+// (sim/runner/user_headers.hpp), into `dir`; returns the program's path there. `user_flags`:
+// user_compiler_flags' -I and -D; `warpsim_include_dir`: the folder of warpsim/*.hpp, which the
+// nvcc build also gets with -I.
+Expected<std::string> write_gpu_program(const std::string& file,
+                                        const std::vector<std::string>& user_flags,
+                                        const std::string& warpsim_include_dir,
+                                        const std::string& dir);
 
 // ---------------------------------------------------------------------------------------------
 // The compiled-kernel cache (<cache>/kernels: <hash>.so, .deps, .cu per compiled source)
