@@ -21,9 +21,8 @@ bool is_punctuation(const std::vector<Token>& tokens, std::size_t k, std::string
 
 // Words after which a `::name` starts a new expression rather than continuing a qualified name.
 bool ends_qualification(std::string_view word) {
-  return word == "else" || word == "do" || word == "return" || word == "case" ||
-         word == "throw" || word == "goto" || word == "co_await" || word == "co_return" ||
-         word == "co_yield";
+  return word == "else" || word == "do" || word == "return" || word == "case" || word == "throw" ||
+         word == "goto" || word == "co_await" || word == "co_return" || word == "co_yield";
 }
 
 // The `<` that opens the template argument list closed by the `>` at `close`, walking back over
@@ -70,10 +69,9 @@ std::size_t launch_target_start(const std::vector<Token>& tokens, std::size_t k)
     if (start > 0 && tokens[start - 1].text == "template") --start;
     if (start > 0 && tokens[start - 1].text == "::") {
       --start;
-      const bool more = start > 0 &&
-                        ((tokens[start - 1].kind == Kind::identifier &&
-                          !ends_qualification(tokens[start - 1].text)) ||
-                         tokens[start - 1].text == ">");
+      const bool more = start > 0 && ((tokens[start - 1].kind == Kind::identifier &&
+                                       !ends_qualification(tokens[start - 1].text)) ||
+                                      tokens[start - 1].text == ">");
       if (more) continue;
     }
     break;
@@ -110,9 +108,8 @@ std::string without_newlines(std::string_view text) {
 }
 
 bool is_parameter(const MacroDefinition* macro, std::string_view name) {
-  return macro != nullptr &&
-         std::find(macro->parameters.begin(), macro->parameters.end(), name) !=
-             macro->parameters.end();
+  return macro != nullptr && std::find(macro->parameters.begin(), macro->parameters.end(), name) !=
+                                 macro->parameters.end();
 }
 
 // The kernel's name as launch records show it, as a C++ string literal: the target as written;
@@ -138,8 +135,8 @@ std::string launch_name_literal(std::string_view source, const std::vector<Token
       continue;
     }
     const bool pasted_next = macro != nullptr && t + 1 < k && tokens[t + 1].text == "#";
-    const std::size_t end = t + 1 < k && !pasted_next ? tokens[t + 1].offset
-                                                      : token.offset + token.text.size();
+    const std::size_t end =
+        t + 1 < k && !pasted_next ? tokens[t + 1].offset : token.offset + token.text.size();
     pending += source.substr(token.offset, end - token.offset);
   }
   flush();
@@ -160,9 +157,8 @@ std::string rewrite_launch_expressions(std::string_view source, LaunchTarget for
     const std::size_t start = launch_target_start(tokens, k);
     const std::optional<std::size_t> close = launch_config_end(tokens, k);
     // The arguments follow the `>>>`; in a macro they may come with its use (`LAUNCH(k)(x)`).
-    const bool arguments_follow =
-        close && (is_punctuation(tokens, *close + 3, "(") ||
-                  (macro != nullptr && *close + 3 == tokens.size()));
+    const bool arguments_follow = close && (is_punctuation(tokens, *close + 3, "(") ||
+                                            (macro != nullptr && *close + 3 == tokens.size()));
     if (start == k || !close || !arguments_follow || tokens[start].offset < copied) {
       continue;  // not a launch warpsim understands: the compiler will say so
     }
@@ -178,8 +174,7 @@ std::string rewrite_launch_expressions(std::string_view source, LaunchTarget for
       out += "::warpsim::shim::launch_kernel(" + name +
              ", __FILE__, __LINE__, ::warpsim::shim::launch_config(";
       out += config;
-      out += "), [&](auto&&... warpsim_launch_args_) { " + callee +
-             "(warpsim_launch_args_...); })";
+      out += "), [&](auto&&... warpsim_launch_args_) { " + callee + "(warpsim_launch_args_...); })";
     } else {
       out += "::warpsim::gpu_hooks::launch_kernel(" + name +
              ", __FILE__, __LINE__, [&](auto&&... warpsim_launch_args_) { " + callee + "<<<";
@@ -197,8 +192,8 @@ std::string rewrite_launch_expressions(std::string_view source, LaunchTarget for
 }  // namespace
 
 std::string rewrite_launches(std::string_view source, LaunchTarget for_target) {
-  const std::string in_macros = rewrite_macro_bodies(
-      source, "<<<", [&](std::string_view body, const MacroDefinition& macro) {
+  const std::string in_macros =
+      rewrite_macro_bodies(source, "<<<", [&](std::string_view body, const MacroDefinition& macro) {
         return rewrite_launch_expressions(body, for_target, &macro);
       });
   return rewrite_launch_expressions(in_macros, for_target, nullptr);
@@ -209,8 +204,7 @@ std::string rewrite_launches(std::string_view source, LaunchTarget for_target) {
 
 namespace {
 
-constexpr std::array<std::string_view, 4> kBuiltins{"gridDim", "blockDim", "threadIdx",
-                                                    "blockIdx"};
+constexpr std::array<std::string_view, 4> kBuiltins{"gridDim", "blockDim", "threadIdx", "blockIdx"};
 constexpr std::string_view kHostPrefix = "warpsim_host_";
 
 bool is_builtin(std::string_view word) {
@@ -220,9 +214,9 @@ bool is_builtin(std::string_view word) {
 // Words after which a name is an operand, not a declarator.
 bool is_operator_word(std::string_view word) {
   static constexpr std::array<std::string_view, 21> kWords{
-      "return", "case",  "sizeof", "throw",   "else",      "do",        "new",
-      "delete", "goto",  "typeid", "alignof", "decltype",  "co_return", "co_yield",
-      "co_await", "not", "and",    "or",      "xor",       "bitand",    "bitor"};
+      "return",   "case", "sizeof", "throw",   "else",     "do",        "new",
+      "delete",   "goto", "typeid", "alignof", "decltype", "co_return", "co_yield",
+      "co_await", "not",  "and",    "or",      "xor",      "bitand",    "bitor"};
   return std::find(kWords.begin(), kWords.end(), word) != kWords.end();
 }
 
@@ -301,8 +295,7 @@ BraceKind brace_kind(const std::vector<Token>& tokens, std::size_t open) {
   if (record && (before.kind == Kind::identifier || before.text == ">")) {
     return BraceKind::class_body;
   }
-  if (before.text == "return" || before.text == "(" || before.text == "," ||
-      before.text == "[") {
+  if (before.text == "return" || before.text == "(" || before.text == "," || before.text == "[") {
     return BraceKind::other;  // a braced initializer
   }
   return BraceKind::block;
@@ -332,7 +325,9 @@ std::string rename_host_builtins(std::string_view source) {
       open_brackets.pop_back();
     }
   }
-  const auto end_of = [&](std::size_t open) { return partner[open] == none ? tokens.size() : partner[open]; };
+  const auto end_of = [&](std::size_t open) {
+    return partner[open] == none ? tokens.size() : partner[open];
+  };
 
   std::vector<bool> renamed(tokens.size(), false);
   const auto rename_range = [&](std::string_view name, std::size_t from, std::size_t to) {
@@ -366,10 +361,9 @@ std::string rename_host_builtins(std::string_view source) {
     if (tokens[open].text != "(") continue;
     // A parameter (or a for/if/while/switch's declaration): to the end of the body that follows.
     std::size_t after = end_of(open) + 1;
-    const bool statement = open > 0 && (tokens[open - 1].text == "for" ||
-                                        tokens[open - 1].text == "if" ||
-                                        tokens[open - 1].text == "while" ||
-                                        tokens[open - 1].text == "switch");
+    const bool statement =
+        open > 0 && (tokens[open - 1].text == "for" || tokens[open - 1].text == "if" ||
+                     tokens[open - 1].text == "while" || tokens[open - 1].text == "switch");
     if (statement && open > 0 && enclosing[open] != none && tokens[enclosing[open]].text == "{") {
       rename_range(name, k, end_of(enclosing[open]));  // the rest of the enclosing block
       continue;

@@ -132,8 +132,8 @@ std::string prepared_user_source(std::string_view user_source, std::string_view 
 
 std::string rewrite_user_file(std::string_view source, LaunchTarget target) {
   if (target == LaunchTarget::gpu_recorder) return rewrite_launches(source, target);
-  return insert_loop_ticks(rewrite_launches(
-      rewrite_extern_shared(rewrite_inline_ptx(rename_host_builtins(source)))));
+  return insert_loop_ticks(
+      rewrite_launches(rewrite_extern_shared(rewrite_inline_ptx(rename_host_builtins(source)))));
 }
 
 std::string prepare_source(std::string_view user_source, std::string_view absolute_path,
@@ -338,9 +338,10 @@ std::string rewrite_asm_statements(std::string_view source, UnsupportedPtx unsup
 
 // Each macro's replacement text with its asm statements rewritten, keeping its lines.
 std::string rewrite_asm_in_macros(std::string_view source, UnsupportedPtx unsupported) {
-  return rewrite_macro_bodies(source, "asm", [&](std::string_view body, const MacroDefinition& macro) {
-    return rewrite_asm_statements(body, unsupported, &macro);
-  });
+  return rewrite_macro_bodies(source, "asm",
+                              [&](std::string_view body, const MacroDefinition& macro) {
+                                return rewrite_asm_statements(body, unsupported, &macro);
+                              });
 }
 
 }  // namespace

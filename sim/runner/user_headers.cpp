@@ -130,9 +130,9 @@ UserSources prepare_user_headers(std::string_view main_source, std::string_view 
     changed = false;
     for (auto& [path, file] : files) {
       if (file.mirrored || path == main) continue;
-      file.mirrored = std::any_of(file.targets.begin(), file.targets.end(), [&](const std::string& t) {
-        return !t.empty() && files[t].mirrored;
-      });
+      file.mirrored =
+          std::any_of(file.targets.begin(), file.targets.end(),
+                      [&](const std::string& t) { return !t.empty() && files[t].mirrored; });
       changed = changed || file.mirrored;
     }
   }
@@ -172,7 +172,8 @@ UserSources prepare_user_headers(std::string_view main_source, std::string_view 
   UserSources sources;
   sources.main = render(group, main);
   for (const auto& [path, name] : mirror_names) {
-    sources.headers.push_back({std::string(mirror_dir) + "/" + group + "." + name, render(group, path)});
+    sources.headers.push_back(
+        {std::string(mirror_dir) + "/" + group + "." + name, render(group, path)});
   }
   return sources;
 }
