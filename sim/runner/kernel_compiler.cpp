@@ -279,10 +279,14 @@ std::vector<std::string> parse_make_dependencies(const std::string& text) {
   return paths;
 }
 
-std::string dependency_manifest(const std::string& make_rule, const std::string& source) {
+// The headers read, less the compiled source and the user's prepared headers beside it in the
+// cache: their names hold a hash of their contents (user_headers.hpp), and the pruning may
+// remove and a later compile write them again.
+std::string dependency_manifest(const std::string& make_rule, const std::string& source,
+                                const std::string& kernels_dir) {
   std::string manifest;
   for (const std::string& path : parse_make_dependencies(make_rule)) {
-    if (path == source) continue;
+    if (path == source || path.rfind(kernels_dir + "/", 0) == 0) continue;
     const std::string line = stat_line(path);
     if (!line.empty()) manifest += line + "\n";
   }
@@ -543,6 +547,17 @@ Expected<std::vector<std::string>> user_compiler_flags(const std::vector<std::st
   return Expected<std::vector<std::string>>(std::move(flags));
 }
 
+UserSources user_sources(const Toolchain& toolchain, std::string_view source,
+                         const std::string& absolute_path,
+                         const std::vector<std::string>& user_flags) {
+  std::vector<IncludeFolder> search{{toolchain.shim_dir, false}, {toolchain.include_dir, false}};
+  for (IncludeFolder& folder : user_include_folders(user_flags)) search.push_back(std::move(folder));
+  search.push_back({fs::path(absolute_path).parent_path().string(), true});
+  return prepare_user_headers(
+      source, absolute_path, search, toolchain.cache_dir + "/kernels",
+      [](std::string_view text) { return rewrite_user_file(text); }, read_file_if_any);
+}
+
 Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
                                       const std::string& prepared_source,
                                       const CompileOptions& options) {
@@ -588,6 +603,9 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
     return Expected<CompiledKernel>({object, true, read_lines(notes), fill});
   }
 
+  if (const Expected<void> written = write_prepared_headers(options.headers); !written) {
+    return fail(written.error().message);
+  }
   if (!write_file_atomically(source, prepared_source)) {
     return fail("cannot write " + source + ": " + std::strerror(errno));
   }
@@ -637,7 +655,7 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
   for (const std::string& warning : warnings) notes_text += warning + "\n";
   // The notes are written before the object is renamed into place: a reader that finds the
   // object finds its notes.
-  if (!rule || !write_file_atomically(manifest, dependency_manifest(*rule, source)) ||
+  if (!rule || !write_file_atomically(manifest, dependency_manifest(*rule, source, toolchain.cache_dir + "/kernels")) ||
       !write_file_atomically(notes, notes_text) ||
       std::rename(temporary_object.c_str(), object.c_str()) != 0) {
     std::remove(temporary_object.c_str());

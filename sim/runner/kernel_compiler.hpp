@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "user_headers.hpp"
 #include "warpsim/runner.hpp"
 
 namespace warpsim::runner {
@@ -66,6 +67,9 @@ struct CompileOptions {
   // A program's .c file: C, as nvcc has the host compiler build a .c file (no shim, no CUDA
   // definitions); only with CompileOutput::object.
   bool c_language = false;
+  // The prepared copies of the user's headers that the source includes (user_sources): written
+  // before a compile, when not already in the cache.
+  std::vector<PreparedHeader> headers{};
 };
 
 struct CompiledKernel {
@@ -87,6 +91,14 @@ struct CompiledKernel {
 Expected<std::string> preprocess_for_kernel_scan(const Toolchain& toolchain, const std::string& file,
                                                int arch = 900,
                                                const std::vector<std::string>& user_flags = {});
+
+// The user's file and the user's headers it includes, prepared for compile_kernel: the headers'
+// copies go into the kernel cache (user_headers.hpp), searched as the compile will search:
+// the file's folder, the shim, warpsim's headers, the user's -I folders in `user_flags`, the
+// file's folder again.
+UserSources user_sources(const Toolchain& toolchain, std::string_view source,
+                         const std::string& absolute_path,
+                         const std::vector<std::string>& user_flags);
 
 // Compiles `prepared_source` (see prepare_source) for `options`, or returns the cached object.
 // The error of a failed compile is the compiler's own output, unchanged. The architecture is part

@@ -269,7 +269,11 @@ Expected<std::string> build_program(const ProgramRequest& request, const Toolcha
       unit.prepared_source = prepare_c_program_source(*source, absolute.string());
     } else {
       for (std::string& flag : source_flags(*source)) unit.options.user_flags.push_back(flag);
-      unit.prepared_source = prepare_program_source(*source, absolute.string());
+      // The user's headers go through the same rewriters (user_headers.hpp).
+      UserSources sources =
+          user_sources(toolchain, *source, absolute.string(), unit.options.user_flags);
+      unit.options.headers = std::move(sources.headers);
+      unit.prepared_source = prepare_program_source(sources.main, absolute.string());
     }
     units.push_back(std::move(unit));
   }
@@ -453,6 +457,32 @@ ProgramResult run_program(const ProgramRequest& request) {
   return result;
 }
 
+Expected<std::string> write_gpu_program(const std::string& file,
+                                        const std::vector<std::string>& user_flags,
+                                        const std::string& warpsim_include_dir,
+                                        const std::string& dir) {
+  auto source = read_text_file(file);
+  if (!source) return source.error();
+  const fs::path absolute = fs::absolute(file).lexically_normal();
+  // The user's headers with their launches wrapped too, beside it (user_headers.hpp), searched
+  // as nvcc will search: -I folders, the program's folder, warpsim's headers.
+  std::vector<IncludeFolder> search = user_include_folders(user_flags);
+  search.push_back({absolute.parent_path().string(), true});
+  search.push_back({warpsim_include_dir, false});
+  const UserSources sources = prepare_user_headers(
+      *source, absolute.string(), search, dir,
+      [](std::string_view text) { return rewrite_user_file(text, LaunchTarget::gpu_recorder); },
+      read_file_if_any);
+  if (const Expected<void> written = write_prepared_headers(sources.headers); !written) {
+    return written.error();
+  }
+  const std::string recorded = dir + "/" + absolute.filename().string();
+  std::ofstream out(recorded, std::ios::binary | std::ios::trunc);
+  out << prepare_gpu_program_source(sources.main, absolute.string());
+  if (!out.flush()) return fail(ErrorKind::file, "cannot write " + recorded);
+  return Expected<std::string>(recorded);
+}
+
 Expected<NativeRun> run_program_with_nvcc(const ProgramRequest& request) {
   const std::string nvcc = find_nvcc();
   if (nvcc.empty()) {
@@ -494,17 +524,14 @@ Expected<NativeRun> run_program_with_nvcc(const ProgramRequest& request) {
         sources.push_back(absolute.string());
         continue;
       }
-      auto source = read_text_file(request.files[i]);
-      if (!source) return source.error();
       // One folder per file: two files of one name from different folders stay apart.
       const fs::path folder = fs::path(scratch.path()) / std::to_string(i);
       std::error_code error;
       fs::create_directories(folder, error);
-      const std::string recorded = (folder / absolute.filename()).string();
-      std::ofstream out(recorded, std::ios::binary | std::ios::trunc);
-      out << prepare_gpu_program_source(*source, absolute.string());
-      if (!out.flush()) return fail(ErrorKind::file, "cannot write " + recorded);
-      sources.push_back(recorded);
+      auto recorded =
+          write_gpu_program(request.files[i], *user_flags, toolchain->include_dir, folder.string());
+      if (!recorded) return recorded.error();
+      sources.push_back(*recorded);
     }
     argv.push_back("-I" + toolchain->include_dir);
     argv.insert(argv.end(), sources.begin(), sources.end());

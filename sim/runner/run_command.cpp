@@ -278,12 +278,15 @@ KernelFileResult run_kernel_file(const KernelFileRequest& request) {
   auto toolchain = find_toolchain();
   if (!toolchain) return bad_input(toolchain.error().message);
   const fs::path absolute = fs::absolute(request.file).lexically_normal();
-  const std::string prepared = prepare_source(*source, absolute.string(), *kernel);
+  UserSources sources = user_sources(*toolchain, *source, absolute.string(), *user_flags);
+  const std::string prepared = prepare_source(sources.main, absolute.string(), *kernel);
   const std::string kernel_name = kernel->name.substr(0, kernel->name.find('<'));
   auto compiled = compile_kernel(*toolchain, prepared,
                                  {absolute.parent_path().string(), *arch, request.color_compiler_output,
                                   absolute.string(), kernel_name, *user_flags,
-                                  request.check_races || request.check_uninitialized_shared});
+                                  request.check_races || request.check_uninitialized_shared,
+                                  CompileOutput::shared_object, false,
+                                  std::move(sources.headers)});
   if (!compiled) {
     std::string output = compiled.error().message;
     if (!output.empty() && output.back() != '\n') output += "\n";

@@ -64,15 +64,6 @@ std::string shared_reference(const std::vector<Token>& tokens, std::size_t first
          ">(" + std::string(kSharedAlias) + ");";
 }
 
-std::string escape_for_string_literal(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    if (c == '\\' || c == '"') out += '\\';
-    out += c;
-  }
-  return out;
-}
-
 }  // namespace
 
 std::string rewrite_extern_shared(std::string_view source) {
@@ -122,62 +113,6 @@ std::string rewrite_extern_shared(std::string_view source) {
 }
 
 namespace {
-// Where the kernel expression before a `<<<` at token `k` begins: `k`, `ns::k`, `::k<T, 4>`,
-// `a::b<int>::k<8>`. Returns `k` itself when no expression precedes.
-std::size_t launch_target_start(const std::vector<Token>& tokens, std::size_t k) {
-  std::size_t start = k;
-  while (start > 0) {
-    std::size_t i = start - 1;
-    if (tokens[i].text == ">") {  // template arguments: back to the matching '<'
-      int depth = 0;
-      while (true) {
-        if (tokens[i].text == ">") ++depth;
-        if (tokens[i].text == "<" && --depth == 0) break;
-        if (i == 0) return k;
-        --i;
-      }
-      if (i == 0) return k;
-      --i;
-    }
-    if (tokens[i].kind != Kind::identifier) break;
-    start = i;
-    if (start > 0 && tokens[start - 1].text == "::") {
-      --start;
-      const bool more = start > 0 && (tokens[start - 1].kind == Kind::identifier ||
-                                      tokens[start - 1].text == ">");
-      if (more) continue;
-    }
-    break;
-  }
-  return start;
-}
-
-bool three_in_a_row(const std::vector<Token>& tokens, std::size_t k, std::string_view c) {
-  return k + 2 < tokens.size() && tokens[k].text == c && tokens[k + 1].text == c &&
-         tokens[k + 2].text == c && tokens[k + 1].offset == tokens[k].offset + 1 &&
-         tokens[k + 2].offset == tokens[k].offset + 2;
-}
-
-// The token index of the `>>>` closing the launch configuration that starts after `<<<` at `k`.
-std::optional<std::size_t> launch_config_end(const std::vector<Token>& tokens, std::size_t k) {
-  int depth = 0;
-  for (std::size_t j = k + 3; j < tokens.size(); ++j) {
-    const std::string_view text = tokens[j].text;
-    if (text == "(" || text == "[" || text == "{") ++depth;
-    if (text == ")" || text == "]" || text == "}") {
-      if (--depth < 0) return std::nullopt;
-    }
-    if (text == ";") return std::nullopt;
-    if (depth == 0 && three_in_a_row(tokens, j, ">")) return j;
-  }
-  return std::nullopt;
-}
-
-std::string without_newlines(std::string_view text) {
-  std::string out(text);
-  std::replace(out.begin(), out.end(), '\n', ' ');
-  return out;
-}
 
 // The prelude every prepared source starts with, then the user's source under its own name.
 std::string prepared_user_source(std::string_view user_source, std::string_view absolute_path) {
@@ -188,50 +123,17 @@ std::string prepared_user_source(std::string_view user_source, std::string_view 
   out += "extern __thread unsigned char* " + std::string(kSharedAlias) + " __asm__(\"" +
          kDynamicSharedBaseSymbol + "\");\n";
   out += "#line 1 \"" + escape_for_string_literal(absolute_path) + "\"\n";
-  out +=
-      insert_loop_ticks(rewrite_launches(rewrite_extern_shared(rewrite_inline_ptx(user_source))));
+  out += rewrite_user_file(user_source);
   if (!out.empty() && out.back() != '\n') out += '\n';
   return out;
 }
 
 }  // namespace
 
-std::string rewrite_launches(std::string_view source, LaunchTarget for_target) {
-  const std::string stripped = strip_for_scan(source);
-  const std::vector<Token> tokens = tokenize(stripped);
-  std::string out;
-  std::size_t copied = 0;
-  for (std::size_t k = 0; k < tokens.size(); ++k) {
-    if (!three_in_a_row(tokens, k, "<")) continue;
-    const std::size_t start = launch_target_start(tokens, k);
-    const std::optional<std::size_t> close = launch_config_end(tokens, k);
-    if (start == k || !close || *close + 3 >= tokens.size() || tokens[*close + 3].text != "(" ||
-        tokens[start].offset < copied) {
-      continue;  // not a launch warpsim understands: the compiler will say so
-    }
-    const std::size_t from = tokens[start].offset;
-    const std::string_view target = source.substr(from, tokens[k].offset - from);
-    const std::size_t config_from = tokens[k + 2].offset + 1;
-    const std::string_view config = source.substr(config_from, tokens[*close].offset - config_from);
-    const std::string name = without_newlines(target);
-    out.append(source.substr(copied, from - copied));
-    if (for_target == LaunchTarget::simulator) {
-      out += "::warpsim::shim::launch_kernel(\"" + escape_for_string_literal(name) +
-             "\", __FILE__, __LINE__, ::warpsim::shim::launch_config(";
-      out += config;
-      out += "), [&](auto&&... warpsim_launch_args_) { " + name + "(warpsim_launch_args_...); })";
-    } else {
-      out += "::warpsim::gpu_hooks::launch_kernel(\"" + escape_for_string_literal(name) +
-             "\", __FILE__, __LINE__, [&](auto&&... warpsim_launch_args_) { " + name + "<<<";
-      out += config;
-      out += ">>>(warpsim_launch_args_...); })";
-    }
-    out.append(static_cast<std::size_t>(std::count(target.begin(), target.end(), '\n')), '\n');
-    copied = tokens[*close + 2].offset + 1;
-    k = *close + 2;
-  }
-  out.append(source.substr(copied));
-  return out;
+std::string rewrite_user_file(std::string_view source, LaunchTarget target) {
+  if (target == LaunchTarget::gpu_recorder) return rewrite_launches(source, target);
+  return insert_loop_ticks(
+      rewrite_launches(rewrite_extern_shared(rewrite_inline_ptx(rename_host_builtins(source)))));
 }
 
 std::string prepare_source(std::string_view user_source, std::string_view absolute_path,
@@ -275,7 +177,7 @@ std::string prepare_gpu_program_source(std::string_view user_source,
                                        std::string_view absolute_path) {
   std::string out = "#include \"warpsim/gpu_launch_hooks.hpp\"\n";
   out += "#line 1 \"" + escape_for_string_literal(absolute_path) + "\"\n";
-  out += rewrite_launches(user_source, LaunchTarget::gpu_recorder);
+  out += rewrite_user_file(user_source, LaunchTarget::gpu_recorder);
   if (!out.empty() && out.back() != '\n') out += '\n';
   return out;
 }
@@ -321,24 +223,9 @@ std::optional<bool> qualifier_of_load_or_store(std::string_view ptx, std::size_t
 // joined, when `macro` is given): every asm statement reading as PTX replaced by its C++.
 std::string rewrite_asm_statements(std::string_view source, UnsupportedPtx unsupported,
                                    const MacroDefinition* macro) {
-  std::string stripped;
-  if (macro == nullptr) {
-    stripped = strip_for_scan(source);
-  } else {
-    // A joined line of a macro may begin with `#parameter`, which is no directive there.
-    std::string scanned(source);
-    std::vector<std::size_t> hashes;
-    for (std::size_t i = 0, line = 0; i <= scanned.size(); ++i) {
-      if (i == scanned.size() || scanned[i] == '\n') {
-        const std::size_t first = scanned.find_first_not_of(" \t\r", line);
-        if (first < i && scanned[first] == '#') hashes.push_back(first);
-        line = i + 1;
-      }
-    }
-    for (const std::size_t at : hashes) scanned[at] = '$';
-    stripped = strip_for_scan(scanned);
-    for (const std::size_t at : hashes) stripped[at] = '#';
-  }
+  // A joined line of a macro may begin with `#parameter`, which is no directive there.
+  const std::string stripped =
+      macro == nullptr ? strip_for_scan(source) : strip_macro_body_for_scan(source);
   const std::vector<Token> tokens = tokenize(stripped);
   std::string out;
   std::size_t copied = 0;
@@ -456,34 +343,12 @@ std::string rewrite_asm_statements(std::string_view source, UnsupportedPtx unsup
   return out;
 }
 
-// Each macro's replacement text with its asm statements rewritten: its continuation lines
-// joined for the pass and split again after it, so the definition keeps its lines.
+// Each macro's replacement text with its asm statements rewritten, keeping its lines.
 std::string rewrite_asm_in_macros(std::string_view source, UnsupportedPtx unsupported) {
-  std::string out;
-  std::size_t copied = 0;
-  for (const MacroDefinition& macro : macro_definitions(source)) {
-    const std::string_view body = source.substr(macro.body_offset, macro.body_size);
-    if (body.find("asm") == std::string_view::npos) continue;
-    std::string joined;  // backslash-newline becomes newline: one line each, as before
-    for (std::size_t i = 0; i < body.size(); ++i) {
-      const bool continuation =
-          body[i] == '\\' && (body.substr(i + 1, 1) == "\n" || body.substr(i + 1, 2) == "\r\n");
-      if (continuation) continue;
-      joined += body[i];
-    }
-    const std::string rewritten = rewrite_asm_statements(joined, unsupported, &macro);
-    if (rewritten == joined) continue;
-    out.append(source.substr(copied, macro.body_offset - copied));
-    for (std::size_t i = 0; i < rewritten.size(); ++i) {
-      const bool line_end = rewritten[i] == '\n' ? i == 0 || rewritten[i - 1] != '\r'
-                                                 : rewritten.compare(i, 2, "\r\n") == 0;
-      if (line_end) out += '\\';
-      out += rewritten[i];
-    }
-    copied = macro.body_offset + macro.body_size;
-  }
-  out.append(source.substr(copied));
-  return out;
+  return rewrite_macro_bodies(source, "asm",
+                              [&](std::string_view body, const MacroDefinition& macro) {
+                                return rewrite_asm_statements(body, unsupported, &macro);
+                              });
 }
 
 }  // namespace

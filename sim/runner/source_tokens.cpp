@@ -1,5 +1,6 @@
 #include "source_tokens.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace warpsim::runner {
@@ -160,6 +161,15 @@ bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\\' || c == '\r' |
 
 std::string strip_for_scan(std::string_view source) { return Stripper(source).run(); }
 
+std::string escape_for_string_literal(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '\\' || c == '"') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
 std::vector<MacroDefinition> macro_definitions(std::string_view source) {
   Stripper stripper(source);
   stripper.run();
@@ -197,6 +207,81 @@ std::vector<MacroDefinition> macro_definitions(std::string_view source) {
     definitions.push_back(std::move(definition));
   }
   return definitions;
+}
+
+std::string strip_macro_body_for_scan(std::string_view joined_body) {
+  std::string scanned(joined_body);
+  std::vector<std::size_t> hashes;
+  for (std::size_t i = 0, line = 0; i <= scanned.size(); ++i) {
+    if (i == scanned.size() || scanned[i] == '\n') {
+      const std::size_t first = scanned.find_first_not_of(" \t\r", line);
+      if (first < i && scanned[first] == '#') hashes.push_back(first);
+      line = i + 1;
+    }
+  }
+  for (const std::size_t at : hashes) scanned[at] = '$';
+  std::string stripped = strip_for_scan(scanned);
+  for (const std::size_t at : hashes) stripped[at] = '#';
+  return stripped;
+}
+
+std::string rewrite_macro_bodies(std::string_view source, std::string_view needle,
+                                 const MacroBodyRewrite& rewrite) {
+  std::string out;
+  std::size_t copied = 0;
+  for (const MacroDefinition& macro : macro_definitions(source)) {
+    const std::string_view body = source.substr(macro.body_offset, macro.body_size);
+    if (body.find(needle) == std::string_view::npos) continue;
+    std::string joined;  // backslash-newline becomes newline: one line each, as before
+    for (std::size_t i = 0; i < body.size(); ++i) {
+      const bool continuation =
+          body[i] == '\\' && (body.substr(i + 1, 1) == "\n" || body.substr(i + 1, 2) == "\r\n");
+      if (continuation) continue;
+      joined += body[i];
+    }
+    const std::string rewritten = rewrite(joined, macro);
+    if (rewritten == joined) continue;
+    out.append(source.substr(copied, macro.body_offset - copied));
+    for (std::size_t i = 0; i < rewritten.size(); ++i) {
+      const bool line_end = rewritten[i] == '\n' ? i == 0 || rewritten[i - 1] != '\r'
+                                                 : rewritten.compare(i, 2, "\r\n") == 0;
+      if (line_end) out += '\\';
+      out += rewritten[i];
+    }
+    copied = macro.body_offset + macro.body_size;
+  }
+  out.append(source.substr(copied));
+  return out;
+}
+
+std::vector<IncludeDirective> include_directives(std::string_view source) {
+  Stripper stripper(source);
+  stripper.run();
+  std::vector<IncludeDirective> includes;
+  std::size_t counted = 0;  // lines counted up to this offset
+  std::uint32_t line = 1;
+  for (const auto& [start, end] : stripper.directives()) {
+    std::size_t i = start + 1;  // after '#'
+    const auto skip_blanks = [&] {
+      while (i < end && (source[i] == ' ' || source[i] == '\t')) ++i;
+    };
+    skip_blanks();
+    const std::size_t word = i;
+    while (i < end && is_identifier_char(source[i])) ++i;
+    if (source.substr(word, i - word) != "include") continue;
+    skip_blanks();
+    if (i >= end || (source[i] != '"' && source[i] != '<')) continue;
+    const char close = source[i] == '"' ? '"' : '>';
+    const std::size_t name = i + 1;
+    const std::size_t name_end = source.find(close, name);
+    if (name_end == std::string_view::npos || name_end > end || name_end == name) continue;
+    line += static_cast<std::uint32_t>(
+        std::count(source.begin() + static_cast<std::ptrdiff_t>(counted),
+                   source.begin() + static_cast<std::ptrdiff_t>(start), '\n'));
+    counted = start;
+    includes.push_back({name, name_end - name, close == '>', line});
+  }
+  return includes;
 }
 
 std::vector<Token> tokenize(std::string_view stripped) {

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -202,17 +203,29 @@ TEST_CASE("the GPU side of exec --gpu builds with nvcc: launches wrapped, buffer
     MESSAGE("skipped: no nvcc on this machine (the GPU build of exec --gpu needs the toolkit)");
     return;
   }
-  // Templates, streams and launches in expressions: the forms the rewrite must keep valid CUDA.
-  for (const char* program : {"template_functors.cu", "streams_events.cu"}) {
-    CAPTURE(program);
-    const fs::path file = kPrograms / program;
-    const std::string source = read_all(file);
-    const fs::path generated = scratch() / (std::string("gpu_") + program);
-    write_all(generated, prepare_gpu_program_source(source, file.string()));
+  // Templates, streams and launches in expressions, every launch form, host variables named as
+  // built-ins, launches in the user's headers: the forms the rewrite must keep valid CUDA.
+  const std::string include_dir = std::string(WARPSIM_BINARY_DIR) + "/include";
+  for (const char* program : {"template_functors.cu", "streams_events.cu", "launch_forms.cu",
+                              "host_builtin_names.cu", "launch_from_header.cu"}) {
+    CAPTURE(std::string(program));
+    const fs::path dir = scratch() / (std::string("gpu_") + fs::path(program).stem().string());
+    fs::create_directories(dir);
+    const auto generated = write_gpu_program((kPrograms / program).string(), {}, include_dir,
+                                             dir.string());
+    REQUIRE_MESSAGE(generated.has_value(), generated.error().message);
+    // The program and its harness header, whose launches are wrapped too (the included kernel
+    // file launches nothing: nvcc reads it as it is).
+    if (std::string(program) == "launch_from_header.cu") {
+      CHECK(std::count_if(fs::directory_iterator(dir), fs::directory_iterator(),
+                          [](const fs::directory_entry& e) {
+                            return read_all(e.path()).find("gpu_hooks::launch_kernel") !=
+                                   std::string::npos;
+                          }) == 2);
+    }
     const warpsim::test::ProcessOutcome build = warpsim::test::run_process(
-        {nvcc, "-arch=sm_90", "-O0", "-I" + kPrograms.string(),
-         "-I" + std::string(WARPSIM_BINARY_DIR) + "/include", "-o",
-         (scratch() / fs::path(program).stem()).string(), generated.string()},
+        {nvcc, "-arch=sm_90", "-O0", "-I" + kPrograms.string(), "-I" + include_dir, "-o",
+         (dir / "program").string(), *generated},
         scratch());
     CHECK_MESSAGE(build.exit_code == 0, build.out, build.err);
   }

@@ -251,6 +251,44 @@ TEST_CASE("-D and -I reach the compiler") {
   CHECK(run.out == "42\n");
 }
 
+TEST_CASE("a user's header launches as the file does: -I folders, errors at its lines, edits") {
+  const fs::path dir = scratch() / "header_launches";
+  const fs::path inc = dir / "inc";
+  fs::create_directories(inc);
+  const auto write_header = [&](int value, const std::string& extra) {
+    std::ofstream(inc / "launcher.cuh")
+        << "#pragma once\n"
+           "__global__ void put(int* out, int v) { out[threadIdx.x] = v; }\n"
+           "#define PUT(k, out) \\\n  k<<<1, 32>>>(out, "
+        << value << ")\n"
+        << "inline void launch(int* out) {\n"
+           "  dim3 blockDim(32);\n" << extra << "  PUT(put, out);\n}\n";
+  };
+  write_header(7, "");
+  std::ofstream(dir / "main.cu")
+      << "#include <cstdio>\n#include <launcher.cuh>\n"
+         "int main() { int* out; cudaMallocManaged(&out, 32 * sizeof(int));\n"
+         "  launch(out); cudaDeviceSynchronize(); std::printf(\"%d\\n\", out[31]); return 0; }\n";
+  const std::string main = (dir / "main.cu").string();
+
+  const ProcessOutcome first = run_warpsim({"exec", "-I", inc.string(), main});
+  INFO(first.err);
+  CHECK(first.exit_code == 0);
+  CHECK(first.out == "7\n");
+  CHECK(contains(first.err, "1. put<<<1, 32>>>  launcher.cuh:7"));
+
+  write_header(8, "");  // the same size of file, another value: compiled again
+  const ProcessOutcome edited = run_warpsim({"exec", "-I", inc.string(), main});
+  CHECK(edited.out == "8\n");
+
+  write_header(8, "  undeclared_in_header;\n");  // the compiler names the header's line
+  const ProcessOutcome broken = run_warpsim({"exec", "-I", inc.string(), main});
+  CHECK(broken.exit_code == 125);
+  CHECK(contains(broken.err, (inc / "launcher.cuh").string() + ":7:"));
+  CHECK(contains(broken.err, "undeclared_in_header"));
+  CHECK_FALSE(contains(broken.err, "kernels/"));  // no path into the cache's copies
+}
+
 TEST_CASE("--trace writes one trace per launch, readable as warpsim run --trace writes them") {
   const fs::path dir = scratch() / "traces";
   const ProcessOutcome run =

@@ -2,9 +2,13 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <map>
+#include <optional>
 #include <string>
 
 #include "runner/kernel_scan.hpp"
+#include "runner/source_tokens.hpp"
+#include "runner/user_headers.hpp"
 #include "warpsim/runner.hpp"
 
 using namespace warpsim::runner;
@@ -213,6 +217,22 @@ TEST_CASE("rewrite_launches turns each <<<>>> into the shim's launch_kernel, lin
             "dim3(n / 256), dim3(256, 1)"},
            {"a::b<int>::k<8><<<grid, f(x >> 1)>>>(p);", "a::b<int>::k<8>", "grid, f(x >> 1)"},
            {"nest<vec<int>><<<1, 1>>>(p);", "nest<vec<int>>", "1, 1"},
+           // Template arguments with commas, comparisons in parentheses, nested templates.
+           {"reduceMultiPass<512, true><<<grid, block, smem>>>(in, out, n);",
+            "reduceMultiPass<512, true>", "grid, block, smem"},
+           {"k<T, (N > 2)><<<g, b>>>(x);", "k<T, (N > 2)>", "g, b"},
+           {"k<T, (N >> 1)><<<g, b>>>(x);", "k<T, (N >> 1)>", "g, b"},
+           {"k<Foo<int, 2>, 3><<<g, b>>>(x);", "k<Foo<int, 2>, 3>", "g, b"},
+           {"k<sizeof(int), a[1]><<<g, b>>>(x);", "k<sizeof(int), a[1]>", "g, b"},
+           {"ns::template k<T><<<g, b>>>(x);", "ns::template k<T>", "g, b"},
+           // Packs, function pointers, spaces and comments.
+           {"kernel<<<g, b>>>(std::forward<Args>(args)...);", "kernel", "g, b"},
+           {"k<<<1, 32>>>(a...);", "k", "1, 32"},
+           {"k <<< dim3(a, b), dim3(c), 0, stream >>>(x);", "k", " dim3(a, b), dim3(c), 0, stream "},
+           {"k<<<g, /* block */ b>>>(x);", "k", "g, /* block */ b"},
+           {"if (c) ::ns::k<<<1, 32>>>(x);", "::ns::k", "1, 32"},
+           {"else ::k<<<1, 32>>>(x);", "::k", "1, 32"},
+           {"[&] { k<<<1, 32>>>(x); }();", "k", "1, 32"},
        }) {
     CAPTURE(c.source);
     const std::string rewritten = rewrite_launches(c.source);
@@ -230,13 +250,237 @@ TEST_CASE("rewrite_launches turns each <<<>>> into the shim's launch_kernel, lin
   CHECK(line_of(rewritten, 5) == "int y;");
   CHECK(line_of(rewritten, 3) ==
         "    block), [&](auto&&... warpsim_launch_args_) { k(warpsim_launch_args_...); })(a,");
-  // Comments, strings, shifts and launches inside macros are left alone.
+  // Comments, strings and shifts are left alone.
   for (const std::string untouched :
        {"// k<<<1, 1>>>();", "const char* s = \"k<<<1, 1>>>()\";", "int y = x << 2 >> 1;",
-        "#define LAUNCH(k) k<<<1, 32>>>()", "x <<<"}) {
+        "x <<<"}) {
     CAPTURE(untouched);
     CHECK(rewrite_launches(untouched) == untouched);
   }
+}
+
+TEST_CASE("a launch whose template arguments span lines keeps its lines; its name is one line") {
+  const std::string source = "reduce<T,\n       512><<<g, b>>>(x);\nint y;\n";
+  const std::string rewritten = rewrite_launches(source);
+  CHECK(count_lines(rewritten) == count_lines(source));
+  CHECK(line_of(rewritten, 3) == "int y;");
+  CHECK(rewritten.find("launch_kernel(\"reduce<T,        512>\"") != std::string::npos);
+}
+
+TEST_CASE("launches in a macro's definition are rewritten there, lines and continuations kept") {
+  struct Case {
+    std::string source, expected;
+  };
+  for (const Case& c : std::vector<Case>{
+           // The kernel a parameter: the record names the macro's argument.
+           {"#define LAUNCH(k, n) k<<<(n + 255) / 256, 256>>>(x)\n",
+            "#define LAUNCH(k, n) ::warpsim::shim::launch_kernel(#k, __FILE__, __LINE__, "
+            "::warpsim::shim::launch_config((n + 255) / 256, 256), [&](auto&&... "
+            "warpsim_launch_args_) { k(warpsim_launch_args_...); })(x)\n"},
+           // A qualified template whose argument is a parameter.
+           {"#define RUN(T) ns::k<T, 4><<<1, 32>>>(p)\n",
+            "#define RUN(T) ::warpsim::shim::launch_kernel(\"ns::k<\" #T \", 4>\", __FILE__, "
+            "__LINE__, ::warpsim::shim::launch_config(1, 32), [&](auto&&... "
+            "warpsim_launch_args_) { ns::k<T, 4>(warpsim_launch_args_...); })(p)\n"},
+           // A pasted name; a macro that ends at `>>>` (its use gives the arguments).
+           {"#define RUN(n) n##_kernel<<<1, 32>>>\n",
+            "#define RUN(n) ::warpsim::shim::launch_kernel(#n \"_kernel\", __FILE__, __LINE__, "
+            "::warpsim::shim::launch_config(1, 32), [&](auto&&... warpsim_launch_args_) { "
+            "n##_kernel(warpsim_launch_args_...); })\n"},
+           // An object-like macro: the name as written.
+           {"#define GO k<<<G, B>>>(x)\n",
+            "#define GO ::warpsim::shim::launch_kernel(\"k\", __FILE__, __LINE__, "
+            "::warpsim::shim::launch_config(G, B), [&](auto&&... warpsim_launch_args_) { "
+            "k(warpsim_launch_args_...); })(x)\n"},
+       }) {
+    CAPTURE(c.source);
+    CHECK(rewrite_launches(c.source) == c.expected);
+  }
+  // Continuation lines stay continuation lines; the lines after the macro stay where they were.
+  const std::string continued =
+      "#define LAUNCH2(k) \\\n  k<<<1,           \\\n      32>>>(x, 6)\nint after;\n";
+  const std::string rewritten = rewrite_launches(continued);
+  CHECK(count_lines(rewritten) == count_lines(continued));
+  CHECK(line_of(rewritten, 4) == "int after;");
+  CHECK(line_of(rewritten, 2) ==
+        "  ::warpsim::shim::launch_kernel(#k, __FILE__, __LINE__, "
+        "::warpsim::shim::launch_config(1,           \\");
+  CHECK(line_of(rewritten, 3) ==
+        "      32), [&](auto&&... warpsim_launch_args_) { k(warpsim_launch_args_...); })(x, 6)");
+  // A macro that only holds a configuration (`KERNEL_ARGS(g, b) <<<g, b>>>`) has no kernel: left.
+  const std::string config_only = "#define KERNEL_ARGS(g, b) <<<g, b>>>\n";
+  CHECK(rewrite_launches(config_only) == config_only);
+  // For nvcc the launch in the macro stays a launch, wrapped.
+  CHECK(rewrite_launches("#define L(k) k<<<1, 32>>>(x)\n", LaunchTarget::gpu_recorder) ==
+        "#define L(k) ::warpsim::gpu_hooks::launch_kernel(#k, __FILE__, __LINE__, [&](auto&&... "
+        "warpsim_launch_args_) { k<<<1, 32>>>(warpsim_launch_args_...); })(x)\n");
+}
+
+TEST_CASE("for nvcc, launches with template commas stay launches inside the recorder's wrapper") {
+  const std::string rewritten =
+      rewrite_launches("k<Foo<int, 2>, (N > 2)><<<g, b, 0, s>>>(a, b);", LaunchTarget::gpu_recorder);
+  CHECK(rewritten ==
+        "::warpsim::gpu_hooks::launch_kernel(\"k<Foo<int, 2>, (N > 2)>\", __FILE__, __LINE__, "
+        "[&](auto&&... warpsim_launch_args_) { k<Foo<int, 2>, (N > 2)><<<g, b, 0, "
+        "s>>>(warpsim_launch_args_...); })(a, b);");
+}
+
+TEST_CASE("host variables, parameters and members named as built-ins get names of their own") {
+  struct Case {
+    std::string source, expected;
+  };
+  for (const Case& c : std::vector<Case>{
+           // Locals, as the tensor-core samples declare them; the launch reads them.
+           {"void f() {\n  dim3 gridDim;\n  dim3 blockDim;\n  blockDim.x = 128;\n"
+            "  k<<<gridDim, blockDim>>>();\n}\n",
+            "void f() {\n  dim3 warpsim_host_gridDim;\n  dim3 warpsim_host_blockDim;\n"
+            "  warpsim_host_blockDim.x = 128;\n"
+            "  k<<<warpsim_host_gridDim, warpsim_host_blockDim>>>();\n}\n"},
+           // Declared together; only from the declaration on.
+           {"void f() { int a = blockDim.x; dim3 gridDim(1), blockDim(32); g(gridDim, blockDim); }",
+            "void f() { int a = blockDim.x; dim3 warpsim_host_gridDim(1), "
+            "warpsim_host_blockDim(32); g(warpsim_host_gridDim, warpsim_host_blockDim); }"},
+           // Parameters, by reference, with a member initializer list.
+           {"void run(dim3 gridDim, const dim3& blockDim) { k<<<gridDim, blockDim>>>(); }",
+            "void run(dim3 warpsim_host_gridDim, const dim3& warpsim_host_blockDim) { "
+            "k<<<warpsim_host_gridDim, warpsim_host_blockDim>>>(); }"},
+           {"S::S(dim3 gridDim) : g_(gridDim), h_{gridDim} { use(gridDim); }",
+            "S::S(dim3 warpsim_host_gridDim) : g_(warpsim_host_gridDim), "
+            "h_{warpsim_host_gridDim} { use(warpsim_host_gridDim); }"},
+           // Members, used in the class and through objects and pointers.
+           {"struct P {\n  dim3 gridDim;\n  int n() { return gridDim.x; }\n};\n"
+            "void f(P p, P* q) { k<<<p.gridDim, q->gridDim>>>(); }\n",
+            "struct P {\n  dim3 warpsim_host_gridDim;\n  int n() { return warpsim_host_gridDim.x; }\n"
+            "};\nvoid f(P p, P* q) { k<<<p.warpsim_host_gridDim, q->warpsim_host_gridDim>>>(); }\n"},
+           // Arrays and templates as types.
+           {"void f() { int blockDim[3]; std::array<int, 3> gridDim; }",
+            "void f() { int warpsim_host_blockDim[3]; std::array<int, 3> warpsim_host_gridDim; }"},
+       }) {
+    CAPTURE(c.source);
+    CHECK(rename_host_builtins(c.source) == c.expected);
+  }
+  // Kernels keep reading the built-ins: uses, products, returns, arguments.
+  for (const std::string kept :
+       {"__global__ void k(int* o) { o[0] = gridDim.x * blockDim.x + threadIdx.x; }",
+        "__device__ dim3 shape() { return blockDim; }",
+        "__global__ void k() { f(gridDim, blockDim); int n = x * blockDim.x; }",
+        "__global__ void k() { if (threadIdx.x < blockDim.x) return; }",
+        "dim3 gridDim;  // at namespace scope: left to the compiler"}) {
+    CAPTURE(kept);
+    CHECK(rename_host_builtins(kept) == kept);
+  }
+  // The whole preparation renames too, and keeps the lines.
+  const std::string program = "int main() {\n  dim3 gridDim(4);\n  k<<<gridDim, 32>>>();\n}\n";
+  const std::string prepared = prepare_program_source(program, "/tmp/p.cu");
+  CHECK(prepared.find("launch_config(warpsim_host_gridDim, 32)") != std::string::npos);
+}
+
+TEST_CASE("include_directives finds each #include with a literal name, and its line") {
+  const std::string source =
+      "#include <cstdio>\n// #include \"commented.h\"\n  #  include \"a/b.cuh\" // note\n"
+      "#define H \"x.h\"\n#include H\nconst char* s = \"#include <no.h>\";\n#include_next <n.h>\n"
+      "#if 0\n#include \"off.h\"\n#endif\n";
+  const std::vector<IncludeDirective> includes = include_directives(source);
+  REQUIRE(includes.size() == 3);
+  CHECK(source.substr(includes[0].name_offset, includes[0].name_size) == "cstdio");
+  CHECK(includes[0].angled);
+  CHECK(includes[0].line == 1);
+  CHECK(source.substr(includes[1].name_offset, includes[1].name_size) == "a/b.cuh");
+  CHECK_FALSE(includes[1].angled);
+  CHECK(includes[1].line == 3);
+  CHECK(source.substr(includes[2].name_offset, includes[2].name_size) == "off.h");
+  CHECK(includes[2].line == 9);
+}
+
+namespace {
+
+// A folder tree in memory for prepare_user_headers.
+struct Files {
+  std::map<std::string, std::string> contents;
+  FileReader reader() const {
+    return [this](const std::string& path) -> std::optional<std::string> {
+      const auto it = contents.find(path);
+      if (it == contents.end()) return std::nullopt;
+      return it->second;
+    };
+  }
+};
+
+const PreparedHeader* mirror_of(const UserSources& sources, const std::string& original) {
+  for (const PreparedHeader& header : sources.headers) {
+    if (header.text.rfind("#line 1 \"" + original + "\"\n", 0) == 0) return &header;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("the user's headers that need rewriting get prepared copies, which the includes name") {
+  Files files;
+  files.contents = {
+      {"/u/prog/common/launch.cuh",  // a launch, and a relative include of its own folder's file
+       "#pragma once\n#include \"sizes.h\"\ninline void go(int* x) { k<<<1, BLOCK>>>(x); }\n"},
+      {"/u/prog/common/sizes.h", "#define BLOCK 32\n"},  // nothing to rewrite
+      {"/u/prog/kernel.cu",  // included .cu file with extern __shared__
+       "__global__ void k(int* x) {\n  extern __shared__ int s[];\n  s[0] = x[0];\n}\n"},
+      {"/u/prog/outer.h", "#include \"common/launch.cuh\"\n"},  // includes a rewritten header
+      {"/u/inc/lib.h", "#include <sizes.h>\n"},                  // from a -I folder
+      {"/u/inc/sizes.h", "#define OTHER 1\n"},
+      {"/shim/cuda_runtime.h", "// the shim's\n"},
+  };
+  const std::string main =
+      "#include <cuda_runtime.h>\n#include <vector>\n#include \"outer.h\"\n#include "
+      "\"kernel.cu\"\n#include <lib.h>\n#include \"missing.h\"\nint main() {}\n";
+  const std::vector<IncludeFolder> search{
+      {"/shim", false}, {"/u/inc", true}, {"/u/prog", true}};
+  const auto rewrite = [](std::string_view text) { return rewrite_user_file(text); };
+  const UserSources sources =
+      prepare_user_headers(main, "/u/prog/main.cu", search, "/cache/kernels", rewrite, files.reader());
+
+  // Mirrored: the header with the launch, the one including it, the kernel file. Not: headers
+  // with nothing to rewrite, the shim's, the system's.
+  CHECK(sources.headers.size() == 3);
+  const PreparedHeader* launch = mirror_of(sources, "/u/prog/common/launch.cuh");
+  const PreparedHeader* outer = mirror_of(sources, "/u/prog/outer.h");
+  const PreparedHeader* kernel = mirror_of(sources, "/u/prog/kernel.cu");
+  REQUIRE(launch != nullptr);
+  REQUIRE(outer != nullptr);
+  REQUIRE(kernel != nullptr);
+  for (const PreparedHeader& header : sources.headers) {
+    CHECK(header.path.rfind("/cache/kernels/", 0) == 0);
+  }
+  CHECK(launch->path.size() > std::string("/cache/kernels/").size() + 32);
+  // The copies are rewritten, line for line under #line, and name their includes by path.
+  CHECK(launch->text.find("launch_kernel(\"k\"") != std::string::npos);
+  CHECK(count_lines(launch->text) == count_lines(files.contents["/u/prog/common/launch.cuh"]) + 1);
+  CHECK(launch->text.find("#include \"/u/prog/common/sizes.h\"") != std::string::npos);
+  CHECK(outer->text.find("#include \"" + launch->path + "\"") != std::string::npos);
+  CHECK(kernel->text.find("warpsim_runner_dynamic_shared_") != std::string::npos);
+  // The main file: its user includes by path (mirror or original), the rest as written.
+  CHECK(sources.main.find("#include <cuda_runtime.h>\n#include <vector>\n") == 0);
+  CHECK(sources.main.find("#include \"" + outer->path + "\"") != std::string::npos);
+  CHECK(sources.main.find("#include \"" + kernel->path + "\"") != std::string::npos);
+  CHECK(sources.main.find("#include </u/inc/lib.h>") != std::string::npos);
+  CHECK(sources.main.find("#include \"missing.h\"") != std::string::npos);
+  CHECK(count_lines(sources.main) == count_lines(main));
+
+  // Same files, same names; a header's change renames every copy, so the unit that includes
+  // them (and the compile cache's key) changes.
+  const UserSources again =
+      prepare_user_headers(main, "/u/prog/main.cu", search, "/cache/kernels", rewrite, files.reader());
+  CHECK(again.main == sources.main);
+  files.contents["/u/prog/common/launch.cuh"] += "// edited\n";
+  const UserSources edited =
+      prepare_user_headers(main, "/u/prog/main.cu", search, "/cache/kernels", rewrite, files.reader());
+  CHECK(edited.main != sources.main);
+  REQUIRE(mirror_of(edited, "/u/prog/kernel.cu") != nullptr);
+  CHECK(mirror_of(edited, "/u/prog/kernel.cu")->path != kernel->path);
+
+  // Headers that include each other are fine.
+  files.contents["/u/prog/common/sizes.h"] = "#pragma once\n#include \"launch.cuh\"\n#define BLOCK 32\n";
+  const UserSources cycle =
+      prepare_user_headers(main, "/u/prog/main.cu", search, "/cache/kernels", rewrite, files.reader());
+  CHECK(cycle.headers.size() == 4);
 }
 
 TEST_CASE(

@@ -237,13 +237,15 @@ inline constexpr const char* kKernelEntrySymbol = "warpsim_kernel_entry";
 std::string prepare_source(std::string_view user_source, std::string_view absolute_path,
                            const KernelChoice& kernel);
 
-// Rewrites every launch `kernel<<<grid, block[, shared[, stream]]>>>(args...)` (the kernel
-// plain, qualified or with template arguments) into a call of the shim's launch_kernel
-// (warpsim/host_runtime.hpp), which runs it in the simulator:
+// Rewrites every launch `kernel<<<grid, block[, shared[, stream]]>>>(args...)` into a call of
+// the shim's launch_kernel (warpsim/host_runtime.hpp), which runs it in the simulator:
 //   ::warpsim::shim::launch_kernel("k<4>", __FILE__, __LINE__,
 //       ::warpsim::shim::launch_config(grid, block), [&](auto&&... a) { k<4>(a...); })(args...)
-// Line numbers of all text are unchanged. Launches written inside macros are left as they are
-// (the compiler then reports the `<<<`).
+// The kernel may be plain, qualified (`::ns::k`), a template with any arguments (`k<512, true>`,
+// `k<T, (N > 2)>`, `k<Foo<int, 2>, 3>`) or a function pointer; the arguments may be a pack
+// (`(std::forward<A>(a)...)`); the launch may span lines and hold comments. Launches inside a
+// macro's definition are rewritten there, keeping its continuation lines; the kernel's name in
+// the record is then its macro argument (`"" #k`). Line numbers of all text are unchanged.
 // For nvcc (LaunchTarget::gpu_recorder) the launch stays a launch, wrapped so that the GPU build
 // of `warpsim exec --gpu` records every launch's buffers (warpsim/gpu_launch_hooks.hpp):
 //   ::warpsim::gpu_hooks::launch_kernel("k<4>", __FILE__, __LINE__,
@@ -252,10 +254,24 @@ enum class LaunchTarget : std::uint8_t { simulator, gpu_recorder };
 std::string rewrite_launches(std::string_view source,
                              LaunchTarget target = LaunchTarget::simulator);
 
+// Host code may name its own variables, parameters and members as CUDA's built-ins
+// (`dim3 gridDim(16), blockDim(256); k<<<gridDim, blockDim>>>(...)`), which the shim defines as
+// macros for kernel code. Each such declaration in a function, lambda or class, and every
+// mention of it in its scope (`config.gridDim` too), becomes `warpsim_host_gridDim`; kernel code
+// keeps reading the built-ins. Line numbers are unchanged.
+std::string rename_host_builtins(std::string_view source);
+
 // Compiler flags a kernel file needs besides the user's: -DWARPSIM_GRID_CONSTANT_PARAMETERS=1
 // where it names __grid_constant__ (warpsim/memory_intrinsics.hpp: such parameters are copies on
 // the lane's stack, like locals).
 std::vector<std::string> source_flags(std::string_view user_source);
+
+// Every rewriter above, in order, on one of the user's files (the file given, or a header it
+// includes: see sim/runner/user_headers.hpp): host built-in names, inline PTX, `extern
+// __shared__`, launches, loop ticks. For nvcc (gpu_recorder) only the launches are wrapped.
+// Line numbers are unchanged; no prelude, no #line.
+std::string rewrite_user_file(std::string_view source,
+                              LaunchTarget target = LaunchTarget::simulator);
 
 // The translation unit of a whole program (`warpsim exec`): prepare_source without the kernel
 // entry point; `main` is the user's.
@@ -267,6 +283,15 @@ std::string prepare_c_program_source(std::string_view user_source, std::string_v
 // `#line 1 "<absolute_path>"`; compiled with the warpsim include folder on the include path.
 std::string prepare_gpu_program_source(std::string_view user_source,
                                        std::string_view absolute_path);
+// The nvcc build of `exec --gpu`: writes the program `file` as prepare_gpu_program_source makes
+// it, and the user's headers it includes with their launches wrapped alike
+// (sim/runner/user_headers.hpp), into `dir`; returns the program's path there. `user_flags`:
+// user_compiler_flags' -I and -D; `warpsim_include_dir`: the folder of warpsim/*.hpp, which the
+// nvcc build also gets with -I.
+Expected<std::string> write_gpu_program(const std::string& file,
+                                        const std::vector<std::string>& user_flags,
+                                        const std::string& warpsim_include_dir,
+                                        const std::string& dir);
 
 // ---------------------------------------------------------------------------------------------
 // The compiled-kernel cache (<cache>/kernels: <hash>.so, .deps, .cu per compiled source)
