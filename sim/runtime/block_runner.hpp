@@ -42,6 +42,9 @@ struct Lane {
   SourceLine where{};            // the lane's latest call site
   const char* where_file = "";   // ... as the kernel spelled it (cache key for `where.file`)
   fiber::Stack stack{};
+  // How far below its top the stack's fibers start (prepare_lane): a property of the stack, so
+  // it moves with the stack when a lane hands it on (lane_entry).
+  std::size_t stack_colour = 0;
 };
 
 // A lane's state is the mask it sits in: ready, at_op, at_barrier, exited, or none (running).
