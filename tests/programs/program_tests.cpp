@@ -148,6 +148,12 @@ TEST_CASE("__WARPSIM__ keeps a library out of the simulator's build") {
   CHECK(contains(guarded.out, "PASSED"));
 }
 
+TEST_CASE("cudaMalloc takes a pointer to a pointer to const, as CUDA's template does") {
+  const ProcessOutcome run = run_warpsim({"exec", (kCases / "const_pointer_malloc.cu").string()});
+  CHECK_MESSAGE(run.exit_code == 0, run.err);
+  CHECK(contains(run.out, "62\n"));
+}
+
 TEST_CASE("a runtime API warpsim does not simulate stops the program when reached, exit 123") {
   const ProcessOutcome run = run_warpsim({"exec", (kCases / "calls_unsimulated.cu").string()});
   INFO(run.err);

@@ -455,19 +455,19 @@ inline cudaError_t warpsim_allocate(void** pointer, std::size_t bytes) {
 }
 template <class T>
 cudaError_t cudaMalloc(T** pointer, std::size_t bytes) {
-  return warpsim_allocate(reinterpret_cast<void**>(pointer), bytes);
+  return warpsim_allocate(static_cast<void**>(static_cast<void*>(pointer)), bytes);
 }
 template <class T>
 cudaError_t cudaMallocManaged(T** pointer, std::size_t bytes, unsigned = cudaMemAttachGlobal) {
-  return warpsim_allocate(reinterpret_cast<void**>(pointer), bytes);
+  return warpsim_allocate(static_cast<void**>(static_cast<void*>(pointer)), bytes);
 }
 template <class T>
 cudaError_t cudaMallocHost(T** pointer, std::size_t bytes) {
-  return warpsim_allocate(reinterpret_cast<void**>(pointer), bytes);
+  return warpsim_allocate(static_cast<void**>(static_cast<void*>(pointer)), bytes);
 }
 template <class T>
 cudaError_t cudaHostAlloc(T** pointer, std::size_t bytes, unsigned) {
-  return warpsim_allocate(reinterpret_cast<void**>(pointer), bytes);
+  return warpsim_allocate(static_cast<void**>(static_cast<void*>(pointer)), bytes);
 }
 template <class T>
 cudaError_t cudaHostGetDevicePointer(T** device_pointer, void* host_pointer, unsigned) {
@@ -510,7 +510,7 @@ inline cudaError_t cudaMemAdvise(const void*, std::size_t, int, int) { return cu
 // Stream-ordered allocation: every stream runs in issue order, so it is allocation now.
 template <class T>
 cudaError_t cudaMallocAsync(T** pointer, std::size_t bytes, cudaStream_t = nullptr) {
-  return warpsim_allocate(reinterpret_cast<void**>(pointer), bytes);
+  return warpsim_allocate(static_cast<void**>(static_cast<void*>(pointer)), bytes);
 }
 inline cudaError_t cudaFreeAsync(void* pointer, cudaStream_t = nullptr) { return cudaFree(pointer); }
 // Registered host memory is device memory from then on (all memory is host memory here).
