@@ -528,8 +528,10 @@ TEST_CASE(
     CHECK(run.exit_code == 125);
     CHECK(run.out.empty());
     CHECK(contains(run.err, "undefined reference to `helper_nobody_defines(int)'"));
+    // GNU ld of Debian 12 writes "kernels.cu:3: undefined ...", Ubuntu 24.04's (the GPU machine)
+    // "kernels.cu:3:(.text+0xb): undefined ...": the file and line are what matters.
     CHECK(contains(run.err, "warpsim exec: the program's 3 files did not link: " +
-                                (dir / "kernels.cu").string() + ":3: undefined reference"));
+                                (dir / "kernels.cu").string() + ":3:"));
   }
   SUBCASE("a second main") {
     const fs::path dir =
