@@ -9,16 +9,7 @@
 #include <cuda_runtime.h>
 
 #include "bench_util.h"
-
-#define CHECK(call)                                                               \
-  do {                                                                            \
-    cudaError_t err_ = (call);                                                    \
-    if (err_ != cudaSuccess) {                                                    \
-      std::fprintf(stderr, "CUDA error %s at %s:%d\n", cudaGetErrorString(err_), \
-                   __FILE__, __LINE__);                                           \
-      std::exit(1);                                                               \
-    }                                                                             \
-  } while (0)
+#include "cuda_check.cuh"
 
 __global__ void scanRows(const unsigned int* in, unsigned int* out, int width, int height) {
   const int row = (blockIdx.x * blockDim.x + threadIdx.x) / 32;

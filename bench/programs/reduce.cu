@@ -9,16 +9,7 @@
 #include <cuda_runtime.h>
 
 #include "bench_util.h"
-
-#define CHECK(call)                                                               \
-  do {                                                                            \
-    cudaError_t err_ = (call);                                                    \
-    if (err_ != cudaSuccess) {                                                    \
-      std::fprintf(stderr, "CUDA error %s at %s:%d\n", cudaGetErrorString(err_), \
-                   __FILE__, __LINE__);                                           \
-      std::exit(1);                                                               \
-    }                                                                             \
-  } while (0)
+#include "cuda_check.cuh"
 
 __inline__ __device__ float warpReduceSum(float v) {
   for (int offset = warpSize / 2; offset > 0; offset /= 2)
