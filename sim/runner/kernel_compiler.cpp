@@ -21,6 +21,7 @@
 #include "content_hash.hpp"
 #include "kernel_scan.hpp"
 #include "library_stubs.hpp"
+#include "precompiled_shim.hpp"
 #include "subprocess.hpp"
 #include "toolkit_headers.hpp"
 
@@ -33,22 +34,36 @@ namespace {
 // cache) instead of the user's file from `#line` for some addresses.
 // A whole program (`warpsim exec`) is the same without -shared; one of its several files, with
 // -c; a .c file, C with neither the C++ standard nor the shim.
-std::vector<std::string> codegen_flags(CompileOutput output, bool c_language) {
+std::vector<std::string> shaping_flags(CompileOutput output, bool c_language) {
   std::vector<std::string> flags{"-std=c++17", "-O1", "-g", "-gdwarf-4", "-fPIC"};
   if (c_language) flags.erase(flags.begin());
-  if (output == CompileOutput::shared_object) flags.push_back("-shared");
-  if (output == CompileOutput::object) flags.push_back("-c");
 #if defined(WARPSIM_RUNNER_SANITIZED_LIBRARY)
   // libwarpsim was built with ASan and UBSan (WARPSIM_SANITIZE): a program that loads it must
   // have their runtime first (a kernel's shared object is loaded by a host that has it).
   if (output != CompileOutput::shared_object) flags.push_back("-fsanitize=address,undefined");
+#else
+  (void)output;
 #endif
+  return flags;
+}
+
+// The output's kind and the language (C++ with the shim force-included, or C).
+std::vector<std::string> output_flags(CompileOutput output, bool c_language) {
+  std::vector<std::string> flags;
+  if (output == CompileOutput::shared_object) flags.push_back("-shared");
+  if (output == CompileOutput::object) flags.push_back("-c");
   if (c_language) {
     for (const char* flag : {"-x", "c"}) flags.push_back(flag);
   } else {
     for (const char* flag : {"-x", "c++", "-include", "warpsim/cuda_shim.hpp"})
       flags.push_back(flag);
   }
+  return flags;
+}
+
+std::vector<std::string> codegen_flags(CompileOutput output, bool c_language) {
+  std::vector<std::string> flags = shaping_flags(output, c_language);
+  for (std::string& flag : output_flags(output, c_language)) flags.push_back(std::move(flag));
   return flags;
 }
 
@@ -438,15 +453,24 @@ Expected<Toolchain> find_toolchain() {
 Expected<std::string> preprocess_for_kernel_scan(const Toolchain& toolchain, const std::string& file,
                                                int arch, const std::vector<std::string>& user_flags) {
   const fs::path absolute = fs::absolute(file).lexically_normal();
-  std::vector<std::string> argv = toolchain.compiler;
-  for (const std::string& definition : arch_definitions(arch)) argv.push_back(definition);
-  add_libcudacxx(toolchain, argv);
-  for (const std::string& arg :
-       {std::string("-std=c++17"), std::string("-E"), std::string("-x"), std::string("c++"),
-        std::string("-DWARPSIM_SCAN_KERNELS"), "-I" + toolchain.shim_dir,
-        "-I" + toolchain.include_dir}) {
-    argv.push_back(arg);
+  std::vector<std::string> header_flags = arch_definitions(arch);
+  add_libcudacxx(toolchain, header_flags);
+  for (const std::string& arg : {std::string("-std=c++17"), std::string("-DWARPSIM_SCAN_KERNELS"),
+                                 "-I" + toolchain.shim_dir, "-I" + toolchain.include_dir}) {
+    header_flags.push_back(arg);
   }
+  std::vector<std::string> argv = toolchain.compiler;
+  // The shim precompiled for the scan's flags: the preprocessor takes its macros from it and
+  // leaves its text out (which the scan drops anyway).
+  if (auto version = compiler_version(toolchain)) {
+    if (std::string pch = precompiled_shim_dir(toolchain, *version, header_flags, header_digest(toolchain));
+        !pch.empty()) {
+      argv.push_back("-I" + pch);
+      argv.push_back("-fpch-preprocess");
+    }
+  }
+  argv.insert(argv.end(), header_flags.begin(), header_flags.end());
+  for (const char* arg : {"-E", "-x", "c++"}) argv.push_back(arg);
   argv.insert(argv.end(), user_flags.begin(), user_flags.end());
   for (const std::string& arg : {"-I" + absolute.parent_path().string(), std::string("-include"),
                                  std::string("warpsim/cuda_shim.hpp"), absolute.string()}) {
@@ -586,7 +610,8 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
   for (const std::string& flag : codegen) key.add(flag);
   for (const std::string& flag : arch_flags) key.add(flag);
   for (const std::string& flag : check_flags) key.add(flag);
-  key.add(toolchain.library).add(options.user_dir).add(header_digest(toolchain));
+  const std::string shim_digest = header_digest(toolchain);
+  key.add(toolchain.library).add(options.user_dir).add(shim_digest);
   key.add(toolchain.libcudacxx_dir).add(toolchain.toolkit_include_dir);
   for (const std::string& flag : options.user_flags) key.add(flag);
   key.add(options.kernel_name);  // the warnings (.notes) are about this kernel
@@ -612,16 +637,25 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
   const std::string suffix = ".tmp." + std::to_string(getpid());
   const std::string temporary_object = object + suffix;
   const std::string make_rule = stem + ".d" + suffix;
-  std::vector<std::string> argv = toolchain.compiler;
-  argv.insert(argv.end(), codegen.begin(), codegen.end());
-  argv.insert(argv.end(), arch_flags.begin(), arch_flags.end());
-  argv.insert(argv.end(), check_flags.begin(), check_flags.end());
+  // What shapes the shim as this compile reads it: a precompiled shim is built with these.
+  std::vector<std::string> header_flags = shaping_flags(options.output, options.c_language);
+  header_flags.insert(header_flags.end(), arch_flags.begin(), arch_flags.end());
+  header_flags.insert(header_flags.end(), check_flags.begin(), check_flags.end());
   if (!options.c_language) {
-    add_libcudacxx(toolchain, argv);
-    argv.push_back("-I" + toolchain.shim_dir);
-    argv.push_back("-I" + toolchain.include_dir);
-    if (!cub_dir->empty()) argv.push_back("-I" + *cub_dir);
+    add_libcudacxx(toolchain, header_flags);
+    header_flags.push_back("-I" + toolchain.shim_dir);
+    header_flags.push_back("-I" + toolchain.include_dir);
+    if (!cub_dir->empty()) header_flags.push_back("-I" + *cub_dir);
   }
+  std::vector<std::string> argv = toolchain.compiler;
+  if (!options.c_language) {
+    if (std::string pch = precompiled_shim_dir(toolchain, *version, header_flags, shim_digest);
+        !pch.empty()) {
+      argv.push_back("-I" + pch);
+    }
+  }
+  argv.insert(argv.end(), header_flags.begin(), header_flags.end());
+  for (std::string& flag : output_flags(options.output, options.c_language)) argv.push_back(std::move(flag));
   // The compiled copy lies in the cache: its "..." includes are looked for in the user's folder
   // first, as they would be beside the original (a kernel file or a one-file program keeps the
   // folder after the user's -I, as ever).
