@@ -253,6 +253,11 @@ CommandRun add_exec_command(CLI::App& app, std::vector<std::string> program_args
       ->add_option("--max-steps", f->request.max_steps,
                    "warp-level steps a launch may take before it counts as runaway")
       ->check(CLI::PositiveNumber);
+  exec_app
+      ->add_option("--jobs", f->request.jobs,
+                   "threads a launch's blocks run on (default: $WARPSIM_JOBS, else every core); "
+                   "results are the same for any number")
+      ->check(CLI::Range(1, 1024));
   CLI::Option* gpu = exec_app->add_flag("--gpu", f->gpu,
                      "also build the files with nvcc, run the program on the GPU and compare the "
                      "two programs' stdout, exit status and every launch's buffers");

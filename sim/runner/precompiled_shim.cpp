@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <system_error>
 #include <utility>
 #include <vector>
@@ -65,6 +66,11 @@ std::string precompiled_shim_dir(const Toolchain& toolchain, const std::string& 
   }
   if (exists(failed)) return {};
 
+  // A program's files compile on several threads: one builds, the others wait and use it.
+  static std::mutex building;
+  const std::lock_guard<std::mutex> lock(building);
+  if (exists(header)) return dir;
+  if (exists(failed)) return {};
   std::error_code error;
   fs::create_directories(dir + "/warpsim", error);
   if (error) return {};

@@ -407,6 +407,9 @@ ProgramResult run_program(const ProgramRequest& request) {
   if (request.max_steps != 0) {
     environment.emplace_back(program::kProgramMaxStepsEnv, std::to_string(request.max_steps));
   }
+  if (request.jobs != 0) {
+    environment.emplace_back(program::kProgramJobsEnv, std::to_string(request.jobs));
+  }
   if (!request.buffers_dir.empty()) {
     environment.emplace_back(launch_buffers::kLaunchBuffersDirEnv,
                              fs::absolute(request.buffers_dir).lexically_normal().string());

@@ -574,3 +574,16 @@ TEST_CASE("-D and -I take one value each: the files and the program's arguments 
   CHECK(dashes.exit_code == 3);
   CHECK(dashes.out == "arg 1: --json\narg 2: --\narg 3: -D\n");
 }
+
+TEST_CASE("--jobs N runs a launch's blocks on N threads, with the output of one") {
+  const std::string program = (kPrograms / "histogram.cu").string();
+  const ProcessOutcome one = run_warpsim({"exec", "--jobs", "1", program});
+  const ProcessOutcome three = run_warpsim({"exec", "--jobs", "3", program});
+  INFO(one.err, three.err);
+  CHECK(one.exit_code == 0);
+  CHECK(three.exit_code == 0);
+  CHECK(one.out == three.out);
+  const ProcessOutcome zero = run_warpsim({"exec", "--jobs", "0", program});
+  CHECK(zero.exit_code != 0);
+  CHECK(contains(zero.err, "--jobs"));
+}

@@ -31,6 +31,9 @@ struct ProgramRequest {
   std::string trace_dir;                  // one trace JSON per launch ("" for none)
   double time_limit_seconds = 60;         // wall clock, compile excluded
   std::uint64_t max_steps = 0;            // per launch; 0: the simulator's default
+  // Threads a launch's independent blocks run on; 0: $WARPSIM_JOBS, else every core. Results,
+  // traces and diagnostics are the same for any number (warpsim/block_pool.hpp).
+  std::uint32_t jobs = 0;
   bool capture_stdout = false;  // ProgramResult::program_stdout instead of passing through
   // Records every launch's buffers into this existing folder (warpsim/launch_buffers.hpp has the
   // format), for compare_launch_buffers; "" records none. The nvcc build then carries
