@@ -1,4 +1,5 @@
-// Stand-in for CUDA's <cuda_pipeline.h>: not simulated; including it stops the compile with the reason.
+// Stand-in for CUDA's <cuda_pipeline.h>: the pipeline primitives and nvcuda::experimental's
+// pipeline, with copies made by the issuing lane at once (warpsim/async_copy.hpp).
 #pragma once
 #define _CUDA_PIPELINE_H_  // the toolkit header's include guard
-#error "<cuda_pipeline.h> is not simulated by warpsim: asynchronous copies into shared memory (__pipeline_memcpy_async) are not simulated"
+#include "cuda_pipeline_primitives.h"

@@ -1,4 +1,7 @@
-// Stand-in for CUDA's <mma.h>: not simulated; including it stops the compile with the reason.
+// Stand-in for CUDA's <mma.h> (nvcuda::wmma): the types and functions compile, so a file that
+// includes it (or a library header that does) builds; tensor-core matrix operations are not
+// simulated, so a lane that reaches one stops the launch, naming the function and its line.
 #pragma once
 #define __CUDA_MMA_H__  // the toolkit header's include guard
-#error "<mma.h> is not simulated by warpsim: warp matrix multiply-accumulate (nvcuda::wmma) needs the GPU's tensor cores"
+#include "warpsim/cuda_shim.hpp"
+#include "warpsim/wmma.hpp"

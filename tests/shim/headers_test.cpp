@@ -63,8 +63,6 @@ TEST_CASE("libcu++ headers come from the CUDA toolkit, compiled as host code") {
 
 TEST_CASE("what warpsim does not simulate stops the compile, naming it") {
   const std::vector<std::pair<std::string, std::string>> rejected{
-      {"mma.cu", "<mma.h> is not simulated by warpsim: warp matrix multiply-accumulate"},
-      {"pipeline.cu", "<cuda_pipeline.h> is not simulated by warpsim"},
       {"philox.cu",
        "this cuRAND generator is not simulated: warpsim's curand_kernel.h has the "
        "default XORWOW generator (curandState) only"},
@@ -72,12 +70,44 @@ TEST_CASE("what warpsim does not simulate stops the compile, naming it") {
   };
   for (const auto& [file, message] : rejected) {
     CAPTURE(file);
-    std::string kernel = file == "mma.cu"        ? "uses_wmma"
-                         : file == "pipeline.cu" ? "uses_pipeline"
-                         : file == "philox.cu"   ? "uses_philox"
-                                                 : "uses_barrier";
+    const std::string kernel = file == "philox.cu" ? "uses_philox" : "uses_barrier";
     const auto r = run_file("rejected/" + file, kernel, {warpsim::zeros<float>(1)}, 1);
     CHECK(r.status == warpsim::RunStatus::bad_input);
     CHECK_MESSAGE((r.message + "\n" + r.details).find(message) != std::string::npos, r.details);
   }
+}
+
+TEST_CASE("<mma.h> compiles; a lane that reaches nvcuda::wmma stops there, naming the call") {
+  const auto plain = run_file("kernels/wmma_stops.cu", "no_wmma", {warpsim::zeros<float>(32)}, 32);
+  REQUIRE_MESSAGE(plain.status == warpsim::RunStatus::completed, plain.message);
+  CHECK(plain.buffer<float>(0)[31] == 62.0f);
+  const auto tensor = run_file("kernels/wmma_stops.cu", "uses_wmma",
+                               {warpsim::zeros<float>(512), warpsim::zeros<float>(256)}, 32);
+  CHECK(tensor.status == warpsim::RunStatus::kernel_exception);
+  CHECK_MESSAGE(tensor.message.find("wmma_stops.cu:14: wmma::fill_fragment is not simulated") !=
+                    std::string::npos,
+                tensor.message);
+}
+
+TEST_CASE("__pipeline_memcpy_async copies into shared memory; zfill zeros; misalignment stops") {
+  const auto staged =
+      run_file("kernels/pipeline_copy.cu", "staged",
+               {warpsim::iota<int>(32 * 4), warpsim::zeros<int>(32 * 4)}, 32);
+  REQUIRE_MESSAGE(staged.status == warpsim::RunStatus::completed, staged.message);
+  const std::vector<int> out = staged.buffer<int>(1);
+  for (int t = 0; t < 32; ++t) {
+    for (int i = 0; i < 4; ++i) CHECK(out[4 * t + i] == 4 * ((t + 1) % 32) + i);
+  }
+  const auto zfill = run_file("kernels/pipeline_copy.cu", "zero_filled",
+                              {warpsim::iota<int>(32 * 4), warpsim::zeros<int>(32 * 4)}, 32);
+  REQUIRE_MESSAGE(zfill.status == warpsim::RunStatus::completed, zfill.message);
+  const std::vector<int> zeros_after = zfill.buffer<int>(1);
+  CHECK(std::vector<int>(zeros_after.begin(), zeros_after.begin() + 8) ==
+        std::vector<int>{0, 1, 0, 0, 4, 5, 0, 0});
+  const auto misaligned = run_file("kernels/pipeline_copy.cu", "misaligned",
+                                   {warpsim::iota<int>(32 * 4), warpsim::zeros<int>(32 * 4)}, 32);
+  CHECK(misaligned.status == warpsim::RunStatus::kernel_exception);
+  CHECK_MESSAGE(misaligned.message.find("pipeline_copy.cu:27: misaligned address") !=
+                    std::string::npos,
+                misaligned.message);
 }
