@@ -47,13 +47,16 @@ std::vector<std::string> shaping_flags(CompileOutput output, bool c_language) {
   return flags;
 }
 
-// The output's kind and the language (C++ with the shim force-included, or C).
-std::vector<std::string> output_flags(CompileOutput output, bool c_language) {
+// The output's kind and the language (CUDA: C++ with the shim force-included; host C++; C).
+std::vector<std::string> output_flags(CompileOutput output, bool c_language,
+                                      bool host_cplusplus = false) {
   std::vector<std::string> flags;
   if (output == CompileOutput::shared_object) flags.push_back("-shared");
   if (output == CompileOutput::object) flags.push_back("-c");
   if (c_language) {
     for (const char* flag : {"-x", "c"}) flags.push_back(flag);
+  } else if (host_cplusplus) {
+    for (const char* flag : {"-x", "c++"}) flags.push_back(flag);
   } else {
     for (const char* flag : {"-x", "c++", "-include", "warpsim/cuda_shim.hpp"})
       flags.push_back(flag);
@@ -61,9 +64,12 @@ std::vector<std::string> output_flags(CompileOutput output, bool c_language) {
   return flags;
 }
 
-std::vector<std::string> codegen_flags(CompileOutput output, bool c_language) {
+std::vector<std::string> codegen_flags(CompileOutput output, bool c_language,
+                                       bool host_cplusplus) {
   std::vector<std::string> flags = shaping_flags(output, c_language);
-  for (std::string& flag : output_flags(output, c_language)) flags.push_back(std::move(flag));
+  for (std::string& flag : output_flags(output, c_language, host_cplusplus)) {
+    flags.push_back(std::move(flag));
+  }
   return flags;
 }
 
@@ -606,7 +612,8 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
   ContentHash key;
   key.add(prepared_source).add(toolchain.compiler_path).add(*version).add(*cub_dir);
   for (const std::string& word : toolchain.compiler) key.add(word);
-  const std::vector<std::string> codegen = codegen_flags(options.output, options.c_language);
+  const std::vector<std::string> codegen =
+      codegen_flags(options.output, options.c_language, options.host_cplusplus);
   for (const std::string& flag : codegen) key.add(flag);
   for (const std::string& flag : arch_flags) key.add(flag);
   for (const std::string& flag : check_flags) key.add(flag);
@@ -648,14 +655,16 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
     if (!cub_dir->empty()) header_flags.push_back("-I" + *cub_dir);
   }
   std::vector<std::string> argv = toolchain.compiler;
-  if (!options.c_language) {
+  if (!options.c_language && !options.host_cplusplus) {
     if (std::string pch = precompiled_shim_dir(toolchain, *version, header_flags, shim_digest);
         !pch.empty()) {
       argv.push_back("-I" + pch);
     }
   }
   argv.insert(argv.end(), header_flags.begin(), header_flags.end());
-  for (std::string& flag : output_flags(options.output, options.c_language)) argv.push_back(std::move(flag));
+  for (std::string& flag : output_flags(options.output, options.c_language, options.host_cplusplus)) {
+    argv.push_back(std::move(flag));
+  }
   // The compiled copy lies in the cache: its "..." includes are looked for in the user's folder
   // first, as they would be beside the original (a kernel file or a one-file program keeps the
   // folder after the user's -I, as ever).

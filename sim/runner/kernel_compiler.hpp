@@ -67,6 +67,10 @@ struct CompileOptions {
   // A program's .c file: C, as nvcc has the host compiler build a .c file (no shim, no CUDA
   // definitions); only with CompileOutput::object.
   bool c_language = false;
+  // A program's C++ file that is not CUDA (.cpp, .cc, .cxx): as nvcc has the host compiler build
+  // it, the shim is not force-included (the file's own `#include <cuda_runtime.h>` finds the
+  // shim's); only with CompileOutput::object.
+  bool host_cplusplus = false;
   // The prepared copies of the user's headers that the source includes (user_sources): written
   // before a compile, when not already in the cache.
   std::vector<PreparedHeader> headers{};

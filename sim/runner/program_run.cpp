@@ -265,7 +265,14 @@ Expected<std::string> build_program(const ProgramRequest& request, const Toolcha
     unit.options.user_dir = absolute.parent_path().string();
     unit.options.user_flags = user_flags;
     unit.options.c_language = request.files.size() > 1 && absolute.extension() == ".c";
-    if (unit.options.c_language) {
+    // nvcc hands a .cpp to the host compiler without CUDA's headers: a program's own umin() or
+    // min() in such a file is no redefinition. One file alone is compiled as CUDA, as ever.
+    const std::string extension = absolute.extension().string();
+    unit.options.host_cplusplus = request.files.size() > 1 &&
+                                  (extension == ".cpp" || extension == ".cc" || extension == ".cxx");
+    if (unit.options.c_language || unit.options.host_cplusplus) {
+      // Host code: the compiler reads it and its headers as they are (no launches to rewrite,
+      // no loops a lane could spin in).
       unit.prepared_source = prepare_c_program_source(*source, absolute.string());
     } else {
       for (std::string& flag : source_flags(*source)) unit.options.user_flags.push_back(flag);

@@ -285,7 +285,7 @@ KernelFileResult run_kernel_file(const KernelFileRequest& request) {
                                  {absolute.parent_path().string(), *arch, request.color_compiler_output,
                                   absolute.string(), kernel_name, *user_flags,
                                   request.check_races || request.check_uninitialized_shared,
-                                  CompileOutput::shared_object, false,
+                                  CompileOutput::shared_object, false, false,
                                   std::move(sources.headers)});
   if (!compiled) {
     std::string output = compiled.error().message;

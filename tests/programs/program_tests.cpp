@@ -587,3 +587,29 @@ TEST_CASE("--jobs N runs a launch's blocks on N threads, with the output of one"
   CHECK(zero.exit_code != 0);
   CHECK(contains(zero.err, "--jobs"));
 }
+
+TEST_CASE("a program's .cpp file is host C++, as nvcc builds it: its own umin() is no clash") {
+  const fs::path dir = scratch() / "host-cpp";
+  fs::create_directories(dir);
+  // umin is one of CUDA's device functions (the shim declares it); nvcc never shows it to a .cpp.
+  std::ofstream(dir / "gold.cpp") << "static unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }\n"
+                                     "unsigned smallest(const unsigned* v, int n) {\n"
+                                     "  unsigned m = v[0];\n"
+                                     "  for (int i = 1; i < n; ++i) m = umin(m, v[i]);\n"
+                                     "  return m;\n"
+                                     "}\n";
+  std::ofstream(dir / "main.cu")
+      << "#include <cstdio>\n"
+         "unsigned smallest(const unsigned* v, int n);\n"
+         "__global__ void fill(unsigned* v) { v[threadIdx.x] = 100u - threadIdx.x; }\n"
+         "int main() {\n"
+         "  unsigned* v; cudaMallocManaged(&v, 32 * sizeof(unsigned));\n"
+         "  fill<<<1, 32>>>(v); cudaDeviceSynchronize();\n"
+         "  std::printf(\"%u\\n\", smallest(v, 32)); return 0;\n"
+         "}\n";
+  const ProcessOutcome run =
+      run_warpsim({"exec", (dir / "main.cu").string(), (dir / "gold.cpp").string()});
+  INFO(run.err);
+  CHECK(run.exit_code == 0);
+  CHECK(run.out == "69\n");
+}

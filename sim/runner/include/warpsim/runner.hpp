@@ -276,7 +276,8 @@ std::string rewrite_user_file(std::string_view source,
 // The translation unit of a whole program (`warpsim exec`): prepare_source without the kernel
 // entry point; `main` is the user's.
 std::string prepare_program_source(std::string_view user_source, std::string_view absolute_path);
-// A program's .c file: C (nvcc has the host compiler build it as C), no launches, no shim; the
+// A program's host file (.c built as C, .cpp as C++: nvcc has the host compiler build them): no
+// launches, no force-included shim; the
 // user's text under `#line 1 "<absolute_path>"` only.
 std::string prepare_c_program_source(std::string_view user_source, std::string_view absolute_path);
 // The same program for nvcc with its launches recorded (LaunchTarget::gpu_recorder), under
