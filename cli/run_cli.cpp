@@ -218,7 +218,9 @@ CommandRun add_run_command(CLI::App& app) {
       "  TYPE is i32 u32 f32 i64 u64 f64\n"
       "\n"
       "exit status: 0 ran (diagnostics may be present), 1 the kernel deadlocked, ran away,\n"
-      "crashed or timed out, 2 bad input (arguments, file, compile error), 3 --gpu without GPU.\n"
+      "crashed, went out of bounds or timed out, 2 bad input (arguments, file, compile error),\n"
+      "3 --gpu without GPU, 122 it ran and the memory checks found something: a data race,\n"
+      "an uninitialised shared read (--check) or a write before a buffer (any run).\n"
       "With --gpu the status is 0 when both runs ran, even where they differ: the report (and\n"
       "--json's \"identical\" fields) say whether they agree.\n"
       "Compiled kernels are cached in $WARPSIM_CACHE_DIR, else $XDG_CACHE_HOME/warpsim or\n"
@@ -271,7 +273,9 @@ CommandRun add_run_command(CLI::App& app) {
   run_app->add_option("--check", f->checks,
                       "memory checks: races (data races in __shared__ memory and the --arg "
                       "buffers), uninit (reads of __shared__ bytes no thread of the block wrote), "
-                      "all; repeat or separate with commas");
+                      "bounds (reads and writes just before or after a buffer, with lane and "
+                      "line; every check includes it), all; repeat or separate with commas. "
+                      "Findings give exit status 122");
   run_app->add_flag("--list-kernels", f->list_kernels, "list the file's kernels and exit");
   return [f, blocks, calls, ulps, out] {
     std::vector<std::string> gpu_only;

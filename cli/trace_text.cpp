@@ -68,7 +68,10 @@ void print_diagnostic(std::ostream& out, const Trace& trace, const Diagnostic& d
   const std::string yellow = style.color ? "\033[33m" : "", reset = style.color ? "\033[0m" : "";
   out << yellow << to_string(d.kind) << reset;
   if (d.where.line != 0) out << " at " << site_text(trace, d.where);
-  out << " (block " << d.block << ", warp " << d.warp << ", lanes " << format_lanes(d.lanes) << ")";
+  // No lanes: a finding made after the launch (a write before an allocation), naming no thread.
+  if (d.lanes != 0) {
+    out << " (block " << d.block << ", warp " << d.warp << ", lanes " << format_lanes(d.lanes) << ")";
+  }
   if (d.occurrences > 1) out << ", " << d.occurrences << " times";
   out << ": " << d.message << '\n';
 }

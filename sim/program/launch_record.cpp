@@ -38,6 +38,7 @@ std::string to_json_line(const LaunchRecord& r) {
     out["crash_thread"] = r.crash_thread;
     out["crash_file"] = r.crash_file;
     out["crash_line"] = r.crash_line;
+    if (!r.crash_memory.empty()) out["crash_memory"] = r.crash_memory;
   }
   return out.dump(-1, ' ', false, json::error_handler_t::replace);
 }
@@ -67,6 +68,7 @@ std::optional<LaunchRecord> launch_record_from_json(std::string_view line) {
     r.crash_thread = in.value("crash_thread", 0u);
     r.crash_file = in.value("crash_file", "");
     r.crash_line = in.value("crash_line", 0u);
+    r.crash_memory = in.value("crash_memory", "");
     return r;
   } catch (const json::exception&) {
     return std::nullopt;  // a line cut short by a crash

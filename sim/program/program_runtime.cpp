@@ -19,6 +19,8 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <tuple>
+#include <vector>
 
 #include "warpsim/code_lines.hpp"
 #include "warpsim/device_abi.hpp"
@@ -28,6 +30,16 @@
 namespace warpsim::program {
 namespace {
 
+// An allocation in its own mapping: guard page, slack, the block (bytes, rounded up to 256),
+// guard page. The slack and the rounding hold kPadByte until a kernel writes there.
+struct GuardedBlock {
+  std::uintptr_t mapping = 0;
+  std::size_t mapping_bytes = 0;
+  std::size_t bytes = 0;
+  std::size_t rounded = 0;
+};
+constexpr unsigned char kPadByte = 0xa5;
+
 // The program's one runtime: CUDA's is process-wide too. Set up on first use from the
 // environment `warpsim exec` gives the program.
 struct ProgramState {
@@ -36,6 +48,7 @@ struct ProgramState {
   std::uint64_t launches = 0;
   std::map<std::uintptr_t, std::size_t> allocations;  // start -> bytes, symbols included
   std::set<std::uintptr_t> symbols;                    // the starts of registered symbols
+  std::map<std::uintptr_t, GuardedBlock> guarded;     // start -> its mapping (allocate's)
   std::string dir;        // kProgramDirEnv; empty when not run by warpsim exec
   std::string trace_dir;  // kProgramTraceDirEnv
   int record_fd = -1;     // <dir>/launches.jsonl, append-only
@@ -67,6 +80,8 @@ ProgramState& state() {
   return program;
 }
 
+std::size_t page_bytes() { return static_cast<std::size_t>(sysconf(_SC_PAGESIZE)); }
+
 void write_line(int fd, const std::string& line) {
   if (fd < 0) return;
   const std::string text = line + "\n";
@@ -83,20 +98,71 @@ void write_line(int fd, const std::string& line) {
 int g_crash_fd = -1;
 std::uint64_t g_crash_index = 0;
 volatile sig_atomic_t g_in_launch = 0;
+const KernelLaunchRequest* g_crash_request = nullptr;  // the running launch's arguments
 
-void on_crash(int signal) {
+// Element `offset / size` rounded toward minus infinity: the byte before a block is element -1.
+std::int64_t element_of(std::int64_t offset, std::int64_t size) {
+  return offset >= 0 ? offset / size : -((-offset + size - 1) / size);
+}
+
+// "argument 1 (element size 4)" naming the launch argument that points into the block starting
+// at `start`, and `offset` made relative to that argument; else "a block of N bytes from
+// cudaMalloc", offset unchanged and the element size 1.
+void name_block(const KernelLaunchRequest* request, std::uintptr_t start, std::size_t bytes,
+                char* out, std::size_t size, std::int64_t& offset, std::int64_t& element_size) {
+  element_size = 1;
+  if (request != nullptr && request->arg_pointers != nullptr) {
+    for (std::uint32_t i = 0; i < request->arg_count; ++i) {
+      const auto pointer = reinterpret_cast<std::uintptr_t>(request->arg_pointers[i]);
+      if (pointer < start || pointer - start >= std::max<std::size_t>(bytes, 1)) continue;
+      element_size = static_cast<std::int64_t>(std::max<std::size_t>(request->arg_element_sizes[i], 1));
+      offset -= static_cast<std::int64_t>(pointer - start);
+      std::snprintf(out, size, "argument %u of the launch (its %llu-byte allocation, elements of %lld bytes)", i,
+                    static_cast<unsigned long long>(bytes), static_cast<long long>(element_size));
+      return;
+    }
+  }
+  std::snprintf(out, size, "a %llu-byte allocation that no argument of the launch points into",
+                static_cast<unsigned long long>(bytes));
+}
+
+// The guarded block whose mapping holds `address`; the caller holds the mutex, or is a crash
+// handler in a launch (no host code runs then, so nothing allocates or frees).
+const std::pair<const std::uintptr_t, GuardedBlock>* guarded_holding(const ProgramState& s,
+                                                                      std::uintptr_t address) {
+  for (const auto& entry : s.guarded) {
+    const GuardedBlock& b = entry.second;
+    if (address >= b.mapping && address - b.mapping < b.mapping_bytes) return &entry;
+  }
+  return nullptr;
+}
+
+void on_crash(int signal, siginfo_t* info, void*) {
   const LanePosition lane = current_lane_position();
   if (g_in_launch != 0 && g_crash_fd >= 0) {
+    char memory[320] = "";
+    if (signal == SIGSEGV || signal == SIGBUS) {
+      const auto address = reinterpret_cast<std::uintptr_t>(info->si_addr);
+      if (const auto* hit = guarded_holding(state(), address)) {
+        std::int64_t offset = static_cast<std::int64_t>(address - hit->first);
+        std::int64_t size = 1;
+        char who[200];
+        name_block(g_crash_request, hit->first, hit->second.bytes, who, sizeof who, offset, size);
+        std::snprintf(memory, sizeof memory, "out-of-bounds access of element %lld of %s",
+                      static_cast<long long>(element_of(offset, size)), who);
+      }
+    }
     // Plain digits and a file name: snprintf with %llu/%u/%s is safe enough for a dying process.
-    char line[1024];
+    char line[1536];
     const int n = std::snprintf(
         line, sizeof line,
         "{\"index\":%llu,\"status\":\"crashed\",\"signal\":%d,\"crash_block\":%llu,"
-        "\"crash_thread\":%u,\"crash_file\":\"%s\",\"crash_line\":%u,\"kernel\":\"\"}\n",
+        "\"crash_thread\":%u,\"crash_file\":\"%s\",\"crash_line\":%u,\"crash_memory\":\"%s\","
+        "\"kernel\":\"\"}\n",
         static_cast<unsigned long long>(g_crash_index), signal,
         static_cast<unsigned long long>(lane.running ? lane.block : 0),
         lane.running ? lane.thread : 0u, lane.last_file != nullptr ? lane.last_file : "",
-        lane.last_line);
+        lane.last_line, memory);
     if (n > 0 && std::strchr(lane.last_file != nullptr ? lane.last_file : "", '"') == nullptr) {
       [[maybe_unused]] const ssize_t written =
           write(g_crash_fd, line, static_cast<std::size_t>(std::min<int>(n, sizeof line - 1)));
@@ -113,8 +179,8 @@ void install_crash_handlers() {
   stack.ss_size = sizeof alternate_stack;
   sigaltstack(&stack, nullptr);
   struct sigaction action {};
-  action.sa_handler = &on_crash;
-  action.sa_flags = SA_ONSTACK | SA_RESETHAND;
+  action.sa_sigaction = &on_crash;
+  action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
   sigemptyset(&action.sa_mask);
   for (const int signal : {SIGSEGV, SIGBUS, SIGFPE, SIGILL}) sigaction(signal, &action, nullptr);
 }
@@ -141,6 +207,50 @@ std::string trace_name(std::uint64_t index, std::string_view kernel) {
   char number[32];
   std::snprintf(number, sizeof number, "%03llu", static_cast<unsigned long long>(index + 1));
   return std::string(number) + "-" + name + ".json";
+}
+
+// out_of_bounds diagnostics for the guarded blocks whose slack or rounding a launch changed;
+// the pattern is put back, so the next launch reports only its own writes.
+std::vector<Diagnostic> writes_outside_blocks(ProgramState& s, const KernelLaunchRequest& request) {
+  std::vector<Diagnostic> found;
+  std::lock_guard lock(s.mutex);
+  for (const auto& [start, block] : s.guarded) {
+    auto* const slack = reinterpret_cast<unsigned char*>(block.mapping + page_bytes());
+    const std::size_t slack_bytes = start - reinterpret_cast<std::uintptr_t>(slack);
+    auto* const tail = reinterpret_cast<unsigned char*>(start + block.bytes);
+    const std::size_t tail_bytes = block.rounded - block.bytes;
+    for (const auto& [from, count, before] :
+         {std::tuple{slack, slack_bytes, true}, std::tuple{tail, tail_bytes, false}}) {
+      std::size_t lowest = count, highest = 0;
+      for (std::size_t i = 0; i < count; ++i) {
+        if (from[i] == kPadByte) continue;
+        lowest = std::min(lowest, i);
+        highest = i;
+      }
+      if (lowest == count) continue;
+      std::memset(from, kPadByte, count);
+      const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(from);
+      std::int64_t first = static_cast<std::int64_t>(base + lowest - start);
+      std::int64_t last = static_cast<std::int64_t>(base + highest - start);
+      std::int64_t size = 1;
+      char who[200];
+      const std::int64_t shift = first;
+      name_block(&request, start, block.bytes, who, sizeof who, first, size);
+      last -= shift - first;
+      const std::int64_t a = element_of(first, size), b = element_of(last, size);
+      Diagnostic d;
+      d.kind = DiagnosticKind::out_of_bounds;
+      d.message = std::string("out-of-bounds write ") + (before ? "before " : "after the end of ") +
+                  who + ": " +
+                  (a == b ? "element " + std::to_string(a)
+                          : "elements " + std::to_string(a) + " to " + std::to_string(b)) +
+                  " changed during the launch; seen afterwards in the bytes " +
+                  (before ? "before the allocation" : "of its rounding to 256") +
+                  ", so the lane and line are unknown";
+      found.push_back(std::move(d));
+    }
+  }
+  return found;
 }
 
 }  // namespace
@@ -194,9 +304,12 @@ int launch_kernel(const KernelLaunchRequest& request, void (*body)(void*), void*
     install_crash_handlers();
   }
   g_crash_index = record.index;
+  g_crash_request = &request;
   g_in_launch = 1;
   LaunchResult result = launch(options, [&] { body(context); });
   g_in_launch = 0;
+  g_crash_request = nullptr;
+  for (Diagnostic& d : writes_outside_blocks(s, request)) result.trace.diagnostics.push_back(std::move(d));
 
   // Device printf reaches stdout when the launch ends, as on a GPU at the next synchronization.
   for (const PrintfRecord& p : result.trace.printf_records) std::fputs(p.text.c_str(), stdout);
@@ -240,10 +353,40 @@ int last_error(bool reset) {
 // are first touched, instead of a memset over the whole block up front.
 constexpr std::size_t kMappedAllocation = std::size_t{1} << 20;
 
+namespace {
+
+// A block of `bytes` (`rounded` up to 256) between guard pages, or nullptr.
+void* allocate_guarded(std::size_t bytes, std::size_t rounded) {
+  const std::size_t page = page_bytes();
+  const std::size_t data_pages = (rounded + page - 1) / page * page;
+  const std::size_t total = data_pages + 2 * page;
+  void* mapping =
+      mmap(nullptr, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (mapping == MAP_FAILED) return nullptr;
+  auto* const first = static_cast<unsigned char*>(mapping) + page;
+  if (mprotect(first, data_pages, PROT_READ | PROT_WRITE) != 0) {
+    munmap(mapping, total);
+    return nullptr;
+  }
+  unsigned char* const block = first + data_pages - rounded;
+  std::memset(first, kPadByte, static_cast<std::size_t>(block - first));
+  std::memset(block + bytes, kPadByte, rounded - bytes);
+  ProgramState& s = state();
+  std::lock_guard lock(s.mutex);
+  const auto start = reinterpret_cast<std::uintptr_t>(block);
+  s.allocations[start] = bytes;
+  s.guarded[start] = {reinterpret_cast<std::uintptr_t>(mapping), total, bytes, rounded};
+  return block;
+}
+
+}  // namespace
+
 void* allocate(std::size_t bytes) {
   if (bytes == 0) return nullptr;
   constexpr std::size_t kAlignment = 256;
   const std::size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
+  if (void* block = allocate_guarded(bytes, rounded)) return block;
+  // No mapping to spare (vm.max_map_count): an unguarded block, as before guards.
   // Zeros, the same in every build (a sanitizer's malloc fills fresh memory with a pattern): CUDA
   // leaves new device memory undefined, and the H100 runs recorded here read zeros in it.
   void* pointer = nullptr;
@@ -269,6 +412,12 @@ bool release(void* pointer) {
   if (it == s.allocations.end() || s.symbols.count(it->first) != 0) return false;
   const std::size_t rounded = (it->second + 255) / 256 * 256;
   s.allocations.erase(it);
+  if (const auto guarded = s.guarded.find(reinterpret_cast<std::uintptr_t>(pointer));
+      guarded != s.guarded.end()) {
+    munmap(reinterpret_cast<void*>(guarded->second.mapping), guarded->second.mapping_bytes);
+    s.guarded.erase(guarded);
+    return true;
+  }
   if (rounded >= kMappedAllocation) {
     munmap(pointer, rounded);
   } else {

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -123,6 +124,7 @@ Expected<ArgumentBuffers> ArgumentBuffers::create(const std::vector<ArgSpec>& sp
       return fail_arg(error);
     }
     buffer = result.buffers_.back();
+    std::memset(buffer.data - slack_bytes(buffer), kSlackByte, slack_bytes(buffer));
     switch (spec.init) {
       case BufferInit::zeros:
         break;  // a fresh memory file reads as zeros
@@ -176,6 +178,33 @@ BufferHit ArgumentBuffers::locate(std::uintptr_t address) const {
     return {&buffer, element};
   }
   return {};
+}
+
+std::size_t ArgumentBuffers::slack_bytes(const GuardedBuffer& buffer) {
+  if (buffer.mapping == nullptr) return 0;
+  return static_cast<std::size_t>(buffer.data - buffer.mapping) - page_size();
+}
+
+std::vector<BufferOverwrite> ArgumentBuffers::writes_before() const {
+  std::vector<BufferOverwrite> found;
+  for (const GuardedBuffer& buffer : buffers_) {
+    const std::size_t slack = slack_bytes(buffer);
+    const std::byte* start = buffer.data - slack;
+    std::size_t lowest = slack, highest = 0;  // offsets into the slack of changed bytes
+    for (std::size_t i = 0; i < slack; ++i) {
+      if (start[i] == std::byte{kSlackByte}) continue;
+      lowest = std::min(lowest, i);
+      highest = i;
+    }
+    if (lowest == slack) continue;
+    const auto size = static_cast<std::int64_t>(element_size(buffer.type));
+    const auto element = [&](std::size_t i) {
+      const std::int64_t offset = static_cast<std::int64_t>(i) - static_cast<std::int64_t>(slack);
+      return -((-offset + size - 1) / size);  // offset < 0: rounded toward minus infinity
+    };
+    found.push_back({&buffer, element(lowest), element(highest)});
+  }
+  return found;
 }
 
 }  // namespace warpsim::runner

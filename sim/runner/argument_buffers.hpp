@@ -1,7 +1,11 @@
 // The kernel's buffer arguments, each in its own shared mapping of a memory file (the kernel host
 // process maps the same files and writes, the parent reads the results back) and placed so that its last byte abuts a PROT_NONE guard page:
 // a lane that reads or writes just past the end faults, and the fault address names the buffer
-// and element. A guard page before each buffer catches larger underflows.
+// and element. Before the buffer, a page can only abut it where its size is a whole number of
+// pages: the bytes between the leading guard page and the first element (the slack) hold
+// kSlackByte, and after the launch any that changed name a write before the buffer
+// (writes_before). A read there is seen only by the memory checks (--check bounds), which also
+// name the lane and line of either kind.
 #pragma once
 
 #include <cstddef>
@@ -22,6 +26,16 @@ struct GuardedBuffer {
   std::byte* mapping = nullptr;
   std::size_t mapping_bytes = 0;
   int fd = -1;  // the memory file behind the mapping (close-on-exec)
+};
+
+// What the slack before a buffer holds until a kernel writes there.
+inline constexpr unsigned char kSlackByte = 0xa5;
+
+// A write before a buffer, found after the launch: the elements (negative) whose bytes changed.
+struct BufferOverwrite {
+  const GuardedBuffer* buffer = nullptr;
+  std::int64_t first = 0;  // the lowest element written, e.g. -3
+  std::int64_t last = 0;   // the highest, e.g. -1
 };
 
 // Where a faulting address lies relative to the buffers.
@@ -53,6 +67,10 @@ class ArgumentBuffers {
   const GuardedBuffer* for_arg(std::size_t arg, std::int32_t field = -1) const;
   // Async-signal-safe: no allocation, no locks.
   BufferHit locate(std::uintptr_t address) const;
+  // The buffers whose slack no longer holds kSlackByte everywhere (create's buffers only).
+  std::vector<BufferOverwrite> writes_before() const;
+  // The bytes from the leading guard page to the first element.
+  static std::size_t slack_bytes(const GuardedBuffer& buffer);
 
  private:
   void release();

@@ -116,6 +116,7 @@ void put_options(Writer& out, const LaunchOptions& o) {
   out.put(o.never_set_fill);
   out.put(o.checks.races);
   out.put(o.checks.uninitialized_shared);
+  out.put(o.checks.bounds);
   out.put(o.jobs);
 }
 
@@ -135,6 +136,7 @@ LaunchOptions get_options(Reader& in) {
   o.never_set_fill = in.get<std::uint8_t>();
   o.checks.races = in.get<bool>();
   o.checks.uninitialized_shared = in.get<bool>();
+  o.checks.bounds = in.get<bool>();
   o.jobs = in.get<std::uint32_t>();
   return o;
 }

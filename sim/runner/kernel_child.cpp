@@ -222,16 +222,23 @@ std::size_t dynamic_shared_capacity() {
 void add_checked_memory(LaunchOptions& options, const ArgumentBuffers& buffers,
                         const void* kernel_object) {
   if (!options.checks.any()) return;
+  const auto page = static_cast<std::size_t>(getpagesize());
   for (const GuardedBuffer& buffer : buffers.buffers()) {
     const std::size_t size = element_size(buffer.type);
+    // Guards: the leading guard page and the slack before the data, the trailing guard page.
+    const std::size_t before = static_cast<std::size_t>(buffer.data - buffer.mapping);
+    const std::size_t after = buffer.mapping_bytes - before - buffer.count * size;
     options.checks.memory.push_back(
         {buffer.data, buffer.count * size, "the buffer of " + buffer_label(buffer.arg, buffer.field),
-         static_cast<std::uint32_t>(size), false});
+         static_cast<std::uint32_t>(size), false, before, after});
   }
   if (g_crash.shared_base != 0 && options.dynamic_shared_bytes != 0) {
+    // The rounding to 16 bytes and the guard page after it.
+    const std::size_t after =
+        g_crash.shared_guard + page - g_crash.shared_base - options.dynamic_shared_bytes;
     options.checks.memory.push_back({reinterpret_cast<const void*>(g_crash.shared_base),
                                      options.dynamic_shared_bytes, "extern __shared__ memory", 0,
-                                     true});
+                                     true, 0, after});
   }
   for (CheckedMemory& variable : shared_variables_of(kernel_object)) {
     options.checks.memory.push_back(std::move(variable));

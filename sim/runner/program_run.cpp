@@ -143,6 +143,7 @@ std::vector<ProgramLaunch> read_launches(const std::string& dir) {
       known.crash_thread = record->crash_thread;
       known.crash_file = record->crash_file;
       known.crash_line = record->crash_line;
+      known.crash_memory = record->crash_memory;
     } else {
       known = std::move(*record);
     }
@@ -182,6 +183,7 @@ std::string where_stopped(const std::vector<ProgramLaunch>& launches) {
       lane += ", after its warp-level call at " + fs::path(last.crash_file).filename().string() +
               ":" + std::to_string(last.crash_line);
     }
+    if (!last.crash_memory.empty()) lane += ": " + last.crash_memory;
     return lane;
   }
   return "in host code, after " + where_launch(last);
@@ -349,11 +351,22 @@ std::uint64_t ProgramResult::diagnostic_count() const {
   return count;
 }
 
+std::uint64_t ProgramResult::memory_finding_count() const {
+  std::uint64_t count = 0;
+  for (const ProgramLaunch& launch : launches) {
+    count += static_cast<std::uint64_t>(
+        std::count_if(launch.trace.diagnostics.begin(), launch.trace.diagnostics.end(),
+                      [](const Diagnostic& d) { return is_memory_finding(d.kind); }));
+  }
+  return count;
+}
+
 int exec_exit_status(const ProgramResult& result) {
   switch (result.status) {
     case ProgramStatus::exited:
-      return result.exit_code == 0 && result.diagnostic_count() != 0 ? kExecKernelProblem
-                                                                     : result.exit_code;
+      if (result.exit_code != 0) return result.exit_code;
+      if (result.memory_finding_count() != 0) return kExitFindings;
+      return result.diagnostic_count() != 0 ? kExecKernelProblem : 0;
     case ProgramStatus::kernel_stopped:
     case ProgramStatus::not_simulated:
       return kExecKernelProblem;

@@ -33,6 +33,8 @@ RunStatus run_status(LaunchStatus status) {
       return RunStatus::step_budget_exceeded;
     case LaunchStatus::kernel_exception:
       return RunStatus::kernel_exception;
+    case LaunchStatus::out_of_bounds:
+      return RunStatus::crashed;  // as an access into a guard page is without the checks
   }
   return RunStatus::crashed;
 }
@@ -51,7 +53,8 @@ void add_stop_diagnostic(Trace& trace, LaunchStatus status, const std::string& m
   const DiagnosticKind kind = status == LaunchStatus::deadlock ? DiagnosticKind::deadlock
                               : status == LaunchStatus::step_budget_exceeded
                                   ? DiagnosticKind::step_budget_exceeded
-                                  : DiagnosticKind::kernel_fault;
+                              : status == LaunchStatus::out_of_bounds ? DiagnosticKind::out_of_bounds
+                                                                      : DiagnosticKind::kernel_fault;
   const bool recorded = std::any_of(trace.diagnostics.begin(), trace.diagnostics.end(),
                                     [&](const Diagnostic& d) { return d.kind == kind; });
   if (!recorded) trace.diagnostics.push_back({kind, message, 0, 0, 0, -1, {}, 1});
@@ -195,11 +198,13 @@ Expected<void> add_memory_checks(std::string_view names, KernelFileRequest& requ
       request.check_races = true;
     } else if (name == "uninit") {
       request.check_uninitialized_shared = true;
+    } else if (name == "bounds") {
     } else if (name == "all") {
       request.check_races = request.check_uninitialized_shared = true;
     } else {
-      return fail("--check '" + std::string(name) + "': give races, uninit or all");
+      return fail("--check '" + std::string(name) + "': give races, uninit, bounds or all");
     }
+    request.check_bounds = true;
     if (comma == std::string_view::npos) return {};
     names.remove_prefix(comma + 1);
   }
@@ -208,6 +213,17 @@ Expected<void> add_memory_checks(std::string_view names, KernelFileRequest& requ
 int exit_status(RunStatus status) {
   if (status == RunStatus::completed) return kExitRan;
   return status == RunStatus::bad_input ? kExitBadInput : kExitKernelFailed;
+}
+
+bool is_memory_finding(DiagnosticKind kind) {
+  return kind == DiagnosticKind::data_race || kind == DiagnosticKind::uninitialized_shared_read ||
+         kind == DiagnosticKind::out_of_bounds;
+}
+
+int KernelFileResult::exit_status() const {
+  const bool found = std::any_of(trace.diagnostics.begin(), trace.diagnostics.end(),
+                                 [](const Diagnostic& d) { return is_memory_finding(d.kind); });
+  return status == RunStatus::completed && found ? kExitFindings : runner::exit_status(status);
 }
 
 std::uint64_t OutputBuffer::element(std::uint64_t index) const {
@@ -284,7 +300,7 @@ KernelFileResult run_kernel_file(const KernelFileRequest& request) {
   auto compiled = compile_kernel(*toolchain, prepared,
                                  {absolute.parent_path().string(), *arch, request.color_compiler_output,
                                   absolute.string(), kernel_name, *user_flags,
-                                  request.check_races || request.check_uninitialized_shared,
+                                  request.any_check(),
                                   CompileOutput::shared_object, false, false,
                                   std::move(sources.headers)});
   if (!compiled) {
@@ -312,6 +328,7 @@ KernelFileResult run_kernel_file(const KernelFileRequest& request) {
   launch.never_set_fill = compiled->never_set_fill;
   launch.checks.races = request.check_races;
   launch.checks.uninitialized_shared = request.check_uninitialized_shared;
+  launch.checks.bounds = request.check_bounds;
   // Spinning lanes yield to the others (forward progress) for as long as the run may take: the
   // time limit ends a livelock, and its report names the lanes that spin.
   launch.spin_limit = std::numeric_limits<std::uint64_t>::max();
@@ -326,6 +343,9 @@ KernelFileResult run_kernel_file(const KernelFileRequest& request) {
   const StopContext context{request.timeout_seconds, launch.stack_bytes, launch.dynamic_shared_bytes,
                             &*buffers, compiled->shared_object, absolute.string(), request.grid};
   result.status = add_outcome(result, outcome, context);
+  for (const BufferOverwrite& before : buffers->writes_before()) {
+    result.trace.diagnostics.push_back(write_before_diagnostic(before));
+  }
   result.trace.grid = request.grid;
   result.trace.block = request.block;
   result.buffers = buffer_bytes(*buffers);

@@ -93,7 +93,30 @@ std::string spin_text(const StopReport& report, Dim3 block_idx) {
   return text.str();
 }
 
+// "parameter 1 (f32[32])", "the buffer of field 2 of parameter 0 (f32[32])"
+std::string buffer_text(const GuardedBuffer& buffer) {
+  return (buffer.field >= 0 ? "the buffer of field " + std::to_string(buffer.field) + " of " : "") +
+         "parameter " + std::to_string(buffer.arg) + " (" + std::string(to_string(buffer.type)) +
+         "[" + std::to_string(buffer.count) + "])";
+}
+
 }  // namespace
+
+Diagnostic write_before_diagnostic(const BufferOverwrite& write) {
+  Diagnostic d;
+  d.kind = DiagnosticKind::out_of_bounds;
+  const std::string elements =
+      write.first == write.last
+          ? "element " + std::to_string(write.first)
+          : "elements " + std::to_string(write.first) + " to " + std::to_string(write.last);
+  d.message = "out-of-bounds write before " + buffer_text(*write.buffer) + ": " + elements +
+              (write.buffer->count > 0
+                   ? " (valid: 0.." + std::to_string(write.buffer->count - 1) + ")"
+                   : " (the buffer is empty)") +
+              " changed during the launch; seen afterwards in the bytes before the buffer, so "
+              "the lane and line are unknown (--check bounds names them, and reads there too)";
+  return d;
+}
 
 Diagnostic stop_diagnostic(const StopReport& report, const StopContext& context, Trace& trace) {
   Diagnostic d;
@@ -132,10 +155,8 @@ Diagnostic stop_diagnostic(const StopReport& report, const StopContext& context,
     const char* access = report.write_access == 1   ? "write"
                          : report.write_access == 0 ? "read"
                                                     : "access";
-    d.message = std::string("out-of-bounds ") + access + " of " +
-                (hit->field >= 0 ? "the buffer of field " + std::to_string(hit->field) + " of " : "") +
-                "parameter " + std::to_string(hit->arg) + " (" + std::string(to_string(hit->type)) + "[" +
-                std::to_string(hit->count) + "]) at element " + std::to_string(report.element) +
+    d.message = std::string("out-of-bounds ") + access + " of " + buffer_text(*hit) +
+                " at element " + std::to_string(report.element) +
                 (hit->count > 0 ? " (valid: 0.." + std::to_string(hit->count - 1) + ")"
                                 : " (the buffer is empty)") +
                 " by " + who + at;

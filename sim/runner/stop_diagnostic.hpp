@@ -25,4 +25,7 @@ struct StopContext {
 // timeout, out_of_bounds or kernel_fault; the diagnostic's file is interned into `trace`.
 Diagnostic stop_diagnostic(const StopReport& report, const StopContext& context, Trace& trace);
 
+// out_of_bounds for a write before a buffer found after the launch (no lane, no line).
+Diagnostic write_before_diagnostic(const BufferOverwrite& write);
+
 }  // namespace warpsim::runner

@@ -770,6 +770,13 @@ bool BlockRunner::resolve_stuck() {
   return false;
 }
 
+void BlockRunner::stop_running_lane(LaunchStatus status, std::string message) {
+  Lane& self = *running_;
+  abort_launch(status, std::move(message));
+  warps_[self.warp].exited |= lane_bit(static_cast<int>(self.lane));  // nothing to unwind
+  leave_for_good(self, pick_next());  // nullptr: the launch is aborted
+}
+
 void BlockRunner::abort_launch(LaunchStatus status, std::string message) {
   if (aborted_) return;
   aborted_ = true;

@@ -18,6 +18,7 @@ std::string_view to_string(LaunchStatus status) {
     case LaunchStatus::deadlock: return "deadlock";
     case LaunchStatus::step_budget_exceeded: return "step_budget_exceeded";
     case LaunchStatus::kernel_exception: return "kernel_exception";
+    case LaunchStatus::out_of_bounds: return "out_of_bounds";
   }
   return "?";
 }
@@ -129,7 +130,18 @@ LaunchResult launch(const LaunchOptions& options, const std::function<void()>& t
       break;
     }
   }
-  if (checker) checker->add_diagnostics(result.trace);
+  if (checker) {
+    const std::size_t before = result.trace.diagnostics.size();
+    checker->add_diagnostics(result.trace);
+    if (result.status == LaunchStatus::out_of_bounds) {
+      // The launch's message is the access that stopped it, with its lane and line.
+      for (std::size_t i = before; i < result.trace.diagnostics.size(); ++i) {
+        if (result.trace.diagnostics[i].kind == DiagnosticKind::out_of_bounds) {
+          result.message = result.trace.diagnostics[i].message;
+        }
+      }
+    }
+  }
   return result;
 }
 

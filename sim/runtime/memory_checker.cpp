@@ -28,6 +28,8 @@ MemoryChecker::MemoryChecker(const MemoryChecks& checks, std::uint32_t block_thr
     Region region;
     region.begin = reinterpret_cast<std::uintptr_t>(memory.begin);
     region.end = region.begin + memory.bytes;
+    region.guard_begin = region.begin - std::min<std::uintptr_t>(memory.guard_before, region.begin);
+    region.guard_end = region.end + memory.guard_after;
     region.base = region.begin & ~(kCellBytes - 1);
     const std::size_t cells = (region.end - region.base + kCellBytes - 1) / kCellBytes;
     region.mapped = cells * sizeof(Cell);
@@ -110,7 +112,10 @@ MemoryChecker::Region* MemoryChecker::find(std::uintptr_t address) {
     return last_region_;
   }
   for (Region& region : regions_) {
-    if (address >= region.begin && address < region.end) return last_region_ = &region;
+    if (address >= region.guard_begin && address < region.guard_end) {
+      // An address in a guard is no region's to remember: the next access is checked again.
+      return address >= region.begin && address < region.end ? last_region_ = &region : &region;
+    }
   }
   return nullptr;
 }
@@ -144,10 +149,20 @@ std::uint64_t MemoryChecker::full_block(Stamp stamp) const {
   return (block_ & mask) == stamp.block ? block_ : stamp.block;
 }
 
-void MemoryChecker::access(std::uintptr_t address, std::size_t size, bool write, bool atomic,
+bool MemoryChecker::access(std::uintptr_t address, std::size_t size, bool write, bool atomic,
                            std::uintptr_t pc, std::uint32_t thread) {
   Region* region = find(address);
-  if (region == nullptr || thread >= threads_ || clock_overflow_) return;
+  if (region == nullptr || thread >= threads_) return true;
+  const bool outside = address < region->begin || address >= region->end;
+  if (outside || (region->guard_end != region->end && region->end - address < size)) [[unlikely]] {
+    // In a guard before or after the memory, or starting inside and running into the guard.
+    if (checks_.bounds) {
+      report_out_of_bounds(*region, address, size, write, site_of(pc), thread);
+      return false;
+    }
+    if (outside) return true;
+  }
+  if (clock_overflow_) return true;
   Stamp now{};
   now.site = site_of(pc) & 0xfffu;
   now.atomic = atomic ? 1 : 0;
@@ -209,6 +224,29 @@ void MemoryChecker::access(std::uintptr_t address, std::size_t size, bool write,
   if (unwritten && checks_.uninitialized_shared && pending_reads_.size() < kMaxPendingReads) {
     pending_reads_.push_back({region, address, size, now});
   }
+  return true;
+}
+
+void MemoryChecker::report_out_of_bounds(const Region& region, std::uintptr_t address,
+                                         std::size_t size, bool write, std::uint16_t site,
+                                         std::uint32_t thread) {
+  const std::size_t index = static_cast<std::size_t>(&region - regions_.data());
+  for (BoundsRecord& known : out_of_bounds_) {
+    if (known.site == site && known.region == index) {
+      ++known.count;
+      return;
+    }
+  }
+  BoundsRecord record;
+  record.region = index;
+  record.offset = static_cast<std::int64_t>(address) - static_cast<std::int64_t>(region.begin);
+  record.access_size = static_cast<std::uint32_t>(size);
+  record.write = write;
+  record.site = site;
+  record.thread = thread;
+  record.block = block_;
+  record.count = 1;
+  out_of_bounds_.push_back(record);
 }
 
 void MemoryChecker::settle_pending_reads() {
@@ -256,7 +294,13 @@ void MemoryChecker::report_uninitialized(const Region& region, std::uintptr_t ad
   auto [it, inserted] = uninitialized_.try_emplace(static_cast<std::uint16_t>(now.site));
   RaceRecord& record = it->second;
   ++record.count;
-  if (!inserted) return;
+  if (!inserted) {
+    if (record.second_block == block_ && record.second.thread / kWarpSize == now.thread / kWarpSize) {
+      record.lanes |= lane_bit(static_cast<int>(now.thread % kWarpSize));
+    }
+    return;
+  }
+  record.lanes = lane_bit(static_cast<int>(now.thread % kWarpSize));
   uninitialized_order_.push_back(static_cast<std::uint16_t>(now.site));
   record.region = static_cast<std::size_t>(&region - regions_.data());
   record.offset = address - region.begin;
@@ -340,22 +384,54 @@ void MemoryChecker::add_diagnostics(Trace& trace) {
                                            lanes, f.count));
   }
   const std::size_t first_uninitialized = trace.diagnostics.size();
+  std::vector<facts::UninitializedSharedRead> uninitialized_reads;  // one per diagnostic
   for (const std::uint16_t site : uninitialized_order_) {
     const RaceRecord& record = uninitialized_.at(site);
     facts::UninitializedSharedRead read;
     read.place = place(record);
     read.read = {record.second_block, static_cast<std::uint32_t>(record.second.thread), false,
                  record.second.atomic != 0, where(record.second)};
+    read.lanes = record.lanes;
     const auto same_line = std::find_if(
         trace.diagnostics.begin() + static_cast<std::ptrdiff_t>(first_uninitialized),
         trace.diagnostics.end(), [&](const Diagnostic& d) { return d.where == read.read.where; });
     if (same_line != trace.diagnostics.end()) {
+      // Another code address of the same line (an unrolled copy): one diagnostic, its lanes
+      // joined where they are of the same warp.
+      const std::size_t index =
+          static_cast<std::size_t>(same_line - trace.diagnostics.begin()) - first_uninitialized;
       same_line->occurrences += record.count;
+      facts::UninitializedSharedRead& known = uninitialized_reads[index];
+      if (known.read.block == read.read.block &&
+          known.read.thread / kWarpSize == read.read.thread / kWarpSize &&
+          (known.lanes | read.lanes) != known.lanes) {
+        known.lanes |= read.lanes;
+        same_line->lanes = known.lanes;
+        same_line->message = uninitialized_shared_message(known, trace.files);
+      }
       continue;
     }
-    trace.diagnostics.push_back(diagnostic(
-        DiagnosticKind::uninitialized_shared_read, uninitialized_shared_message(read, trace.files),
-        read.read, lane_bit(static_cast<int>(read.read.thread % kWarpSize)), record.count));
+    uninitialized_reads.push_back(read);
+    trace.diagnostics.push_back(diagnostic(DiagnosticKind::uninitialized_shared_read,
+                                           uninitialized_shared_message(read, trace.files),
+                                           read.read, read.lanes, record.count));
+  }
+  for (const BoundsRecord& record : out_of_bounds_) {
+    const CheckedMemory& memory = regions_[record.region].memory;
+    facts::OutOfBounds oob;
+    oob.memory = memory.name;
+    oob.shared = memory.shared;
+    oob.bytes = memory.bytes;
+    oob.byte_offset = record.offset;
+    oob.access_size = record.access_size;
+    oob.element_size = memory.element_size;
+    Stamp stamp{};
+    stamp.site = record.site & 0xfffu;
+    oob.access = {record.block, record.thread, record.write, false, where(stamp)};
+    trace.diagnostics.push_back(diagnostic(DiagnosticKind::out_of_bounds,
+                                           out_of_bounds_message(oob, trace.files), oob.access,
+                                           lane_bit(static_cast<int>(record.thread % kWarpSize)),
+                                           record.count));
   }
   if (clock_overflow_) {
     Diagnostic d;

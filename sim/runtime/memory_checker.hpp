@@ -38,8 +38,10 @@ class MemoryChecker {
   void block_barrier();
   void warp_sync(std::uint32_t warp, LaneMask participants);
   // An access of `size` bytes at `address` by `thread` of the current block, from code at `pc`.
-  void access(std::uintptr_t address, std::size_t size, bool write, bool atomic, std::uintptr_t pc,
-              std::uint32_t thread);
+  // false: it is out of bounds of a checked memory (checks.bounds); it is recorded and must not
+  // happen: the caller stops the lane before it does (LaunchStatus::out_of_bounds).
+  [[nodiscard]] bool access(std::uintptr_t address, std::size_t size, bool write, bool atomic,
+                            std::uintptr_t pc, std::uint32_t thread);
 
   // The races and uninitialised reads found, one diagnostic per pair of lines (per line for
   // reads), with their counts.
@@ -61,6 +63,7 @@ class MemoryChecker {
   };
   struct Region {
     std::uintptr_t begin = 0, end = 0;  // the checked bytes
+    std::uintptr_t guard_begin = 0, guard_end = 0;  // begin - guard_before, end + guard_after
     std::uintptr_t base = 0;            // begin rounded down to a cell
     Cell* cells = nullptr;
     std::size_t mapped = 0;
@@ -74,7 +77,22 @@ class MemoryChecker {
     bool first_write = false, second_write = false;
     std::uint64_t first_block = 0, second_block = 0;
     std::uint64_t count = 0;
+    LaneMask lanes = 0;  // uninitialised reads: the lanes of second's warp and block that read
   };
+
+  // An access out of bounds of a region: the first of each code site, with the count.
+  struct BoundsRecord {
+    std::size_t region = 0;
+    std::int64_t offset = 0;  // from the region's begin, negative before it
+    std::uint32_t access_size = 0;
+    bool write = false;
+    std::uint16_t site = 0;
+    std::uint32_t thread = 0;
+    std::uint64_t block = 0;
+    std::uint64_t count = 0;
+  };
+  void report_out_of_bounds(const Region& region, std::uintptr_t address, std::size_t size,
+                            bool write, std::uint16_t site, std::uint32_t thread);
 
   bool ordered(Stamp earlier, Stamp now) const;
   void report_race(const Region& region, std::uintptr_t address, std::size_t size, Stamp earlier,
@@ -113,6 +131,7 @@ class MemoryChecker {
   };
   std::vector<PendingRead> pending_reads_;
   void settle_pending_reads();
+  std::vector<BoundsRecord> out_of_bounds_;  // in order found
   std::unordered_map<std::uint16_t, RaceRecord> uninitialized_;  // by site
   std::vector<std::uint16_t> uninitialized_order_;
   MemoryChecker* outer_ = nullptr;

@@ -20,11 +20,17 @@ constinit bool g_instrumented = false;
 void check(const volatile void* address, std::size_t size, bool write, bool atomic, void* pc) {
   warpsim::runtime::MemoryChecker* checker = warpsim::runtime::MemoryChecker::current();
   if (checker == nullptr) return;
-  const warpsim::runtime::BlockRunner* runner = warpsim::runtime::BlockRunner::current();
+  warpsim::runtime::BlockRunner* runner = warpsim::runtime::BlockRunner::current();
   const warpsim::runtime::Lane* lane = runner != nullptr ? runner->running_lane() : nullptr;
   if (lane == nullptr) return;
-  checker->access(reinterpret_cast<std::uintptr_t>(address), size, write,
-                  atomic || tl_atomic_depth > 0, reinterpret_cast<std::uintptr_t>(pc), lane->thread);
+  if (!checker->access(reinterpret_cast<std::uintptr_t>(address), size, write,
+                       atomic || tl_atomic_depth > 0, reinterpret_cast<std::uintptr_t>(pc),
+                       lane->thread)) [[unlikely]] {
+    // Out of bounds: the access must not happen (it may fault, losing every finding so far).
+    tl_atomic_depth = 0;  // the lane may stand inside an atomic; it never leaves it
+    runner->stop_running_lane(warpsim::LaunchStatus::out_of_bounds,
+                              "a lane touched memory outside a checked buffer");
+  }
 }
 
 }  // namespace

@@ -73,11 +73,44 @@ std::string data_race_message(const facts::DataRace& race, std::span<const std::
 
 std::string uninitialized_shared_message(const facts::UninitializedSharedRead& read,
                                          std::span<const std::string> files) {
-  return thread_text(read.read, true) + " reads " + place_text(read.place) + " at " +
-         site_text(read.read.where, files) +
+  const LaneMask others = read.lanes & ~lane_bit(static_cast<int>(read.read.thread % kWarpSize));
+  const std::string who =
+      others == 0 ? thread_text(read.read, true) + " reads "
+                  : lanes_text(read.lanes) + " of warp " +
+                        std::to_string(read.read.thread / kWarpSize) + " of block " +
+                        std::to_string(read.read.block) + " read unwritten bytes; the first, " +
+                        thread_text(read.read, false) + ", reads ";
+  return who + place_text(read.place) + " at " + site_text(read.read.where, files) +
          ", which no thread of its block has written in this launch: shared memory starts "
          "undefined in every block (the simulator's bytes are left over from another block or "
          "zero; a GPU's are whatever was there)";
+}
+
+std::string out_of_bounds_message(const facts::OutOfBounds& access,
+                                  std::span<const std::string> files) {
+  // Rounded toward minus infinity: the byte before the memory is in element -1.
+  const auto floor_div = [](std::int64_t a, std::int64_t b) {
+    return a >= 0 ? a / b : -((-a + b - 1) / b);
+  };
+  const std::int64_t size = access.element_size != 0 ? access.element_size : 1;
+  const std::int64_t element = floor_div(access.byte_offset, size);
+  const std::int64_t count = static_cast<std::int64_t>(access.bytes) / size;
+  const char* unit = access.element_size != 0 ? "element " : "byte ";
+  std::string text = std::string("out-of-bounds ") + (access.access.write ? "write" : "read") +
+                     " of " + unit + std::to_string(element) + " of " + access.memory + " (" +
+                     (access.shared ? "shared" : "global") + " memory, " +
+                     (count > 0 ? (access.element_size != 0 ? "elements 0.." : "bytes 0..") +
+                                      std::to_string(count - 1)
+                                : std::string("empty")) +
+                     ")";
+  if (element >= 0 && element < count) {
+    // Starts inside, runs past the end.
+    text += ", " + std::to_string(access.access_size) + " bytes from byte " +
+            std::to_string(access.byte_offset) + ", past its end,";
+  }
+  return text + " by " + thread_text(access.access, true) + " at " +
+         site_text(access.access.where, files) +
+         "; the launch stopped before the access (the memory checks saw it coming)";
 }
 
 }  // namespace warpsim

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 extern char** environ;
@@ -191,6 +192,71 @@ TEST_CASE("a write one past the end is out_of_bounds naming the buffer and eleme
   CHECK(contains(message, "write"));
   // The lanes before the faulting one had stored their values.
   CHECK(result["buffers"][0]["values"][31] == 30);
+}
+
+TEST_CASE("a write before a buffer is out_of_bounds naming the buffer and element -1") {
+  // out[i - 1]: lane 0 writes element -1, in the slack before the buffer, not a guard page.
+  const Outcome run = run_cli({"run", kKernels + "before_the_buffer.cu", "--kernel",
+                               "shifted_back_store", "--grid", "1", "--block", "32", "--arg",
+                               "f32[32]:zeros", "--json"});
+  CHECK(run.exit_code == 122);  // it ran, and a memory check found something
+  const json result = parse_json(run);
+  REQUIRE(result["diagnostics"].size() == 1);
+  const json& d = result["diagnostics"][0];
+  CHECK(d["kind"] == "out_of_bounds");
+  const std::string message = d["message"];
+  CHECK(contains(message, "write before parameter 0 (f32[32]): element -1 (valid: 0..31)"));
+  CHECK(result["buffers"][0]["values"][0] == 1);  // lanes 1..31 stored theirs
+}
+
+TEST_CASE("--check bounds names a read or write before a buffer with its lane and line") {
+  for (const auto& [kernel, args, access, line] :
+       {std::tuple<std::string, std::vector<std::string>, std::string, int>{
+            "shifted_back_store", {"--arg", "f32[32]:zeros"}, "write", 6},
+        {"shifted_back_copy", {"--arg", "f32[32]:iota", "--arg", "f32[32]:zeros"}, "read", 12}}) {
+    CAPTURE(kernel);
+    std::vector<std::string> argv{"run", kKernels + "before_the_buffer.cu", "--kernel", kernel,
+                                  "--grid", "1", "--block", "32", "--check", "bounds", "--json"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const Outcome run = run_cli(argv);
+    CHECK(run.exit_code == 1);  // the launch stopped before the access, as a fault stops it
+    const json result = parse_json(run);
+    REQUIRE(result["diagnostics"].size() == 1);
+    const json& d = result["diagnostics"][0];
+    CHECK(d["kind"] == "out_of_bounds");
+    CHECK(d["lanes"] == "0x00000001");
+    CHECK(d["line"] == line);
+    const std::string message = d["message"];
+    CHECK(contains(message, "out-of-bounds " + access + " of element -1 of the buffer of --arg "));
+    CHECK(contains(message, "lane 0"));
+  }
+}
+
+TEST_CASE("--check findings exit 122, and races found before an out-of-bounds stop are kept") {
+  const std::string races = std::string(WARPSIM_SOURCE_DIR) + "/tests/races/kernels/";
+  const std::vector<std::string> tree{"--kernel", "tree_reduce", "--grid", "2", "--block", "256",
+                                      "--arg", "f32[512]:iota", "--arg", "f32[2]:zeros",
+                                      "--check", "races"};
+  std::vector<std::string> racy{"run", races + "01_tree_reduce.cu"};
+  racy.insert(racy.end(), tree.begin(), tree.end());
+  CHECK(run_cli(racy).exit_code == 122);
+  std::vector<std::string> fixed{"run", races + "01_tree_reduce_fixed.cu"};
+  fixed.insert(fixed.end(), tree.begin(), tree.end());
+  CHECK(run_cli(fixed).exit_code == 0);
+
+  const Outcome both = run_cli({"run", races + "16_race_then_past_the_end.cu", "--kernel",
+                                "race_then_overread", "--grid", "1", "--block", "64", "--arg",
+                                "i32[64]:iota", "--arg", "i32[65]:zeros", "--arg", "i32:64",
+                                "--check", "races", "--json"});
+  CHECK(both.exit_code == 1);
+  const json result = parse_json(both);
+  REQUIRE(result["diagnostics"].size() == 2);
+  CHECK(result["diagnostics"][0]["kind"] == "data_race");
+  CHECK(result["diagnostics"][0]["line"] == 6);
+  CHECK(result["diagnostics"][1]["kind"] == "out_of_bounds");
+  CHECK(result["diagnostics"][1]["line"] == 9);
+  CHECK(contains(result["diagnostics"][1]["message"].get<std::string>(),
+                 "read of element 64 of the buffer of --arg 1"));
 }
 
 TEST_CASE("a lane that spins forever is stopped at --timeout with where it was") {

@@ -227,6 +227,27 @@ TEST_CASE("a crash in a kernel names the launch and the lane, exit 128 + signal"
   CHECK(contains(run.err, "during launch 1 (writeNull at kernel_crash.cu:12), block 0 thread 0"));
 }
 
+TEST_CASE("a kernel stepping outside a cudaMalloc'd block names the argument and element") {
+  // Past the end: the guard page after the block faults; the crash names the argument.
+  const ProcessOutcome after = run_warpsim({"exec", (kCases / "outside_allocation.cu").string()});
+  INFO(after.err);
+  CHECK(after.exit_code == 128 + 11);
+  CHECK(contains(after.err, "during launch 1 (readAhead at outside_allocation.cu:27), block 1 "
+                            "thread 0"));
+  CHECK(contains(after.err, "out-of-bounds access of element 64 of argument 0 of the launch "
+                            "(its 256-byte allocation, elements of 4 bytes)"));
+
+  // Before the start: no page can guard it; the bytes there changed, found after the launch.
+  const ProcessOutcome before =
+      run_warpsim({"exec", (kCases / "outside_allocation.cu").string(), "--", "before"});
+  INFO(before.err);
+  CHECK(before.exit_code == 122);  // it returned 0, and a kernel wrote outside its allocation
+  CHECK(before.out == "out[0] = 1\n");
+  CHECK(contains(before.err, "out_of_bounds"));
+  CHECK(contains(before.err, "out-of-bounds write before argument 0 of the launch (its 256-byte "
+                             "allocation, elements of 4 bytes): element -1 changed"));
+}
+
 TEST_CASE("program arguments and the exit status pass through; stderr too") {
   const ProcessOutcome run =
       run_warpsim({"exec", (kCases / "args_and_status.cu").string(), "--", "one", "--two", "3"});

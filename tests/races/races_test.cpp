@@ -1,7 +1,7 @@
-// The memory checks (`--check races`, `--check uninit`) against planted bugs: every kernel in
-// kernels/ with `// expect: race` or `// expect: uninit` lines must be named at exactly those
-// lines, in any order the simulator runs blocks and warps; its _fixed twin, every corpus kernel
-// and every lesson preset must give no such report.
+// The memory checks (`--check races`, `--check uninit`, `--check bounds`) against planted bugs:
+// every kernel in kernels/ with `// expect: race`, `// expect: uninit` or `// expect: bounds`
+// lines must be named at exactly those lines, in any order the simulator runs blocks and warps;
+// its _fixed twin, every corpus kernel and every lesson preset must give no such report.
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -42,7 +42,8 @@ nlohmann::json read_json(const fs::path& path) {
 }
 
 bool is_memory_check(DiagnosticKind kind) {
-  return kind == DiagnosticKind::data_race || kind == DiagnosticKind::uninitialized_shared_read;
+  return kind == DiagnosticKind::data_race || kind == DiagnosticKind::uninitialized_shared_read ||
+         kind == DiagnosticKind::out_of_bounds;
 }
 
 // "data_race" or "uninitialized_shared_read" -> the lines the file marks for it.
@@ -58,6 +59,7 @@ std::map<DiagnosticKind, std::set<std::uint32_t>> marked_lines(const fs::path& f
     for (std::string word; words >> word;) {
       if (word == "race") marked[DiagnosticKind::data_race].insert(number);
       if (word == "uninit") marked[DiagnosticKind::uninitialized_shared_read].insert(number);
+      if (word == "bounds") marked[DiagnosticKind::out_of_bounds].insert(number);
     }
   }
   return marked;
@@ -93,6 +95,7 @@ KernelFileRequest request_of(const nlohmann::json& entry, const fs::path& file) 
   r.record_steps = false;
   r.check_races = true;
   r.check_uninitialized_shared = true;
+  r.check_bounds = true;
   return r;
 }
 
@@ -128,7 +131,10 @@ TEST_CASE("every planted race and uninitialised read is named at its lines, in a
       request.order_seed = order_seed;
       const KernelFileResult result = run_kernel_file(request);
       INFO(name << " (order seed " << order_seed << "):" << messages(result));
-      REQUIRE(result.status == RunStatus::completed);
+      // An out-of-bounds access stops the launch (as a fault would), after what came before it.
+      REQUIRE(result.status == (marked.count(DiagnosticKind::out_of_bounds) != 0
+                                    ? RunStatus::crashed
+                                    : RunStatus::completed));
       const auto found = reports(result, file.filename().string());
       std::map<DiagnosticKind, std::set<std::uint32_t>> covered;
       for (const auto& [kind, lines] : found) {
@@ -175,6 +181,24 @@ TEST_CASE("a race is named even where it gives the right numbers") {
   }
 }
 
+TEST_CASE("an uninitialised shared read names every lane of the warp that made it") {
+  // Warp 1's 32 lanes all read slots that only warp 0 was to fill: one diagnostic, all 32 lanes.
+  const nlohmann::json manifest = read_json(kRaces / "races.json");
+  for (const auto& entry : manifest.at("entries")) {
+    if (entry.at("name") != "13_uninitialized_shared") continue;
+    const fs::path file = kRaces / "kernels" / "13_uninitialized_shared.cu";
+    const KernelFileResult result = run_kernel_file(request_of(entry, file));
+    INFO(messages(result));
+    REQUIRE(result.trace.diagnostics.size() == 1);
+    const Diagnostic& d = result.trace.diagnostics[0];
+    CHECK(d.kind == DiagnosticKind::uninitialized_shared_read);
+    CHECK(d.warp == 1);
+    CHECK(d.lanes == 0xffffffffu);
+    CHECK(d.message.find("lanes 0-31 of warp 1 of block 0 read unwritten bytes") !=
+          std::string::npos);
+  }
+}
+
 TEST_CASE("no corpus kernel is reported") {
   const nlohmann::json manifest = read_json(kCorpus / "corpus.json");
   for (const auto& entry : manifest.at("entries")) {
@@ -206,6 +230,7 @@ TEST_CASE("no lesson preset is reported") {
       request.record_steps = false;
       request.check_races = true;
       request.check_uninitialized_shared = true;
+      request.check_bounds = true;
       const KernelFileResult result = run_kernel_file(request);
       INFO(lesson.id << " preset " << preset.name << ":" << messages(result));
       CHECK(reports(result, "kernel.cu").empty());
@@ -229,6 +254,7 @@ TEST_CASE("no exercise's reference or right solution is reported, on any of its 
             course::request_for_case(exercise, file, c, course::Schedule{}, false);
         request.check_races = true;
         request.check_uninitialized_shared = true;
+        request.check_bounds = true;
         const KernelFileResult result = run_kernel_file(request);
         INFO(exercise.id << " " << file.filename().string() << " case " << c.name << ":"
                          << messages(result));
@@ -243,6 +269,12 @@ TEST_CASE("bad check names and unchecked code are refused, not ignored") {
   CHECK(add_memory_checks("races,uninit", request));
   CHECK(request.check_races);
   CHECK(request.check_uninitialized_shared);
+  CHECK(request.check_bounds);  // every check stops at an access outside a buffer
+  KernelFileRequest bounds_only;
+  CHECK(add_memory_checks("bounds", bounds_only));
+  CHECK(bounds_only.check_bounds);
+  CHECK(!bounds_only.check_races);
+  CHECK(!bounds_only.check_uninitialized_shared);
   const Expected<void> unknown = add_memory_checks("races,bogus", request);
   REQUIRE(!unknown);
   CHECK(unknown.error().message.find("'bogus'") != std::string::npos);

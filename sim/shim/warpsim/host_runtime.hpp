@@ -664,6 +664,40 @@ bool is_host_pointer(const Value& value) {
     return false;
   }
 }
+template <class Value>
+const void* pointer_value(const Value& value) {
+  if constexpr (std::is_pointer_v<Value> && !std::is_function_v<std::remove_pointer_t<Value>>) {
+    const volatile void* address = value;
+    return const_cast<const void*>(address);
+  } else {
+    return nullptr;
+  }
+}
+// sizeof what a pointer argument points to; 1 for void and incomplete types (then elements are
+// bytes). Kernel files are C++17: no concepts here.
+template <class T, class = void>
+struct complete_size {
+  static constexpr std::size_t value = 1;
+};
+template <class T>
+struct complete_size<T, std::void_t<decltype(sizeof(T))>> {
+  static constexpr std::size_t value = sizeof(T);
+};
+template <class Value>
+constexpr std::size_t pointee_size() {
+  if constexpr (std::is_pointer_v<Value> && !std::is_function_v<std::remove_pointer_t<Value>>) {
+    return complete_size<std::remove_cv_t<std::remove_pointer_t<Value>>>::value;
+  } else {
+    return 1;
+  }
+}
+template <class Values, std::size_t... I>
+void pointer_args(const Values& values, const void** pointers, std::size_t* sizes,
+                  std::index_sequence<I...>) {
+  ((pointers[I] = pointer_value(std::get<I>(values)),
+    sizes[I] = pointee_size<std::tuple_element_t<I, Values>>()),
+   ...);
+}
 template <class Values, std::size_t... I>
 std::uint64_t host_pointers(const Values& values, std::index_sequence<I...>) {
   return ((static_cast<std::uint64_t>(I < 64 && is_host_pointer(std::get<I>(values))) << (I % 64)) |
@@ -700,6 +734,12 @@ struct KernelLaunch {
     request.shared_bytes = config.shared_bytes;
     request.stream = config.stream;
     request.host_pointer_args = host_pointers(values, std::index_sequence_for<Args...>{});
+    const void* pointers[sizeof...(Args) + 1] = {};
+    std::size_t element_sizes[sizeof...(Args) + 1] = {};
+    pointer_args(values, pointers, element_sizes, std::index_sequence_for<Args...>{});
+    request.arg_pointers = pointers;
+    request.arg_element_sizes = element_sizes;
+    request.arg_count = sizeof...(Args);
     const int status = ::warpsim::program::launch_kernel(
         request,
         [](void* opaque) {

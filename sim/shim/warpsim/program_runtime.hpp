@@ -32,6 +32,11 @@ struct KernelLaunchRequest {
   // Bit i: argument i is a non-null pointer into no allocation of this runtime (host memory, or
   // the host's address of a __device__ variable), which a GPU kernel may not reach.
   std::uint64_t host_pointer_args = 0;
+  // Each argument's value where it is a pointer (else null) and its pointee's size (1 for void),
+  // so that an access outside an allocation names the argument and element; `arg_count` of them.
+  const void* const* arg_pointers = nullptr;
+  const std::size_t* arg_element_sizes = nullptr;
+  std::uint32_t arg_count = 0;
 };
 
 // Runs every thread of the launch through `body(context)` (which calls the kernel with the
@@ -46,6 +51,10 @@ int last_error(bool reset);
 
 // cudaMalloc and friends: `bytes` of host memory aligned as cudaMalloc aligns (256 bytes), set
 // to zeros (CUDA leaves it undefined), zero bytes giving a null pointer. Null when out of memory.
+// Each block lies in its own mapping between two PROT_NONE pages, its end (rounded up to 256
+// bytes) against the second: a kernel access past it faults and the crash names the argument
+// and element. The bytes between the first guard page and the block, and the rounding after
+// it, hold a pattern; a launch after which they changed gets an out_of_bounds diagnostic.
 void* allocate(std::size_t bytes);
 // Whether `pointer` came from allocate() and is now freed (a null pointer is fine too).
 bool release(void* pointer);

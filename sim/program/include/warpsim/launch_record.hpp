@@ -53,6 +53,9 @@ struct LaunchRecord {
   std::uint32_t crash_thread = 0;
   std::string crash_file;
   std::uint32_t crash_line = 0;
+  // A fault in the guard page of an allocation: "out-of-bounds access of element 32 of argument
+  // 1 of the launch (...)"; empty otherwise.
+  std::string crash_memory;
 };
 
 std::string to_json_line(const LaunchRecord& record);  // one line, no newline

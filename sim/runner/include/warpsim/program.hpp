@@ -68,6 +68,8 @@ struct ProgramResult {
   double seconds = 0;                   // the program's run time (compile excluded)
 
   std::uint64_t diagnostic_count() const;
+  // Of those, the memory findings (is_memory_finding: a write outside an allocation, ...).
+  std::uint64_t memory_finding_count() const;
 };
 
 // Exit statuses of `warpsim exec` that are warpsim's own, chosen apart from what programs
@@ -76,8 +78,9 @@ struct ProgramResult {
 inline constexpr int kExecKernelProblem = 123;
 inline constexpr int kExecTimeLimit = 124;
 inline constexpr int kExecBadInput = 125;
-// The program's status; kExecKernelProblem when it returned 0 but a launch had diagnostics;
-// 128 + signal for a crash (as a shell reports it).
+// The program's status; when it returned 0: kExitFindings (122, as `warpsim run`'s) where a
+// launch had a memory finding (a write before or after an allocation), else kExecKernelProblem
+// where a launch had diagnostics; 128 + signal for a crash (as a shell reports it).
 int exec_exit_status(const ProgramResult& result);
 
 // Builds (cached, as kernel files are; several files each on its own, then linked) and runs the

@@ -343,6 +343,11 @@ struct KernelFileRequest {
   // (warpsim/memory_checks.hpp); what is found is among the trace's diagnostics.
   bool check_races = false;
   bool check_uninitialized_shared = false;
+  // `--check bounds` (and every other --check): an access just before or after an argument
+  // buffer or the dynamic shared memory stops the launch before it happens, naming the buffer,
+  // element, lane and line, with every finding made until then (MemoryChecks::bounds).
+  bool check_bounds = false;
+  bool any_check() const { return check_races || check_uninitialized_shared || check_bounds; }
 };
 
 // include_dirs and defines as compiler flags ("-I/abs/dir", "-DNAME=VALUE"); the error names a
@@ -350,8 +355,8 @@ struct KernelFileRequest {
 Expected<std::vector<std::string>> user_compiler_flags(const std::vector<std::string>& include_dirs,
                                                        const std::vector<std::string>& defines);
 
-// `--check NAMES`: turns on the checks named, comma-separated: races, uninit, all. The error
-// names the unknown word.
+// `--check NAMES`: turns on the checks named, comma-separated: races, uninit, bounds, all. Every
+// check includes bounds. The error names the unknown word.
 Expected<void> add_memory_checks(std::string_view names, KernelFileRequest& request);
 
 // A buffer argument's bytes at one moment (before or after the launch).
@@ -369,6 +374,14 @@ inline constexpr int kExitRan = 0;
 inline constexpr int kExitKernelFailed = 1;
 inline constexpr int kExitBadInput = 2;
 inline constexpr int kExitNoGpu = 3;  // --gpu without a usable CUDA device
+// The launch completed and the memory checks found something: a data race, an uninitialised
+// shared read, or an out-of-bounds write (is_memory_finding). The same number as `warpsim exec
+// --check`'s, distinct from every other status of either command.
+inline constexpr int kExitFindings = 122;
+
+// data_race, uninitialized_shared_read, out_of_bounds: what --check (and, for writes before a
+// buffer, every run) finds; these give kExitFindings where the launch completed.
+bool is_memory_finding(DiagnosticKind kind);
 
 // How a run of a kernel file ended: as the launch ended (the first four, as in LaunchStatus), or
 // stopped from outside the launch.
@@ -431,8 +444,9 @@ struct KernelFileResult {
   // returned (crashed, timeout) has no steps; its diagnostic is there all the same.
   Trace trace;
 
-  // As `warpsim run` would exit: kExitRan, kExitKernelFailed or kExitBadInput.
-  int exit_status() const { return runner::exit_status(status); }
+  // As `warpsim run` would exit: kExitRan, kExitKernelFailed, kExitBadInput, or kExitFindings
+  // for a completed run with a memory-check finding among its diagnostics.
+  int exit_status() const;
 
   // Parameter `arg`'s buffer as T's (float for f32, int for i32, ...). Throws
   // std::invalid_argument when that parameter is no buffer or holds another element type.

@@ -58,6 +58,8 @@ enum class LaunchStatus : std::uint8_t {
   deadlock,              // lanes wait on each other forever; message names lanes and lines
   step_budget_exceeded,  // runaway kernel
   kernel_exception,      // kernel code threw a C++ exception (host-only failure, e.g. bad_alloc)
+  out_of_bounds,         // memory checks: a lane was about to touch memory just outside a checked
+                         // buffer; stopped before the access, every finding so far kept
 };
 std::string_view to_string(LaunchStatus status);
 

@@ -28,13 +28,22 @@ struct CheckedMemory {
   std::string name;                // as messages name it: "sdata", "out (argument 1)"
   std::uint32_t element_size = 0;  // for element indices in messages; 0: the access's size
   bool shared = false;             // per block: a __shared__ variable or dynamic shared memory
+  // Bytes just before `begin` and just after `begin + bytes` that belong to no other checked
+  // memory (a run buffer's guard pages and the slack before its first element): an access there
+  // is out of bounds of this memory (MemoryChecks::bounds). 0: nothing is known there.
+  std::size_t guard_before = 0;
+  std::size_t guard_after = 0;
 };
 
 struct MemoryChecks {
   bool races = false;                 // DiagnosticKind::data_race
   bool uninitialized_shared = false;  // DiagnosticKind::uninitialized_shared_read
+  // DiagnosticKind::out_of_bounds: an access in a guard_before/guard_after range, or one that
+  // starts inside the memory and runs past its end, stops the launch before it happens
+  // (LaunchStatus::out_of_bounds), keeping every finding made until then.
+  bool bounds = false;
   std::vector<CheckedMemory> memory;  // only accesses inside these are checked
-  bool any() const { return races || uninitialized_shared; }
+  bool any() const { return races || uninitialized_shared || bounds; }
 };
 
 // The __shared__ variables (thread_local under the shim) of the loaded object that holds

@@ -187,9 +187,27 @@ struct DataRace {
 struct UninitializedSharedRead {
   MemoryPlace place;
   MemoryAccess read;
+  LaneMask lanes = 0;  // every lane of read's warp and block that read unwritten bytes there
+};
+
+// out_of_bounds (memory checks): `access` was about to touch `access_size` bytes at
+// `byte_offset` from the start of `memory` (negative: before it), which holds `bytes`.
+struct OutOfBounds {
+  std::string memory;
+  bool shared = false;
+  std::uint64_t bytes = 0;
+  std::int64_t byte_offset = 0;
+  std::uint32_t access_size = 0;
+  std::uint32_t element_size = 0;  // 0: name bytes, not elements
+  MemoryAccess access;
 };
 
 }  // namespace facts
+
+// "out-of-bounds write of element -1 of the buffer of --arg 1 (global memory, elements 0..31) by
+// thread 0 (warp 0, lane 0) of block 0 at k.cu:6; the launch stopped before it".
+std::string out_of_bounds_message(const facts::OutOfBounds& access,
+                                  std::span<const std::string> files);
 
 // The messages of the memory checks: which bytes, which threads (block, warp, lane) at which
 // lines, and what would order them ("no __syncthreads() between line 14 and line 15").

@@ -1,0 +1,34 @@
+// Kernels that step outside a cudaMalloc'd block. `before`: lane 0 writes out[-1] (in the bytes
+// before the block, no guard page: found after the launch). `after`: lane 0 of block 1 reads
+// in[64], one past the end of a block of 64 ints (256 bytes, so its end abuts the guard page).
+#include <cstdio>
+#include <cstring>
+
+#include <cuda_runtime.h>
+
+__global__ void shiftBack(int* out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i - 1] = i;
+}
+
+__global__ void readAhead(const int* in, int* out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[i + (i == 32 ? 32 : 0)];
+}
+
+int main(int argc, char** argv) {
+  const bool before = argc > 1 && std::strcmp(argv[1], "before") == 0;
+  int *in, *out;
+  cudaMalloc(&in, 64 * sizeof(int));
+  cudaMalloc(&out, 64 * sizeof(int));
+  if (before) {
+    shiftBack<<<2, 32>>>(out);
+  } else {
+    readAhead<<<2, 32>>>(in, out);
+  }
+  cudaDeviceSynchronize();
+  int host[64];
+  cudaMemcpy(host, out, sizeof host, cudaMemcpyDeviceToHost);
+  std::printf("out[0] = %d\n", host[0]);
+  return 0;
+}
