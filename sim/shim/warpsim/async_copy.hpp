@@ -50,26 +50,26 @@ class pipeline {
   unsigned int commit() { return committed_++; }
   void commit_and_wait() { commit(); }
   void wait(unsigned int) {}
-  template <unsigned int N>
+  template <unsigned int _Wn>
   void wait_prior() {}
 
  private:
   unsigned int committed_ = 0;
 };
 
-template <class T>
-void memcpy_async(T& dst, const T& src, pipeline&,
+template <class _Wt>
+void memcpy_async(_Wt& dst, const _Wt& src, pipeline&,
                   ::warpsim::device::CallSite site = ::warpsim::device::CallSite::here()) {
-  static_assert(sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16,
+  static_assert(sizeof(_Wt) == 4 || sizeof(_Wt) == 8 || sizeof(_Wt) == 16,
                 "memcpy_async copies an object of 4, 8 or 16 bytes");
-  ::warpsim::shim::async_copy(&dst, &src, sizeof(T), 0, site);
+  ::warpsim::shim::async_copy(&dst, &src, sizeof(_Wt), 0, site);
 }
 
-template <class T, std::size_t N>
-void memcpy_async(T (&dst)[N], const T (&src)[N], pipeline&,
+template <class _Wt, std::size_t _Wn>
+void memcpy_async(_Wt (&dst)[_Wn], const _Wt (&src)[_Wn], pipeline&,
                   ::warpsim::device::CallSite site = ::warpsim::device::CallSite::here()) {
-  static_assert(sizeof(T) * N == 4 || sizeof(T) * N == 8 || sizeof(T) * N == 16,
+  static_assert(sizeof(_Wt) * _Wn == 4 || sizeof(_Wt) * _Wn == 8 || sizeof(_Wt) * _Wn == 16,
                 "memcpy_async copies an array of 4, 8 or 16 bytes");
-  ::warpsim::shim::async_copy(dst, src, sizeof(T) * N, 0, site);
+  ::warpsim::shim::async_copy(dst, src, sizeof(_Wt) * _Wn, 0, site);
 }
 }  // namespace nvcuda::experimental

@@ -1,6 +1,7 @@
 // nvcuda::wmma as declarations that stop the launch where called: warp matrix
 // multiply-accumulate runs on the tensor cores, whose per-lane fragment layout warpsim does not
-// model. A fragment's elements (x[], num_elements) exist so that element-wise code compiles; no
+// model (template parameters are named _W...: a user's `#define M 16` before the include must
+// not reach them). A fragment's elements (x[], num_elements) exist so that element-wise code compiles; no
 // value can reach memory without load/store/mma, each of which stops first.
 #pragma once
 
@@ -32,13 +33,13 @@ enum bmmaAccumulateOp { bmmaAccumulateOpPOPC = 1 };
 }  // namespace experimental
 
 namespace detail {
-template <class Use, int M, int N, int K>
+template <class _Wuse, int _Wm, int _Wn, int _Wk>
 constexpr int fragment_elements() {
-  if constexpr (__is_same(Use, matrix_a)) return M * K / 32 > 0 ? M * K / 32 : 1;
-  else if constexpr (__is_same(Use, matrix_b)) return K * N / 32 > 0 ? K * N / 32 : 1;
-  else return M * N / 32 > 0 ? M * N / 32 : 1;
+  if constexpr (__is_same(_Wuse, matrix_a)) return _Wm * _Wk / 32 > 0 ? _Wm * _Wk / 32 : 1;
+  else if constexpr (__is_same(_Wuse, matrix_b)) return _Wk * _Wn / 32 > 0 ? _Wk * _Wn / 32 : 1;
+  else return _Wm * _Wn / 32 > 0 ? _Wm * _Wn / 32 : 1;
 }
-template <class T> struct storage { using type = T; };
+template <class _Wt> struct storage { using type = _Wt; };
 template <> struct storage<precision::tf32> { using type = float; };
 template <> struct storage<experimental::precision::u4> { using type = unsigned; };
 template <> struct storage<experimental::precision::s4> { using type = int; };
@@ -52,49 +53,49 @@ template <> struct storage<experimental::precision::b1> { using type = unsigned;
 }
 }  // namespace detail
 
-template <class Use, int M, int N, int K, class T, class Layout = void>
+template <class _Wuse, int _Wm, int _Wn, int _Wk, class _Wt, class _Wlayout = void>
 class fragment {
  public:
-  using storage_element_type = typename detail::storage<T>::type;
+  using storage_element_type = typename detail::storage<_Wt>::type;
   using element_type = storage_element_type;
-  static constexpr int num_elements = detail::fragment_elements<Use, M, N, K>();
+  static constexpr int num_elements = detail::fragment_elements<_Wuse, _Wm, _Wn, _Wk>();
   storage_element_type x[num_elements];
 };
 
-template <class Use, int M, int N, int K, class T, class Layout, class V>
-void fill_fragment(fragment<Use, M, N, K, T, Layout>&, const V&,
+template <class _Wuse, int _Wm, int _Wn, int _Wk, class _Wt, class _Wlayout, class _Wv>
+void fill_fragment(fragment<_Wuse, _Wm, _Wn, _Wk, _Wt, _Wlayout>&, const _Wv&,
                    ::warpsim::device::CallSite site = ::warpsim::device::CallSite::here()) {
   detail::not_simulated("wmma::fill_fragment", site);
 }
 
-template <class Use, int M, int N, int K, class T, class Layout, class P>
-void load_matrix_sync(fragment<Use, M, N, K, T, Layout>&, const P*, unsigned,
+template <class _Wuse, int _Wm, int _Wn, int _Wk, class _Wt, class _Wlayout, class _Wp>
+void load_matrix_sync(fragment<_Wuse, _Wm, _Wn, _Wk, _Wt, _Wlayout>&, const _Wp*, unsigned,
                       ::warpsim::device::CallSite site = ::warpsim::device::CallSite::here()) {
   detail::not_simulated("wmma::load_matrix_sync", site);
 }
 
-template <class Use, int M, int N, int K, class T, class Layout, class P>
-void load_matrix_sync(fragment<Use, M, N, K, T, Layout>&, const P*, unsigned, layout_t,
+template <class _Wuse, int _Wm, int _Wn, int _Wk, class _Wt, class _Wlayout, class _Wp>
+void load_matrix_sync(fragment<_Wuse, _Wm, _Wn, _Wk, _Wt, _Wlayout>&, const _Wp*, unsigned, layout_t,
                       ::warpsim::device::CallSite site = ::warpsim::device::CallSite::here()) {
   detail::not_simulated("wmma::load_matrix_sync", site);
 }
 
-template <int M, int N, int K, class T, class P>
-void store_matrix_sync(P*, const fragment<accumulator, M, N, K, T, void>&, unsigned, layout_t,
+template <int _Wm, int _Wn, int _Wk, class _Wt, class _Wp>
+void store_matrix_sync(_Wp*, const fragment<accumulator, _Wm, _Wn, _Wk, _Wt, void>&, unsigned, layout_t,
                        ::warpsim::device::CallSite site = ::warpsim::device::CallSite::here()) {
   detail::not_simulated("wmma::store_matrix_sync", site);
 }
 
-template <int M, int N, int K, class TD, class TA, class LA, class TB, class LB, class TC>
-void mma_sync(fragment<accumulator, M, N, K, TD, void>&, const fragment<matrix_a, M, N, K, TA, LA>&,
-              const fragment<matrix_b, M, N, K, TB, LB>&,
-              const fragment<accumulator, M, N, K, TC, void>&, bool = false,
+template <int _Wm, int _Wn, int _Wk, class _Wtd, class _Wta, class _Wla, class _Wtb, class _Wlb, class _Wtc>
+void mma_sync(fragment<accumulator, _Wm, _Wn, _Wk, _Wtd, void>&, const fragment<matrix_a, _Wm, _Wn, _Wk, _Wta, _Wla>&,
+              const fragment<matrix_b, _Wm, _Wn, _Wk, _Wtb, _Wlb>&,
+              const fragment<accumulator, _Wm, _Wn, _Wk, _Wtc, void>&, bool = false,
               ::warpsim::device::CallSite site = ::warpsim::device::CallSite::here()) {
   detail::not_simulated("wmma::mma_sync", site);
 }
 
-template <class D, class A, class B, class C>
-void bmma_sync(D&, const A&, const B&, const C&,
+template <class _Wd, class _Wa, class _Wb, class _Wc>
+void bmma_sync(_Wd&, const _Wa&, const _Wb&, const _Wc&,
                experimental::bmmaBitOp = experimental::bmmaBitOpXOR,
                experimental::bmmaAccumulateOp = experimental::bmmaAccumulateOpPOPC,
                ::warpsim::device::CallSite site = ::warpsim::device::CallSite::here()) {
