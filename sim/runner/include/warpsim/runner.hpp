@@ -25,6 +25,7 @@
 #include "warpsim/expected.hpp"
 #include "warpsim/kernel_registry.hpp"
 #include "warpsim/launch.hpp"
+#include "warpsim/sandbox.hpp"
 #include "warpsim/trace.hpp"
 
 namespace warpsim::runner {
@@ -342,6 +343,9 @@ struct KernelFileRequest {
   // (warpsim/memory_checks.hpp); what is found is among the trace's diagnostics.
   bool check_races = false;
   bool check_uninitialized_shared = false;
+  // Untrusted code (a student's submission): its compile and its run inside this sandbox
+  // (warpsim/sandbox.hpp). Inactive by default.
+  Sandbox sandbox{};
 };
 
 // include_dirs and defines as compiler flags ("-I/abs/dir", "-DNAME=VALUE"); the error names a
