@@ -156,6 +156,25 @@ Expected<KernelChoice> find_kernel(const std::string& source, const KernelFileRe
   return resolve_kernel(kernels, request.kernel, request.file);
 }
 
+// `box` without the hidden folders that hold warpsim's own toolchain (a class folder that holds
+// the build): the compile and the run need it, so it stays visible (README says so).
+Sandbox without_toolchain(Sandbox box, const Toolchain& toolchain) {
+  const auto holds = [](const std::string& folder, const std::string& path) {
+    std::error_code error;
+    const std::string root = fs::weakly_canonical(folder, error).string();
+    const std::string inner = fs::weakly_canonical(path, error).string();
+    return !root.empty() && (root == "/" || inner == root || inner.rfind(root + "/", 0) == 0);
+  };
+  std::erase_if(box.hidden, [&](const std::string& folder) {
+    for (const std::string& path : {toolchain.library, toolchain.kernel_host, toolchain.shim_dir,
+                                    toolchain.include_dir}) {
+      if (holds(folder, path)) return true;
+    }
+    return false;
+  });
+  return box;
+}
+
 }  // namespace
 
 Expected<std::string> read_text_file(const std::string& path) {
@@ -292,6 +311,11 @@ KernelFileResult run_kernel_file(const KernelFileRequest& request) {
 
   auto toolchain = find_toolchain();
   if (!toolchain) return bad_input(toolchain.error().message);
+  std::optional<Sandbox> compile_box;
+  if (sandbox != nullptr) {
+    compile_box = without_toolchain(*sandbox, *toolchain);
+    sandbox = &*compile_box;
+  }
   toolchain->sandbox = sandbox;
   const fs::path absolute = fs::absolute(request.file).lexically_normal();
   UserSources sources = user_sources(*toolchain, *source, absolute.string(), *user_flags);
