@@ -2,6 +2,7 @@
 // class's), `warpsim grade EXERCISE --hint N`, and `warpsim exercises [ID]`.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -9,7 +10,6 @@
 #include <iostream>
 #include <memory>
 #include <optional>
-#include <random>
 #include <string>
 
 #include "commands.hpp"
@@ -17,6 +17,7 @@
 #include "grade_report.hpp"
 #include "warpsim/course.hpp"
 #include "warpsim/grading.hpp"
+#include "warpsim/sandbox.hpp"
 
 namespace warpsim::cli {
 namespace {
@@ -32,15 +33,56 @@ struct GradeFlags {
   std::optional<std::uint64_t> seed;
   std::size_t hint = 0;
   std::string csv;
+  std::string scores;
   std::string report;
+  std::string sandbox = "auto";
   double budget = 60;
   std::optional<double> time_limit;
   bool no_gpu = false;
 };
 
-course::GradeOptions options_of(const GradeFlags& flags, std::uint64_t seed) {
+// The sandbox --sandbox asks for; the error: the machine cannot make it, or no such mode.
+Expected<runner::Sandbox> sandbox_of(const GradeFlags& flags) {
+  runner::Sandbox box;
+  if (flags.sandbox == "none") return box;
+  const runner::IsolationProbe probe = runner::probe_isolation();
+  runner::Isolation wanted = probe.isolation;
+  if (flags.sandbox == "bwrap") {
+    wanted = runner::Isolation::bwrap;
+  } else if (flags.sandbox == "namespaces") {
+    wanted = runner::Isolation::namespaces;
+  } else if (flags.sandbox == "limits") {
+    wanted = runner::Isolation::limits;
+  } else if (flags.sandbox != "auto") {
+    return fail("--sandbox '" + flags.sandbox + "': give auto, bwrap, namespaces, limits or none");
+  }
+  if (wanted > probe.isolation) {
+    return fail("--sandbox " + flags.sandbox + " cannot be made on this machine: " + probe.note +
+                " (--sandbox auto takes the strongest there is, and says which)");
+  }
+  box.isolation = wanted;
+  box.bwrap = probe.bwrap;
+  box.syscall_filter = probe.syscall_filter;
+  // What the grading writes is none of a submission's business, nor are earlier gradings.
+  for (const std::string* file : {&flags.csv, &flags.scores, &flags.report, &flags.junit}) {
+    std::error_code error;
+    if (!file->empty()) box.hidden.push_back(fs::absolute(*file, error).string());
+  }
+  return box;
+}
+
+// Beside the per-case CSV: "grades.csv" -> "grades-scores.csv".
+std::string scores_file(const GradeFlags& flags) {
+  if (!flags.scores.empty() || flags.csv.empty()) return flags.scores;
+  const fs::path csv(flags.csv);
+  return (csv.parent_path() / (csv.stem().string() + "-scores.csv")).string();
+}
+
+course::GradeOptions options_of(const GradeFlags& flags, std::uint64_t seed,
+                                const runner::Sandbox& sandbox) {
   course::GradeOptions options;
   options.seed = seed;
+  options.sandbox = sandbox;
   options.budget_seconds = flags.budget;
   options.time_limit_seconds = flags.time_limit;
   // On a machine with a CUDA device, every case that passes in the simulator runs there too.
@@ -100,8 +142,10 @@ int hints(const course::Exercise& exercise, std::size_t n) {
   return 0;
 }
 
-int grade_one(const course::Exercise& exercise, const GradeFlags& flags, std::uint64_t seed) {
-  const course::GradeResult result = course::grade(exercise, flags.target, options_of(flags, seed));
+int grade_one(const course::Exercise& exercise, const GradeFlags& flags, std::uint64_t seed,
+              const runner::Sandbox& sandbox) {
+  const course::GradeResult result =
+      course::grade(exercise, flags.target, options_of(flags, seed, sandbox));
   if (flags.json) {
     std::cout << grade_json(exercise, result).dump() << "\n";
   } else {
@@ -112,33 +156,30 @@ int grade_one(const course::Exercise& exercise, const GradeFlags& flags, std::ui
     write_junit(xml, exercise, result);
     if (!write_file(flags.junit, xml.str(), "the JUnit report")) return kExitUsage;
   }
-  switch (result.status) {
-    case course::GradeStatus::passed:
-      return 0;
-    case course::GradeStatus::failed:
-      return 1;
-    default:
-      if (flags.json) std::fprintf(stderr, "warpsim grade: %s\n", result.message.c_str());
-      return kExitUsage;
-  }
+  const int status = course::exit_status(result.status);
+  if (status == 2 && flags.json) std::fprintf(stderr, "warpsim grade: %s\n", result.message.c_str());
+  return status;
 }
 
-int grade_folder(const course::Exercise& exercise, const GradeFlags& flags, std::uint64_t seed) {
+int grade_folder(const course::Exercise& exercise, const GradeFlags& flags, std::uint64_t seed,
+                 const runner::Sandbox& sandbox) {
   const std::vector<course::Submission> submissions = course::find_submissions(flags.target);
   if (submissions.empty())
     return usage_error(
         "grade", "no submissions in " + flags.target + " (*.cu files, or one folder per student)");
   std::vector<course::StudentGrade> grades;
   course::ReferenceRuns references;  // the reference runs once per case for the whole class
-  course::GradeOptions options = options_of(flags, seed);
+  course::GradeOptions options = options_of(flags, seed, sandbox);
   options.references = &references;
+  if (!flags.json) std::cout << "sandbox: " << runner::describe(sandbox) << "\n" << std::flush;
   for (const course::Submission& s : submissions) {
     std::vector<course::StudentGrade> one = course::grade_class(exercise, {s}, options);
     const course::GradeResult& r = one.front().result;
     if (!flags.json) {
-      std::cout << (r.passed()                                ? "ok    "
-                    : r.status == course::GradeStatus::failed ? "FAIL  "
-                                                              : "ERROR ")
+      std::cout << (r.passed()                                    ? "ok    "
+                    : r.status == course::GradeStatus::failed     ? "FAIL  "
+                    : r.status == course::GradeStatus::incomplete ? "INCOMPLETE "
+                                                                  : "ERROR ")
                 << s.student << ": ";
       if (r.cases.empty()) {
         std::cout << r.message << "\n" << std::flush;
@@ -146,8 +187,9 @@ int grade_folder(const course::Exercise& exercise, const GradeFlags& flags, std:
         continue;
       }
       std::cout << r.cases_passed() << " of " << r.cases.size() << " cases";
+      if (r.cases_incomplete() > 0) std::cout << " (" << r.cases_incomplete() << " not run)";
       for (const course::CaseResult& c : r.cases) {
-        if (!c.passed()) {
+        if (c.failed()) {
           std::cout << "; first failing " << c.name << ": " << c.headline;
           break;
         }
@@ -170,19 +212,47 @@ int grade_folder(const course::Exercise& exercise, const GradeFlags& flags, std:
     write_class_csv(csv, grades);
     if (!write_file(flags.csv, csv.str(), "the CSV")) return kExitUsage;
   }
+  if (const std::string scores = scores_file(flags); !scores.empty()) {
+    std::ostringstream csv;
+    write_class_scores(csv, grades);
+    if (!write_file(scores, csv.str(), "the scores")) return kExitUsage;
+  }
+  if (!flags.junit.empty()) {
+    std::ostringstream xml;
+    write_class_junit(xml, exercise, grades);
+    if (!write_file(flags.junit, xml.str(), "the JUnit report")) return kExitUsage;
+  }
   if (!flags.report.empty()) {
     std::ostringstream md;
     write_class_markdown(md, exercise, grades, seed);
     if (!write_file(flags.report, md.str(), "the report")) return kExitUsage;
   }
+  std::size_t passed = 0, incomplete = 0;
+  bool unfinished = false;  // a submission that failed nothing, with cases left to run
+  double budget = 0;
+  for (const course::StudentGrade& g : grades) {
+    passed += g.result.passed() ? 1 : 0;
+    incomplete += g.result.cases_incomplete() > 0 ? 1 : 0;
+    unfinished |= g.result.status == course::GradeStatus::incomplete;
+    budget = std::max(budget, rerun_budget(g.result));
+  }
   if (!flags.json) {
-    std::size_t passed = 0;
-    for (const course::StudentGrade& g : grades) passed += g.result.passed() ? 1 : 0;
     std::cout << "\n"
               << passed << " of " << grades.size() << " submissions pass every case (seed " << seed
               << ")\n";
+    if (incomplete > 0) {
+      std::cout << incomplete << (incomplete == 1 ? " submission has" : " submissions have")
+                << " cases that did not run (incomplete, not failed)";
+      if (budget > 0) {
+        std::cout << "; rerun with a larger budget: warpsim grade " << exercise.id << " "
+                  << flags.target << " --seed " << seed << " --budget "
+                  << static_cast<long long>(budget);
+      }
+      std::cout << "\n";
+    }
   }
-  return 0;
+  // Grading a class succeeded; 3 tells a script that some submission's grade is not known yet.
+  return unfinished ? course::exit_status(course::GradeStatus::incomplete) : 0;
 }
 
 int grade_command(const GradeFlags& flags) {
@@ -195,13 +265,16 @@ int grade_command(const GradeFlags& flags) {
   }
   std::error_code error;
   if (!fs::exists(flags.target, error)) return usage_error("grade", "no file " + flags.target);
-  const std::uint64_t seed = flags.seed ? *flags.seed : std::random_device{}() % 1000000 + 1;
-  if (fs::is_directory(flags.target, error)) return grade_folder(*exercise, flags, seed);
-  if (!flags.csv.empty() || !flags.report.empty()) {
-    return usage_error("grade", "--csv and --report grade a folder of submissions; " +
+  const std::uint64_t seed = flags.seed ? *flags.seed : course::default_seed(*exercise);
+  const bool folder = fs::is_directory(flags.target, error);
+  if (!folder && (!flags.csv.empty() || !flags.report.empty() || !flags.scores.empty())) {
+    return usage_error("grade", "--csv, --scores and --report grade a folder of submissions; " +
                                     flags.target + " is a file");
   }
-  return grade_one(*exercise, flags, seed);
+  const auto sandbox = sandbox_of(flags);
+  if (!sandbox) return usage_error("grade", sandbox.error().message);
+  if (folder) return grade_folder(*exercise, flags, seed, *sandbox);
+  return grade_one(*exercise, flags, seed, *sandbox);
 }
 
 int exercises_command(const std::string& id, bool as_json) {
@@ -250,14 +323,24 @@ CommandRun add_grade_command(CLI::App& app) {
   sub->add_flag("--no-gpu", f->no_gpu,
                 "simulator only, even where a CUDA device is present (by default every case that "
                 "passes in the simulator also runs on the GPU there)");
-  sub->add_option("--junit", f->junit, "also write the grading as JUnit XML to this file");
-  sub->add_option(
-      "--seed", f->seed,
-      "the seed of the random cases and orders (the report names it; default: a new one)");
+  sub->add_option("--junit", f->junit,
+                  "also write the grading as JUnit XML to this file (a folder: one testsuite per "
+                  "student, one testcase per case)");
+  sub->add_option("--seed", f->seed,
+                  "the seed of the random cases and orders (every output names it; default: the "
+                  "exercise's own fixed seed, so that scores are the same from run to run)");
+  sub->add_option("--sandbox", f->sandbox,
+                  "how submissions are isolated: auto (the strongest this machine allows: bwrap, "
+                  "else namespaces, else limits), bwrap, namespaces, limits, or none; the output "
+                  "says which was used")
+      ->default_str("auto");
   sub->add_option("--hint", f->hint, "show hints 1 to N instead of grading")
       ->check(CLI::PositiveNumber);
   sub->add_option("--csv", f->csv,
                   "a folder of submissions: one row per student and case into this CSV file");
+  sub->add_option("--scores", f->scores,
+                  "a folder of submissions: one row per student (passed, failed, incomplete, "
+                  "score) into this CSV file (default with --csv X.csv: X-scores.csv beside it)");
   sub->add_option("--report", f->report,
                   "a folder of submissions: a Markdown report into this file");
   sub->add_option(
@@ -266,7 +349,8 @@ CommandRun add_grade_command(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   sub->add_option(
          "--budget", f->budget,
-         "seconds of grading per submission before the remaining cases are skipped (default 60)")
+         "seconds of grading per submission before the remaining cases are left incomplete "
+         "(default 60; exit status 3 when that happened and nothing failed)")
       ->check(CLI::PositiveNumber);
   return [f] { return grade_command(*f); };
 }

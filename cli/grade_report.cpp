@@ -3,6 +3,7 @@
 #include "warpsim/xml_escape.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <ostream>
 #include <sstream>
@@ -106,9 +107,35 @@ void write_table(std::ostream& out, const std::vector<course::ElementRow>& table
 
 }  // namespace
 
+namespace {
+
+// Cases left unrun because the time budget was spent (not those after a runaway case).
+std::size_t out_of_budget(const course::GradeResult& result) {
+  return static_cast<std::size_t>(
+      std::count_if(result.cases.begin(), result.cases.end(), [](const course::CaseResult& c) {
+        return c.incomplete() && c.headline.find("time budget") != std::string::npos;
+      }));
+}
+
+}  // namespace
+
+double rerun_budget(const course::GradeResult& result) {
+  const std::size_t left = out_of_budget(result);
+  if (left == 0) return 0;
+  const std::size_t ran = result.cases.size() - result.cases_incomplete();
+  const double need = ran == 0 ? 2 * result.budget_seconds
+                               : 1.25 * result.budget_seconds *
+                                     static_cast<double>(result.cases.size()) /
+                                     static_cast<double>(ran);
+  return std::ceil(std::max(need, result.budget_seconds + 1));
+}
+
 std::string rerun_command(const course::GradeResult& result) {
-  return "warpsim grade " + result.exercise + " " + result.submission + " --seed " +
-         std::to_string(result.seed);
+  std::string command = "warpsim grade " + result.exercise + " " + result.submission +
+                        " --seed " + std::to_string(result.seed);
+  if (const double budget = rerun_budget(result); budget > 0)
+    command += " --budget " + std::to_string(static_cast<long long>(budget));
+  return command;
 }
 
 void write_grade_text(std::ostream& out, const course::Exercise& exercise,
@@ -117,6 +144,7 @@ void write_grade_text(std::ostream& out, const course::Exercise& exercise,
                     bold = style.color ? "\033[1m" : "", reset = style.color ? "\033[0m" : "";
   out << exercise.id << ": " << exercise.title << " (lesson " << exercise.lesson << ")\n";
   out << "grading " << result.submission << ", seed " << result.seed << "\n";
+  if (!result.sandbox.empty()) out << "sandbox: " << result.sandbox << "\n";
   if (result.status == course::GradeStatus::bad_submission ||
       result.status == course::GradeStatus::broken_exercise) {
     out << "\n"
@@ -135,7 +163,8 @@ void write_grade_text(std::ostream& out, const course::Exercise& exercise,
     launch_width = std::max(launch_width, c.launch.size());
   }
   for (const course::CaseResult& c : result.cases) {
-    out << "  " << (c.passed() ? green + "ok  " : red + "FAIL") << reset << "  "
+    out << "  " << (c.passed() ? green + "ok  " : c.incomplete() ? std::string("skip") : red + "FAIL")
+        << reset << "  "
         << pad_right(c.name, name_width) << "  " << pad_right(c.launch, launch_width);
     if (c.passed()) {
       out << "  " << c.runs << (c.runs == 1 ? " run" : " runs");
@@ -145,10 +174,23 @@ void write_grade_text(std::ostream& out, const course::Exercise& exercise,
     }
     out << "\n";
   }
+  const std::string verdict = result.passed()                                     ? ": PASSED"
+                              : result.status == course::GradeStatus::incomplete ? ": INCOMPLETE"
+                                                                                 : ": FAILED";
   out << "\n"
       << bold << result.cases_passed() << " of " << result.cases.size() << " cases pass"
-      << (result.passed() ? ": PASSED" : ": FAILED") << reset << " ("
-      << seconds_text(result.seconds) << " s)\n";
+      << verdict << reset << " (" << seconds_text(result.seconds) << " s)\n";
+  if (const std::size_t left = result.cases_incomplete(); left > 0) {
+    std::string why;
+    for (const course::CaseResult& c : result.cases) {
+      if (c.incomplete()) why = c.message.rfind("not run: ", 0) == 0 ? c.message.substr(9) : c.message;
+      if (!why.empty()) break;
+    }
+    out << left << (left == 1 ? " case was" : " cases were")
+        << " not run (incomplete, not failed): " << why << "\n";
+    if (out_of_budget(result) > 0)
+      out << "Rerun with a larger budget: " << rerun_command(result) << "\n";
+  }
   if (result.failure) {
     const course::FailureDetail& f = *result.failure;
     const course::CaseResult& c = result.cases.at(f.case_index);
@@ -215,12 +257,17 @@ json grade_json(const course::Exercise& exercise, const course::GradeResult& r) 
   out["lesson"] = exercise.lesson;
   out["submission"] = r.submission;
   out["seed"] = r.seed;
+  out["sandbox"] = r.sandbox;
   out["status"] = to_string(r.status);
   out["passed"] = r.passed();
   if (!r.message.empty()) out["message"] = r.message;
   if (!r.details.empty()) out["details"] = r.details;
   out["cases_passed"] = r.cases_passed();
+  out["cases_failed"] = r.cases_failed();
+  out["cases_incomplete"] = r.cases_incomplete();
   out["cases_total"] = r.cases.size();
+  out["score"] = r.score();
+  out["budget_seconds"] = r.budget_seconds;
   json cases = json::array();
   for (const course::CaseResult& c : r.cases) {
     json entry = {{"name", c.name},
@@ -287,39 +334,51 @@ json grade_json(const course::Exercise& exercise, const course::GradeResult& r) 
   return out;
 }
 
-void write_junit(std::ostream& out, const course::Exercise& exercise,
-                 const course::GradeResult& r) {
-  const bool bad = r.status == course::GradeStatus::bad_submission ||
-                   r.status == course::GradeStatus::broken_exercise;
+namespace {
+
+bool not_gradable(const course::GradeResult& r) {
+  return r.status == course::GradeStatus::bad_submission ||
+         r.status == course::GradeStatus::broken_exercise;
+}
+
+// One <testsuite>: a submission's cases (`student` empty: a grading of one file).
+void write_junit_suite(std::ostream& out, const course::Exercise& exercise,
+                       const course::GradeResult& r, const std::string& student) {
+  const bool bad = not_gradable(r);
   const std::size_t tests = bad ? 1 : r.cases.size();
-  const std::size_t failures = bad ? 0 : r.cases.size() - r.cases_passed();
-  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out << "<testsuites tests=\"" << tests << "\" failures=\"" << failures << "\" errors=\""
-      << (bad ? 1 : 0) << "\" time=\"" << seconds_text(r.seconds) << "\">\n";
-  out << "  <testsuite name=\"warpsim.grade." << xml_escape(exercise.id) << "\" tests=\"" << tests
-      << "\" failures=\"" << failures << "\" errors=\"" << (bad ? 1 : 0) << "\" time=\""
-      << seconds_text(r.seconds) << "\">\n";
-  out << "    <properties>\n"
-      << "      <property name=\"submission\" value=\"" << xml_escape(r.submission) << "\"/>\n"
+  const std::size_t failures = bad ? 0 : r.cases_failed();
+  const std::size_t skipped = bad ? 0 : r.cases_incomplete();
+  const std::string suite =
+      "warpsim.grade." + exercise.id + (student.empty() ? "" : "." + student);
+  out << "  <testsuite name=\"" << xml_escape(suite) << "\" tests=\"" << tests
+      << "\" failures=\"" << failures << "\" errors=\"" << (bad ? 1 : 0) << "\" skipped=\""
+      << skipped << "\" time=\"" << seconds_text(r.seconds) << "\">\n";
+  out << "    <properties>\n";
+  if (!student.empty())
+    out << "      <property name=\"student\" value=\"" << xml_escape(student) << "\"/>\n";
+  out << "      <property name=\"submission\" value=\"" << xml_escape(r.submission) << "\"/>\n"
       << "      <property name=\"seed\" value=\"" << r.seed << "\"/>\n"
+      << "      <property name=\"status\" value=\"" << to_string(r.status) << "\"/>\n"
+      << "      <property name=\"score\" value=\"" << r.score() << "\"/>\n"
+      << "      <property name=\"sandbox\" value=\"" << xml_escape(r.sandbox) << "\"/>\n"
       << "    </properties>\n";
+  const std::string classname = xml_escape(suite);
   if (bad) {
-    out << "    <testcase classname=\"" << xml_escape(exercise.id)
-        << "\" name=\"submission\" time=\"0\">\n"
+    out << "    <testcase classname=\"" << classname << "\" name=\"submission\" time=\"0\">\n"
         << "      <error message=\"" << xml_escape(r.message) << "\">" << xml_escape(r.details)
         << "</error>\n"
         << "    </testcase>\n";
   }
   for (const course::CaseResult& c : r.cases) {
-    out << "    <testcase classname=\"" << xml_escape(exercise.id) << "\" name=\""
-        << xml_escape(c.name) << "\" time=\"" << seconds_text(c.seconds) << "\"";
+    out << "    <testcase classname=\"" << classname << "\" name=\"" << xml_escape(c.name)
+        << "\" time=\"" << seconds_text(c.seconds) << "\"";
     if (c.passed()) {
       out << "/>\n";
       continue;
     }
     out << ">\n";
-    if (c.outcome == course::CaseOutcome::not_run) {
-      out << "      <skipped message=\"" << xml_escape(c.message) << "\"/>\n";
+    if (c.incomplete()) {
+      out << "      <skipped message=\"" << xml_escape("incomplete: " + c.message) << "\"/>\n";
     } else {
       out << "      <failure message=\"" << xml_escape(c.message) << "\" type=\""
           << to_string(c.outcome) << "\">"
@@ -327,7 +386,36 @@ void write_junit(std::ostream& out, const course::Exercise& exercise,
     }
     out << "    </testcase>\n";
   }
-  out << "  </testsuite>\n</testsuites>\n";
+  out << "  </testsuite>\n";
+}
+
+}  // namespace
+
+void write_junit(std::ostream& out, const course::Exercise& exercise,
+                 const course::GradeResult& r) {
+  write_class_junit(out, exercise, {course::StudentGrade{{}, r}});
+}
+
+void write_class_junit(std::ostream& out, const course::Exercise& exercise,
+                       const std::vector<course::StudentGrade>& grades) {
+  std::size_t tests = 0, failures = 0, errors = 0, skipped = 0;
+  double seconds = 0;
+  for (const course::StudentGrade& g : grades) {
+    const bool bad = not_gradable(g.result);
+    tests += bad ? 1 : g.result.cases.size();
+    failures += bad ? 0 : g.result.cases_failed();
+    errors += bad ? 1 : 0;
+    skipped += bad ? 0 : g.result.cases_incomplete();
+    seconds += g.result.seconds;
+  }
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out << "<testsuites name=\"warpsim.grade." << xml_escape(exercise.id) << "\" tests=\"" << tests
+      << "\" failures=\"" << failures << "\" errors=\"" << errors << "\" skipped=\"" << skipped
+      << "\" time=\"" << seconds_text(seconds) << "\">\n";
+  for (const course::StudentGrade& g : grades) {
+    write_junit_suite(out, exercise, g.result, g.submission.student);
+  }
+  out << "</testsuites>\n";
 }
 
 std::string csv_field(const std::string& text) {
@@ -341,7 +429,7 @@ std::string csv_field(const std::string& text) {
 }
 
 void write_class_csv(std::ostream& out, const std::vector<course::StudentGrade>& grades) {
-  out << "student,file,status,case,outcome,schedule,message\n";
+  out << "student,file,status,case,outcome,schedule,message,seed\n";
   for (const course::StudentGrade& g : grades) {
     const course::GradeResult& r = g.result;
     const std::string head = csv_field(g.submission.student) + "," +
@@ -349,13 +437,25 @@ void write_class_csv(std::ostream& out, const std::vector<course::StudentGrade>&
                              std::string(to_string(r.status)) + ",";
     if (r.cases.empty()) {
       out << head << ",,"
-          << "," << csv_field(r.message) << "\n";
+          << "," << csv_field(r.message) << "," << r.seed << "\n";
       continue;
     }
     for (const course::CaseResult& c : r.cases) {
       out << head << csv_field(c.name) << "," << to_string(c.outcome) << ","
-          << csv_field(c.schedule) << "," << csv_field(c.message) << "\n";
+          << csv_field(c.schedule) << "," << csv_field(c.message) << "," << r.seed << "\n";
     }
+  }
+}
+
+void write_class_scores(std::ostream& out, const std::vector<course::StudentGrade>& grades) {
+  out << "student,file,status,passed,failed,incomplete,total,score,seed\n";
+  for (const course::StudentGrade& g : grades) {
+    const course::GradeResult& r = g.result;
+    char score[32];
+    std::snprintf(score, sizeof score, "%.4f", r.score());
+    out << csv_field(g.submission.student) << "," << csv_field(g.submission.file.string()) << ","
+        << to_string(r.status) << "," << r.cases_passed() << "," << r.cases_failed() << ","
+        << r.cases_incomplete() << "," << r.cases.size() << "," << score << "," << r.seed << "\n";
   }
 }
 
@@ -383,12 +483,14 @@ void write_class_markdown(std::ostream& out, const course::Exercise& exercise,
   out << "# " << exercise.title << " (" << exercise.id << ")\n\n";
   out << "Lesson " << exercise.lesson << ". " << grades.size() << " submissions graded with seed "
       << seed << "; " << passed << " pass every case.\n\n";
+  if (!grades.empty() && !grades.front().result.sandbox.empty())
+    out << "Sandbox: " << grades.front().result.sandbox << ".\n\n";
   out << "| student | status | cases passed | first failing case | why |\n|---|---|---|---|---|\n";
   for (const course::StudentGrade& g : grades) {
     const course::GradeResult& r = g.result;
     std::string first, why = r.message;
     for (const course::CaseResult& c : r.cases) {
-      if (c.passed()) continue;
+      if (!c.failed()) continue;
       first = c.name;
       why = c.message;
       break;

@@ -12,8 +12,12 @@
 
 namespace warpsim::cli {
 
-// The command that repeats a grading: "warpsim grade warp-sum alice.cu --seed 42".
+// The command that repeats a grading: "warpsim grade warp-sum alice.cu --seed 42"; for an
+// incomplete one, with a time budget large enough for every case ("--budget 150").
 std::string rerun_command(const course::GradeResult& result);
+// The time budget a rerun of `result` needs, from the share of its cases that ran: 0 when every
+// case ran.
+double rerun_budget(const course::GradeResult& result);
 
 void write_grade_text(std::ostream& out, const course::Exercise& exercise,
                       const course::GradeResult& result, const TextStyle& style);
@@ -22,8 +26,14 @@ nlohmann::ordered_json grade_json(const course::Exercise& exercise,
 nlohmann::ordered_json step_view_json(const StepView& view);
 void write_junit(std::ostream& out, const course::Exercise& exercise,
                  const course::GradeResult& result);
+// A class: one testsuite per student, one testcase per case (incomplete ones skipped).
+void write_class_junit(std::ostream& out, const course::Exercise& exercise,
+                       const std::vector<course::StudentGrade>& grades);
 
+// One row per student and case (the seed in every row).
 void write_class_csv(std::ostream& out, const std::vector<course::StudentGrade>& grades);
+// One row per student: student, file, status, passed, failed, incomplete, total, score, seed.
+void write_class_scores(std::ostream& out, const std::vector<course::StudentGrade>& grades);
 void write_class_markdown(std::ostream& out, const course::Exercise& exercise,
                           const std::vector<course::StudentGrade>& grades, std::uint64_t seed);
 

@@ -2,7 +2,9 @@
 // each schedule, the checked buffers compared, any diagnostic or stop a failure.
 #include <algorithm>
 #include <chrono>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 
@@ -38,6 +40,46 @@ std::string stop_message(const runner::KernelFileResult& r) {
   // The runner's messages name the status and the lane already ("deadlock in block 0: ...").
   return r.message.empty() ? std::string(runner::to_string(r.status)) : r.message;
 }
+
+// A submission's own sandbox: `given` with a fresh scratch folder, and hiding the exercise's
+// lessons folder (every reference solution) and the submission's folder (its neighbours), all but
+// the submission itself. The scratch folder goes when the grading ends.
+class SubmissionSandbox {
+ public:
+  SubmissionSandbox(const runner::Sandbox& given, const Exercise& e, const fs::path& submission)
+      : box_(given) {
+    if (!box_.active()) return;
+    std::error_code error;
+    std::string pattern = (fs::temp_directory_path(error) / "warpsim-grade-XXXXXX").string();
+    if (error || mkdtemp(pattern.data()) == nullptr) {
+      problem_ = "cannot make a scratch folder for the sandbox in " +
+                 fs::temp_directory_path(error).string() + ": " + std::strerror(errno);
+      return;
+    }
+    box_.scratch = pattern;
+    // lessons/NN-lesson/exercises/ID: the lessons folder; else the exercise's own folder.
+    const fs::path dir = fs::absolute(e.dir, error).lexically_normal();
+    box_.hidden.push_back(dir.string());
+    if (dir.parent_path().filename() == "exercises") {
+      box_.hidden.push_back(dir.parent_path().parent_path().parent_path().string());
+    }
+    const fs::path file = fs::absolute(submission, error).lexically_normal();
+    box_.hidden.push_back(file.parent_path().string());
+    box_.visible.push_back(fs::weakly_canonical(file, error).string());
+  }
+  SubmissionSandbox(const SubmissionSandbox&) = delete;
+  SubmissionSandbox& operator=(const SubmissionSandbox&) = delete;
+  ~SubmissionSandbox() {
+    std::error_code error;
+    if (!box_.scratch.empty()) fs::remove_all(box_.scratch, error);
+  }
+  const runner::Sandbox& box() const { return box_; }
+  const std::string& problem() const { return problem_; }
+
+ private:
+  runner::Sandbox box_;
+  std::string problem_;
+};
 
 }  // namespace
 
@@ -218,9 +260,10 @@ Verdict judge(const Exercise& e, const runner::KernelFileResult& got,
 // expected ones too (a kernel right only because the simulator runs lanes in some order fails).
 void judge_on_gpu(const Exercise& e, const GradeCase& c, const Schedule& in_order,
                   const runner::KernelFileResult& expected, const GradeOptions& options,
-                  CaseResult& row, const fs::path& submission) {
+                  CaseResult& row, const fs::path& submission, const runner::Sandbox& sandbox) {
   runner::KernelFileRequest request = request_for_case(e, submission, c, in_order, false);
   request.keep_initial_buffers = true;
+  request.sandbox = sandbox;
   const runner::KernelFileResult sim = runner::run_kernel_file(request);
   if (sim.status != runner::RunStatus::completed) {
     row.gpu = "not run on the GPU: the simulation did not complete";
@@ -271,8 +314,8 @@ std::string_view to_string(CaseOutcome outcome) {
       return "misuse";
     case CaseOutcome::stopped:
       return "stopped";
-    case CaseOutcome::not_run:
-      return "not_run";
+    case CaseOutcome::incomplete:
+      return "incomplete";
   }
   return "?";
 }
@@ -283,6 +326,8 @@ std::string_view to_string(GradeStatus status) {
       return "passed";
     case GradeStatus::failed:
       return "failed";
+    case GradeStatus::incomplete:
+      return "incomplete";
     case GradeStatus::bad_submission:
       return "bad_submission";
     case GradeStatus::broken_exercise:
@@ -291,9 +336,49 @@ std::string_view to_string(GradeStatus status) {
   return "?";
 }
 
+int exit_status(GradeStatus status) {
+  switch (status) {
+    case GradeStatus::passed:
+      return 0;
+    case GradeStatus::failed:
+      return 1;
+    case GradeStatus::incomplete:
+      return 3;
+    case GradeStatus::bad_submission:
+    case GradeStatus::broken_exercise:
+      return 2;
+  }
+  return 2;
+}
+
 std::size_t GradeResult::cases_passed() const {
   return static_cast<std::size_t>(
       std::count_if(cases.begin(), cases.end(), [](const CaseResult& c) { return c.passed(); }));
+}
+
+std::size_t GradeResult::cases_failed() const {
+  return static_cast<std::size_t>(
+      std::count_if(cases.begin(), cases.end(), [](const CaseResult& c) { return c.failed(); }));
+}
+
+std::size_t GradeResult::cases_incomplete() const {
+  return static_cast<std::size_t>(std::count_if(
+      cases.begin(), cases.end(), [](const CaseResult& c) { return c.incomplete(); }));
+}
+
+double GradeResult::score() const {
+  return cases.empty() ? 0.0
+                       : static_cast<double>(cases_passed()) / static_cast<double>(cases.size());
+}
+
+std::uint64_t default_seed(const Exercise& exercise) {
+  // FNV-1a of the id: the same on every machine and in every release.
+  std::uint64_t hash = 14695981039346656037ULL;
+  for (const char c : exercise.id) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 1099511628211ULL;
+  }
+  return hash % 1000000 + 1;
 }
 
 GradeResult grade(const Exercise& exercise, const fs::path& submission,
@@ -308,6 +393,8 @@ GradeResult grade(const Exercise& exercise, const fs::path& submission,
   result.exercise = e.id;
   result.submission = submission.string();
   result.seed = options.seed;
+  result.budget_seconds = options.budget_seconds;
+  result.sandbox = runner::describe(options.sandbox);
   const auto finish = [&](GradeStatus status, std::string message = {}, std::string details = {}) {
     result.status = status;
     result.message = std::move(message);
@@ -320,6 +407,8 @@ GradeResult grade(const Exercise& exercise, const fs::path& submission,
     return finish(GradeStatus::bad_submission, "no file " + submission.string());
   auto cases = make_cases(e, options.seed);
   if (!cases) return finish(GradeStatus::broken_exercise, cases.error().message);
+  const SubmissionSandbox sandbox(options.sandbox, e, submission);
+  if (!sandbox.problem().empty()) return finish(GradeStatus::bad_submission, sandbox.problem());
 
   std::optional<std::size_t> first_failure;
   Schedule failed_schedule;
@@ -335,7 +424,7 @@ GradeResult grade(const Exercise& exercise, const fs::path& submission,
     row.random = c.random;
     row.launch = launch_text(e, c);
     if (!out_of_time.empty()) {
-      row.outcome = CaseOutcome::not_run;
+      row.outcome = CaseOutcome::incomplete;
       row.message =
           "not run: case " + out_of_time + " ran away (past the time limit or the step budget)";
       row.headline = "not run (an earlier case ran away)";
@@ -343,9 +432,10 @@ GradeResult grade(const Exercise& exercise, const fs::path& submission,
       result.cases.push_back(std::move(row));
       continue;
     }
-    if (budget_spent || seconds_since(start) > options.budget_seconds) {
+    // The first case always runs: a budget smaller than one case still grades something.
+    if (budget_spent || (i > 0 && seconds_since(start) > options.budget_seconds)) {
       budget_spent = true;
-      row.outcome = CaseOutcome::not_run;
+      row.outcome = CaseOutcome::incomplete;
       row.message = "not run: the grading time budget (" +
                     std::to_string(static_cast<int>(options.budget_seconds)) +
                     " s) was spent on the cases before";
@@ -371,8 +461,9 @@ GradeResult grade(const Exercise& exercise, const fs::path& submission,
                     reference.details);
     }
     for (const Schedule& s : schedules_for(e, c, options.seed, i)) {
-      const runner::KernelFileResult got =
-          runner::run_kernel_file(request_for_case(e, submission, c, s, false));
+      runner::KernelFileRequest request = request_for_case(e, submission, c, s, false);
+      request.sandbox = sandbox.box();
+      const runner::KernelFileResult got = runner::run_kernel_file(request);
       ++row.runs;
       if (got.status == runner::RunStatus::bad_input) {
         // Not a compile error: the kernel is missing, or its parameters differ from the exercise's.
@@ -402,17 +493,19 @@ GradeResult grade(const Exercise& exercise, const fs::path& submission,
     if (options.gpu && row.outcome == CaseOutcome::passed) {
       // A failure on the GPU alone has no simulator run to explain it lane by lane: its message
       // says so, and the detail (if any) stays with the simulator's failures.
-      judge_on_gpu(e, c, in_order, reference, options, row, submission);
+      judge_on_gpu(e, c, in_order, reference, options, row, submission, sandbox.box());
     }
     row.seconds = seconds_since(case_start);
     if (options.on_case) options.on_case(row);
     result.cases.push_back(std::move(row));
   }
-  result.status =
-      result.cases_passed() == result.cases.size() ? GradeStatus::passed : GradeStatus::failed;
+  result.status = result.cases_failed() > 0       ? GradeStatus::failed
+                  : result.cases_incomplete() > 0 ? GradeStatus::incomplete
+                                                  : GradeStatus::passed;
   if (first_failure && options.detail) {
-    result.failure = explain_failure(e, submission, (*cases)[*first_failure], failed_schedule,
-                                     *first_failure, failed_run ? &*failed_run : nullptr);
+    result.failure =
+        explain_failure(e, submission, (*cases)[*first_failure], failed_schedule, *first_failure,
+                        failed_run ? &*failed_run : nullptr, sandbox.box());
   }
   result.seconds = seconds_since(start);
   return result;
@@ -440,7 +533,7 @@ std::vector<Submission> find_submissions(const fs::path& dir) {
     const fs::path& path = entry.path();
     if (path.filename().string().starts_with(".")) continue;
     if (entry.is_regular_file() && path.extension() == ".cu") {
-      out.push_back({path.stem().string(), path, ""});
+      out.push_back({path.stem().string(), path, "", {}});
     } else if (entry.is_directory()) {
       std::vector<fs::path> files;
       for (const auto& inner : fs::directory_iterator(path, error)) {
@@ -448,7 +541,7 @@ std::vector<Submission> find_submissions(const fs::path& dir) {
           files.push_back(inner.path());
       }
       std::sort(files.begin(), files.end());
-      Submission s{path.filename().string(), {}, ""};
+      Submission s{path.filename().string(), {}, "", path};
       if (files.size() == 1) {
         s.file = files.front();
       } else {
@@ -473,14 +566,33 @@ std::vector<StudentGrade> grade_class(const Exercise& exercise,
   std::vector<StudentGrade> grades;
   for (const Submission& s : submissions) {
     StudentGrade g{s, {}};
-    if (!s.problem.empty()) {
+    GradeOptions own = options;
+    std::string problem = s.problem;
+    if (own.sandbox.active() && problem.empty()) {
+      // Every other student hidden: the class's folder, the student's own shown again.
+      std::error_code error;
+      const fs::path mine = s.folder.empty() ? s.file : s.folder;
+      const fs::path class_dir = fs::absolute(mine, error).lexically_normal().parent_path();
+      own.sandbox.hidden.push_back(class_dir.string());
+      if (!s.folder.empty()) own.sandbox.visible.push_back(fs::weakly_canonical(s.folder, error).string());
+      // A link out of the class's folder (an archive can hold one) would show its target.
+      const fs::path real = fs::weakly_canonical(s.file, error);
+      const std::string root = fs::weakly_canonical(class_dir, error).string() + "/";
+      if (real.string().rfind(root, 0) != 0) {
+        problem = s.file.string() + " links to " + real.string() +
+                  ", outside the submissions' folder: not graded";
+      }
+    }
+    if (!problem.empty()) {
       g.result.exercise = exercise.id;
       g.result.submission = s.file.string();
       g.result.seed = options.seed;
+      g.result.budget_seconds = options.budget_seconds;
+      g.result.sandbox = runner::describe(options.sandbox);
       g.result.status = GradeStatus::bad_submission;
-      g.result.message = s.problem;
+      g.result.message = problem;
     } else {
-      g.result = grade(exercise, s.file, options);
+      g.result = grade(exercise, s.file, own);
     }
     grades.push_back(std::move(g));
   }

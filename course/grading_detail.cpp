@@ -233,7 +233,8 @@ std::array<std::optional<std::uint64_t>, kWarpSize> expected_outputs(const Trace
 
 FailureDetail explain_failure(const Exercise& e, const fs::path& submission, const GradeCase& c,
                               const Schedule& s, std::size_t case_index,
-                              const runner::KernelFileResult* failed) {
+                              const runner::KernelFileResult* failed,
+                              const runner::Sandbox& sandbox) {
   FailureDetail d;
   d.case_index = case_index;
   d.grade_case = c;
@@ -244,6 +245,7 @@ FailureDetail explain_failure(const Exercise& e, const fs::path& submission, con
     // The steps again, but not a runaway's hundreds of thousands: its first few thousand hold
     // its first diagnostic and the first step that differs from the reference's.
     runner::KernelFileRequest request = request_for_case(e, submission, c, s, true);
+    request.sandbox = sandbox;
     const bool runaway =
         failed != nullptr &&
         (failed->status == runner::RunStatus::step_budget_exceeded || failed->steps > kDetailSteps);

@@ -47,8 +47,10 @@ std::string diagnostic_text(const runner::KernelFileResult& r, const Diagnostic&
 // (steps not recorded), or null: not repeated when it ran out of time, and repeated with at most
 // kDetailSteps steps recorded when it ran away or made more than that.
 inline constexpr std::uint64_t kDetailSteps = 5000;
+// `sandbox`: where the submission runs again (inactive: as the user).
 FailureDetail explain_failure(const Exercise& e, const std::filesystem::path& submission,
                               const GradeCase& c, const Schedule& s, std::size_t case_index,
-                              const runner::KernelFileResult* failed);
+                              const runner::KernelFileResult* failed,
+                              const runner::Sandbox& sandbox = {});
 
 }  // namespace warpsim::course

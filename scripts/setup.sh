@@ -14,6 +14,9 @@ packages=(g++ clang cmake ninja-build pkg-config binutils valgrind doctest-dev
 # The GUI (warpsim-gui): Dear ImGui, GLFW, stb and fonts from the distribution; Xvfb and Mesa's
 # software OpenGL for its headless tests (screenshots checked without a person).
 packages+=(libimgui-dev libglfw3-dev libstb-dev fonts-dejavu-core xvfb xauth libgl1-mesa-dri)
+# `warpsim grade`'s sandbox: bubblewrap isolates each submission without root (README, "What the
+# grader's sandbox guarantees"); without it the grader falls back to weaker isolation and says so.
+packages+=(bubblewrap)
 
 install_missing() {
   local missing=()

@@ -166,6 +166,10 @@ std::string score_text(const ExerciseState& e) {
     case course::GradeStatus::failed:
       return std::to_string(r.cases_passed()) + " of " + std::to_string(r.cases.size()) +
              " cases pass";
+    case course::GradeStatus::incomplete:
+      return std::to_string(r.cases_passed()) + " of " + std::to_string(r.cases.size()) +
+             " cases pass; " + std::to_string(r.cases_incomplete()) +
+             " not run (time budget spent)";
     case course::GradeStatus::bad_submission:
       return e.compiler_messages.empty() && r.details.empty() ? "could not be graded"
                                                               : "does not compile";
@@ -177,14 +181,7 @@ std::string score_text(const ExerciseState& e) {
 
 int grading_exit_status(const ExerciseState& e) {
   if (!e.result) return 2;
-  switch (e.result->status) {
-    case course::GradeStatus::passed:
-      return 0;
-    case course::GradeStatus::failed:
-      return 1;
-    default:
-      return 2;
-  }
+  return course::exit_status(e.result->status);
 }
 
 }  // namespace warpsim::gui

@@ -117,12 +117,15 @@ Expected<ArgumentBuffers> ArgumentBuffers::create(const std::vector<ArgSpec>& sp
     buffer.field = slot.field;
     buffer.type = spec.type;
     buffer.count = spec.count;
-    buffer.fd = memfd_create("warpsim-buffer", MFD_CLOEXEC);
+    buffer.fd = memfd_create("warpsim-buffer", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (buffer.fd < 0) return fail_arg(std::string("cannot allocate: ") + std::strerror(errno));
     result.buffers_.push_back(buffer);
     if (const std::string error = map_guarded(result.buffers_.back(), true); !error.empty()) {
       return fail_arg(error);
     }
+    // Its size is fixed from now on: a kernel that truncated the file would make the runner's
+    // own reads of the buffer fault.
+    fcntl(buffer.fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL);
     buffer = result.buffers_.back();
     std::memset(buffer.data - slack_bytes(buffer), kSlackByte, slack_bytes(buffer));
     switch (spec.init) {

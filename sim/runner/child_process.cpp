@@ -12,9 +12,11 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 #include "kernel_child.hpp"
+#include "sandbox_process.hpp"
 
 namespace warpsim::runner {
 namespace {
@@ -23,7 +25,10 @@ using Clock = std::chrono::steady_clock;
 
 // Reads the child's frames until it closes the pipe, stopping it at the deadline: first with
 // kTimeLimitSignal (it reports where it was), then, two seconds later, with SIGKILL.
-void supervise(pid_t child, int fd, double timeout_seconds, ChildOutcome& outcome) {
+// `signal_pid` is the host itself (inside bwrap, not bwrap); `child` is what is waited for.
+// `max_bytes`: more than this from the child kills it.
+void supervise(pid_t child, pid_t signal_pid, int fd, double timeout_seconds,
+               std::uint64_t max_bytes, ChildOutcome& outcome) {
   std::string bytes;
   auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                      std::chrono::duration<double>(timeout_seconds));
@@ -40,6 +45,12 @@ void supervise(pid_t child, int fd, double timeout_seconds, ChildOutcome& outcom
       const ssize_t n = read(fd, chunk, sizeof chunk);
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) break;  // the child (and everything it could send) is gone
+      if (bytes.size() + static_cast<std::size_t>(n) > max_bytes) {
+        outcome.too_much_output = true;
+        kill(signal_pid, SIGKILL);
+        kill(child, SIGKILL);
+        break;
+      }
       bytes.append(chunk, static_cast<std::size_t>(n));
       continue;
     }
@@ -47,9 +58,10 @@ void supervise(pid_t child, int fd, double timeout_seconds, ChildOutcome& outcom
     if (!asked_to_stop) {
       outcome.timed_out = true;
       asked_to_stop = true;
-      kill(child, kTimeLimitSignal);
+      kill(signal_pid, kTimeLimitSignal);
     } else if (!killed) {
       killed = true;
+      kill(signal_pid, SIGKILL);
       kill(child, SIGKILL);
     } else {
       break;  // killed, yet the pipe stays open: stop reading
@@ -74,7 +86,8 @@ void supervise(pid_t child, int fd, double timeout_seconds, ChildOutcome& outcom
 }  // namespace
 
 ChildOutcome run_in_child(const std::string& host, const JobMessage& job,
-                          const ArgumentBuffers& buffers, double timeout_seconds) {
+                          const ArgumentBuffers& buffers, double timeout_seconds,
+                          const Sandbox* box, const std::vector<std::string>& readable) {
   ChildOutcome outcome;
   std::vector<int> opened;  // closed before returning, whatever happens
   const auto close_all = [&] {
@@ -102,6 +115,34 @@ ChildOutcome run_in_child(const std::string& host, const JobMessage& job,
   if (pipe2(fds, O_CLOEXEC) != 0) return failed("pipe");
   opened.push_back(fds[0]);
   opened.push_back(fds[1]);
+
+  if (box != nullptr && box->active()) {
+    // The host's own output (what the kernel prints, or writes to stdout) into the scratch
+    // folder, where the file size limit bounds it.
+    const std::string log = box->scratch + "/kernel-output.txt";
+    const int out_fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (out_fd < 0) return failed("cannot create " + log);
+    opened.push_back(out_fd);
+    ConfinedSpawn spawn{{host}, {{job_fd, kJobFd}, {fds[1], kResultFd}, {out_fd, 1}, {out_fd, 2}},
+                        {}, readable, true};
+    for (std::size_t i = 0; i < buffers.buffers().size(); ++i) {
+      spawn.fds.emplace_back(buffers.buffers()[i].fd, kFirstBufferFd + static_cast<int>(i));
+    }
+    const SpawnedProcess child = spawn_confined(*box, spawn);
+    if (child.pid < 0) {
+      outcome.failure = child.failure;
+      close_all();
+      return outcome;
+    }
+    std::erase(opened, fds[0]);
+    close_all();
+    outcome.started = true;
+    supervise(child.pid, child.signal_pid, fds[0], timeout_seconds, box->limits.output_bytes,
+              outcome);
+    outcome.wait_status = program_wait_status(*box, outcome.wait_status);
+    close(fds[0]);
+    return outcome;
+  }
 
   // Each source lifted above every target first: a dup2 onto itself would keep close-on-exec.
   const int above = kFirstBufferFd + static_cast<int>(buffers.buffers().size());
@@ -149,7 +190,8 @@ ChildOutcome run_in_child(const std::string& host, const JobMessage& job,
   std::erase(opened, fds[0]);
   close_all();
   outcome.started = true;
-  supervise(child, fds[0], timeout_seconds, outcome);
+  supervise(child, child, fds[0], timeout_seconds, std::numeric_limits<std::uint64_t>::max(),
+            outcome);
   close(fds[0]);
   return outcome;
 }

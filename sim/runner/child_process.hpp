@@ -8,6 +8,7 @@
 
 #include "child_protocol.hpp"
 #include "argument_buffers.hpp"
+#include "warpsim/sandbox.hpp"
 
 namespace warpsim::runner {
 
@@ -17,12 +18,18 @@ struct ChildOutcome {
   std::vector<Frame> frames;  // everything the child sent, in order
   int wait_status = 0;        // as waitpid reports it
   bool timed_out = false;     // the limit passed and the child was stopped
+  bool too_much_output = false;  // it sent more than the sandbox's output limit and was killed
 };
 
 // Starts `host` on `job` with `buffers` (the memory files the job's buffer shapes describe) and
-// collects its frames.
+// collects its frames. With an active `box`, the host starts in that sandbox (spawn_confined),
+// reading `readable` (its kernel object, its library) besides what the sandbox shows; its output
+// goes to kernel-output.txt in the scratch folder, and at most box->limits.output_bytes of frames
+// are read from it (then it is killed).
 ChildOutcome run_in_child(const std::string& host, const JobMessage& job,
-                          const ArgumentBuffers& buffers, double timeout_seconds);
+                          const ArgumentBuffers& buffers, double timeout_seconds,
+                          const Sandbox* box = nullptr,
+                          const std::vector<std::string>& readable = {});
 
 // "the kernel's process was killed by signal 9 (Killed)", for an ending without a report.
 std::string describe_wait_status(int wait_status);

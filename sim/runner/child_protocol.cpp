@@ -179,6 +179,9 @@ std::string encode(const JobMessage& job) {
   }
   put_options(out, job.options);
   out.put(static_cast<std::uint8_t>(job.want_trace));
+  out.put(static_cast<std::uint8_t>(job.isolation));
+  out.put(static_cast<std::uint8_t>(job.syscall_filter));
+  out.put(job.max_processes);
   return out.take();
 }
 
@@ -205,6 +208,9 @@ std::optional<JobMessage> decode_job(std::string_view bytes) {
   }
   job.options = get_options(in);
   job.want_trace = in.get<std::uint8_t>() != 0;
+  job.isolation = static_cast<Isolation>(in.get<std::uint8_t>());
+  job.syscall_filter = in.get<std::uint8_t>() != 0;
+  job.max_processes = in.get<std::uint64_t>();
   if (!in.ok()) return std::nullopt;
   return job;
 }

@@ -11,6 +11,7 @@
 
 #include "argument_buffers.hpp"
 #include "warpsim/launch.hpp"
+#include "warpsim/sandbox.hpp"
 #include "warpsim/trace.hpp"
 
 namespace warpsim::runner {
@@ -54,6 +55,11 @@ struct JobMessage {
   std::vector<GuardedBuffer> buffers;  // arg, field, type and count of each; the fds travel apart
   LaunchOptions options;
   bool want_trace = false;
+  // The sandbox the host was started in (sandbox_process.hpp's confine_kernel_host): it confines
+  // itself before it loads the kernel.
+  Isolation isolation = Isolation::none;
+  bool syscall_filter = false;
+  std::uint64_t max_processes = 0;
 };
 
 std::string encode(const JobMessage& job);
@@ -61,8 +67,11 @@ std::optional<JobMessage> decode_job(std::string_view bytes);
 
 // Written from a signal handler, so plain data only.
 struct StopReport {
-  std::int32_t signal = 0;  // SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT; SIGUSR1: time limit
-  std::int32_t code = 0;    // si_code
+  // SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT; SIGUSR1: time limit; SIGSYS: a call the sandbox's
+  // filter stops; SIGXFSZ, SIGXCPU: the sandbox's file size and CPU time limits
+  std::int32_t signal = 0;
+  std::int32_t code = 0;      // si_code
+  std::int64_t syscall = -1;  // SIGSYS: the system call's number
   std::uint64_t fault_address = 0;
   std::uint64_t stack_pointer = 0;
   std::uint64_t pc = 0;

@@ -16,6 +16,7 @@
 #include <stdexcept>
 
 #include "child_protocol.hpp"
+#include "sandbox_process.hpp"
 
 namespace warpsim::runner {
 namespace {
@@ -32,7 +33,10 @@ struct CrashContext {
 };
 CrashContext g_crash;
 
-constexpr int kFaultSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, kTimeLimitSignal};
+// SIGSYS, SIGXFSZ and SIGXCPU come from the sandbox (its syscall filter, its file size and CPU
+// limits); as PID 1 of bwrap's namespace the host would ignore the last two without a handler.
+constexpr int kFaultSignals[] = {SIGSEGV, SIGBUS,  SIGFPE,  SIGILL,          SIGABRT,
+                                 SIGSYS,  SIGXFSZ, SIGXCPU, kTimeLimitSignal};
 constexpr int kExitStopped = 3;
 constexpr int kExitReported = 4;
 
@@ -85,6 +89,7 @@ void on_stop_signal(int signal, siginfo_t* info, void* context) {
   report = StopReport{};
   report.signal = signal;
   report.code = info->si_code;
+  if (signal == SIGSYS) report.syscall = info->si_syscall;
   const bool has_address =
       signal == SIGSEGV || signal == SIGBUS || signal == SIGFPE || signal == SIGILL;
   report.fault_address = has_address ? reinterpret_cast<std::uintptr_t>(info->si_addr) : 0;
@@ -289,6 +294,12 @@ void run_child(const ChildJob& job) {
   g_crash.result_fd = job.result_fd;
   g_crash.buffers = job.buffers;
   install_stop_handlers();
+  if (const Expected<void> confined =
+          confine_kernel_host(job.isolation, job.syscall_filter, job.max_processes);
+      !confined) {
+    fail_input(job.result_fd, "cannot confine the kernel's process in its sandbox: " +
+                                  confined.error().message);
+  }
 
   const KernelDescriptor& kernel = load_kernel(job);
   if (const Expected<void> fits = check_args_against_kernel(*job.specs, kernel); !fits) {

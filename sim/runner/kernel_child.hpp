@@ -12,6 +12,7 @@
 #include "argument_buffers.hpp"
 #include "warpsim/launch.hpp"
 #include "warpsim/runner.hpp"
+#include "warpsim/sandbox.hpp"
 
 namespace warpsim::runner {
 
@@ -31,6 +32,11 @@ struct ChildJob {
   LaunchOptions options;
   bool want_trace = false;
   int result_fd = -1;
+  // Confinement, after the stop handlers and before the kernel is loaded (its static
+  // initialisers run under it too): confine_kernel_host in sandbox_process.hpp.
+  Isolation isolation = Isolation::none;
+  bool syscall_filter = false;
+  std::uint64_t max_processes = 0;
 };
 
 // Never returns: ends the process with _exit.

@@ -218,6 +218,19 @@ std::string locate_kernel_host(const std::string& library) {
   return {};
 }
 
+// Where the compiler runs for `toolchain`: in its sandbox, if any, writing the kernel cache and
+// reading the toolchain's folders (which a hidden folder might cover).
+ProcessSandbox compiler_sandbox(const Toolchain& toolchain) {
+  if (toolchain.sandbox == nullptr) return {};
+  std::vector<std::string> readable{toolchain.shim_dir,
+                                    toolchain.include_dir,
+                                    fs::path(toolchain.library).parent_path().string(),
+                                    toolchain.libcudacxx_dir,
+                                    toolchain.toolkit_include_dir};
+  std::erase(readable, std::string());
+  return {toolchain.sandbox, {toolchain.cache_dir}, std::move(readable)};
+}
+
 // The compiler's `--version` first line, remembered per executable (path, size, mtime) so that
 // a cached run starts no process at all.
 Expected<std::string> compiler_version(const Toolchain& toolchain) {
@@ -482,7 +495,7 @@ Expected<std::string> preprocess_for_kernel_scan(const Toolchain& toolchain, con
                                  std::string("warpsim/cuda_shim.hpp"), absolute.string()}) {
     argv.push_back(arg);
   }
-  const ProcessOutput run = run_process(argv);
+  const ProcessOutput run = run_process(argv, compiler_sandbox(toolchain));
   if (!run.started || run.exit_code != 0) {
     return fail(run.output.empty() ? "the preprocessor failed" : run.output);
   }
@@ -540,10 +553,10 @@ void relink_with_library_stubs(const Toolchain& toolchain, const std::string& sc
     stubs_argv.push_back(arg);
   }
   if (write_file_atomically(stubs_source, library_stubs_source(missing))) {
-    const ProcessOutput stubs = run_process(stubs_argv);
+    const ProcessOutput stubs = run_process(stubs_argv, compiler_sandbox(toolchain));
     if (stubs.started && stubs.exit_code == 0) {
       argv.push_back(stubs_object);
-      run = run_process(argv);
+      run = run_process(argv, compiler_sandbox(toolchain));
     }
   }
   std::remove(stubs_object.c_str());
@@ -585,7 +598,12 @@ UserSources user_sources(const Toolchain& toolchain, std::string_view source,
   search.push_back({fs::path(absolute_path).parent_path().string(), true});
   return prepare_user_headers(
       source, absolute_path, search, toolchain.cache_dir + "/kernels",
-      [](std::string_view text) { return rewrite_user_file(text); }, read_file_if_any);
+      [](std::string_view text) { return rewrite_user_file(text); },
+      [sandbox = toolchain.sandbox](const std::string& path) -> std::optional<std::string> {
+        // A header the sandbox hides is left to the compiler, which cannot see it either.
+        if (sandbox != nullptr && !sandbox->can_read(path)) return std::nullopt;
+        return read_file_if_any(path);
+      });
 }
 
 Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
@@ -679,7 +697,7 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
   }
   if (options.color_diagnostics) argv.push_back("-fdiagnostics-color=always");
 
-  ProcessOutput run = run_process(argv);
+  ProcessOutput run = run_process(argv, compiler_sandbox(toolchain));
   if (options.output == CompileOutput::executable) {
     relink_with_library_stubs(toolchain, stem + suffix, argv, run);
   }
@@ -770,7 +788,7 @@ Expected<CompiledKernel> link_program(const Toolchain& toolchain,
   argv.insert(argv.end(), objects.begin(), objects.end());
   argv.insert(argv.end(), flags.begin(), flags.end());
   if (color_diagnostics) argv.push_back("-fdiagnostics-color=always");
-  ProcessOutput run = run_process(argv);
+  ProcessOutput run = run_process(argv, compiler_sandbox(toolchain));
   relink_with_library_stubs(toolchain, temporary, argv, run);
   if (!run.started || run.exit_code != 0) {
     std::remove(temporary.c_str());

@@ -9,6 +9,7 @@
 
 #include "user_headers.hpp"
 #include "warpsim/runner.hpp"
+#include "warpsim/sandbox.hpp"
 
 namespace warpsim::runner {
 
@@ -27,6 +28,9 @@ struct Toolchain {
   std::string toolkit_include_dir;
   std::string cache_dir;  // $WARPSIM_CACHE_DIR, $XDG_CACHE_HOME/warpsim, ~/.cache/warpsim
   CacheLimits cache_limits;  // pruned to these after each compile that adds to the cache
+  // Where the compiler runs: in this sandbox (writing the kernel cache, reading the toolchain),
+  // or, when null, as any other program; user_sources then reads nothing the sandbox hides.
+  const Sandbox* sandbox = nullptr;
 };
 
 // Finds the compiler, the shim, libwarpsim and the kernel host (a build tree's, or an

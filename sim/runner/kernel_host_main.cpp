@@ -44,5 +44,6 @@ int main() {
   }
   auto buffers = ArgumentBuffers::adopt(job->buffers);
   if (!buffers) refuse(buffers.error().message);
-  run_child({job->shared_object, &job->specs, &*buffers, job->options, job->want_trace, kResultFd});
+  run_child({job->shared_object, &job->specs, &*buffers, job->options, job->want_trace, kResultFd,
+             job->isolation, job->syscall_filter, job->max_processes});
 }

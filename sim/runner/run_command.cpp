@@ -63,6 +63,13 @@ void add_stop_diagnostic(Trace& trace, LaunchStatus status, const std::string& m
 // Fills the result's trace, message and steps from what the child sent; returns how the run ended.
 RunStatus add_outcome(KernelFileResult& result, const ChildOutcome& outcome,
                       const StopContext& context) {
+  if (outcome.too_much_output) {
+    result.message = "the kernel's process sent more than the sandbox lets it (huge output?) "
+                     "and was stopped";
+    result.trace.diagnostics.push_back(
+        {DiagnosticKind::kernel_fault, result.message, 0, 0, 0, -1, {}, 1});
+    return RunStatus::crashed;
+  }
   const Frame* summary_frame = nullptr;
   const Frame* stop_frame = nullptr;  // the last (most complete) one
   const Frame* steps_frame = nullptr;
@@ -118,9 +125,11 @@ std::vector<OutputBuffer> buffer_bytes(const ArgumentBuffers& buffers) {
 // preprocess (the compile will say why).
 std::vector<KernelInfo> macro_kernels(const std::string& file, const std::vector<KernelInfo>& written,
                                       int arch = 900,
-                                      const std::vector<std::string>& user_flags = {}) {
+                                      const std::vector<std::string>& user_flags = {},
+                                      const Sandbox* sandbox = nullptr) {
   auto toolchain = find_toolchain();
   if (!toolchain) return {};
+  toolchain->sandbox = sandbox;
   auto expanded = preprocess_for_kernel_scan(*toolchain, file, arch, user_flags);
   if (!expanded) return {};
   std::vector<KernelInfo> found;
@@ -139,13 +148,34 @@ std::vector<KernelInfo> macro_kernels(const std::string& file, const std::vector
 // looked up again among those that macros declare.
 Expected<KernelChoice> find_kernel(const std::string& source, const KernelFileRequest& request,
                                    int arch, const std::vector<std::string>& user_flags) {
+  const Sandbox* sandbox = request.sandbox.active() ? &request.sandbox : nullptr;
   std::vector<KernelInfo> kernels = scan_kernels(source);
   auto kernel = resolve_kernel(kernels, request.kernel, request.file);
   if (kernel || kernel.error().message.rfind("unknown kernel", 0) != 0) return kernel;
-  const std::vector<KernelInfo> more = macro_kernels(request.file, kernels, arch, user_flags);
+  const std::vector<KernelInfo> more =
+      macro_kernels(request.file, kernels, arch, user_flags, sandbox);
   if (more.empty()) return kernel;
   kernels.insert(kernels.end(), more.begin(), more.end());
   return resolve_kernel(kernels, request.kernel, request.file);
+}
+
+// `box` without the hidden folders that hold warpsim's own toolchain (a class folder that holds
+// the build): the compile and the run need it, so it stays visible (README says so).
+Sandbox without_toolchain(Sandbox box, const Toolchain& toolchain) {
+  const auto holds = [](const std::string& folder, const std::string& path) {
+    std::error_code error;
+    const std::string root = fs::weakly_canonical(folder, error).string();
+    const std::string inner = fs::weakly_canonical(path, error).string();
+    return !root.empty() && (root == "/" || inner == root || inner.rfind(root + "/", 0) == 0);
+  };
+  std::erase_if(box.hidden, [&](const std::string& folder) {
+    for (const std::string& path : {toolchain.library, toolchain.kernel_host, toolchain.shim_dir,
+                                    toolchain.include_dir}) {
+      if (holds(folder, path)) return true;
+    }
+    return false;
+  });
+  return box;
 }
 
 }  // namespace
@@ -274,6 +304,10 @@ KernelFileResult run_kernel_file(const KernelFileRequest& request) {
   };
   const auto arch = cuda_arch_number(request.arch);
   if (!arch) return bad_input(arch.error().message);
+  const Sandbox* sandbox = request.sandbox.active() ? &request.sandbox : nullptr;
+  if (sandbox != nullptr && !sandbox->can_read(request.file)) {
+    return bad_input(request.file + " lies (or links) where its sandbox hides files: refused");
+  }
   auto source = read_text_file(request.file);
   if (!source) return bad_input(source.error().message);
   auto user_flags = user_compiler_flags(request.include_dirs, request.defines);
@@ -293,6 +327,12 @@ KernelFileResult run_kernel_file(const KernelFileRequest& request) {
 
   auto toolchain = find_toolchain();
   if (!toolchain) return bad_input(toolchain.error().message);
+  std::optional<Sandbox> compile_box;
+  if (sandbox != nullptr) {
+    compile_box = without_toolchain(*sandbox, *toolchain);
+    sandbox = &*compile_box;
+  }
+  toolchain->sandbox = sandbox;
   const fs::path absolute = fs::absolute(request.file).lexically_normal();
   UserSources sources = user_sources(*toolchain, *source, absolute.string(), *user_flags);
   const std::string prepared = prepare_source(sources.main, absolute.string(), *kernel);
@@ -332,10 +372,21 @@ KernelFileResult run_kernel_file(const KernelFileRequest& request) {
   // Spinning lanes yield to the others (forward progress) for as long as the run may take: the
   // time limit ends a livelock, and its report names the lanes that spin.
   launch.spin_limit = std::numeric_limits<std::uint64_t>::max();
-  const ChildOutcome outcome = run_in_child(
-      toolchain->kernel_host,
-      {compiled->shared_object, request.args, buffers->buffers(), launch, request.record_steps},
-      *buffers, request.timeout_seconds);
+  JobMessage job{compiled->shared_object, request.args, buffers->buffers(), launch,
+                 request.record_steps};
+  std::optional<Sandbox> run_box;  // the sandbox of the run: the kernel cache hidden too
+  if (sandbox != nullptr) {
+    run_box = *sandbox;
+    run_box->hidden.push_back(toolchain->cache_dir);
+    job.isolation = sandbox->isolation;
+    job.syscall_filter = sandbox->syscall_filter;
+    job.max_processes = sandbox->limits.processes;
+  }
+  const ChildOutcome outcome =
+      run_in_child(toolchain->kernel_host, job, *buffers, request.timeout_seconds,
+                   run_box ? &*run_box : nullptr,
+                   {compiled->shared_object, toolchain->kernel_host,
+                    fs::path(toolchain->library).parent_path().string()});
   if (!outcome.started) return bad_input(outcome.failure);
   for (const Frame& frame : outcome.frames) {
     if (frame.tag == FrameTag::bad_input) return bad_input(frame.payload);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "kernel_child.hpp"
+#include "sandbox_process.hpp"
 #include "subprocess.hpp"
 #include "warpsim/code_lines.hpp"
 #include "warpsim/diagnostic_text.hpp"
@@ -68,6 +69,15 @@ std::string signal_description(const StopReport& report, std::size_t stack_bytes
       return "illegal instruction (__trap(), or a function that ends without return?)";
     case SIGABRT:
       return "the kernel aborted (a failed assert()?)";
+    case SIGSYS:
+      return "the sandbox stopped it: it called " + trapped_call_name(static_cast<long>(report.syscall)) +
+             ", which a sandboxed kernel may not (no new processes, programs, sockets or signals "
+             "to others; no file written, created or removed)";
+    case SIGXFSZ:
+      return "the sandbox stopped it: it wrote a file (or its output) past the sandbox's file "
+             "size limit";
+    case SIGXCPU:
+      return "the sandbox stopped it: it used up its CPU time limit";
     default:
       return "signal " + std::to_string(report.signal);
   }

@@ -9,19 +9,64 @@
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
+#include <csignal>
 #include <cstring>
+
+#include "sandbox_process.hpp"
 
 extern char** environ;
 
 namespace warpsim::runner {
+namespace {
 
-ProcessOutput run_process(const std::vector<std::string>& argv) {
+// The sandboxed run: started by spawn_confined, its output capped.
+ProcessOutput run_confined(const std::vector<std::string>& argv, const ProcessSandbox& box,
+                           int fds[2]) {
+  ProcessOutput result;
+  const SpawnedProcess child = spawn_confined(
+      *box.sandbox, {argv, {{fds[1], 1}, {fds[1], 2}}, box.writable, box.readable, false});
+  close(fds[1]);
+  if (child.pid < 0) {
+    close(fds[0]);
+    result.output = child.failure;
+    return result;
+  }
+  result.started = true;
+  const std::uint64_t cap = box.sandbox->limits.output_bytes;
+  char chunk[65536];
+  while (true) {
+    const ssize_t n = read(fds[0], chunk, sizeof chunk);
+    if (n > 0) {
+      if (result.output.size() + static_cast<std::size_t>(n) > cap) {
+        kill(child.pid, SIGKILL);
+        result.output += "\n[warpsim: output cut at " + std::to_string(cap >> 20) +
+                         " MiB; the program was stopped]\n";
+        break;
+      }
+      result.output.append(chunk, static_cast<std::size_t>(n));
+    } else if (n == 0 || errno != EINTR) {
+      break;
+    }
+  }
+  close(fds[0]);
+  int status = 0;
+  while (waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  status = program_wait_status(*box.sandbox, status);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return result;
+}
+
+}  // namespace
+
+ProcessOutput run_process(const std::vector<std::string>& argv, const ProcessSandbox& box) {
   ProcessOutput result;
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) {
     result.output = std::string("pipe: ") + std::strerror(errno);
     return result;
   }
+  if (box.sandbox != nullptr && box.sandbox->active()) return run_confined(argv, box, fds);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);

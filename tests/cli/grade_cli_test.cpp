@@ -214,7 +214,7 @@ TEST_CASE(
   CHECK(count(error_xml, "<error ") == 1);
 }
 
-TEST_CASE("warpsim grade --seed reproduces a grading; without it, the seed it chose is printed") {
+TEST_CASE("warpsim grade --seed reproduces a grading; without it, the exercise's own fixed seed") {
   const fs::path argmax = exercise_dir("06-argmax-ballot", "argmax");
   const std::string file = (argmax / "wrong" / "highest-lane-on-ties.cu").string();
   json a = parse(grade({"grade", "argmax", file, "--seed", "5", "--json"}));
@@ -226,13 +226,54 @@ TEST_CASE("warpsim grade --seed reproduces a grading; without it, the seed it ch
   drop_seconds(c);
   CHECK(a["cases"] != c["cases"]);  // the random cases differ
 
-  const Outcome chosen = grade({"grade", "argmax", file, "--json"});
-  json d = parse(chosen);
+  // No --seed: the same seed every time, so partial scores do not move between gradings.
+  json d = parse(grade({"grade", "argmax", file, "--json"}));
+  json e = parse(grade({"grade", "argmax", file, "--json"}));
   const std::uint64_t seed = d["seed"];
-  json e = parse(grade({"grade", "argmax", file, "--seed", std::to_string(seed), "--json"}));
+  CHECK(e["seed"] == seed);
+  json f = parse(grade({"grade", "argmax", file, "--seed", std::to_string(seed), "--json"}));
   drop_seconds(d);
   drop_seconds(e);
+  drop_seconds(f);
   CHECK(d == e);
+  CHECK(d == f);
+}
+
+TEST_CASE(
+    "warpsim grade: a case the time budget left unrun is incomplete, never failed: its own status, "
+    "exit status 3 and a rerun hint") {
+  const fs::path sum = exercise_dir("04-butterfly-reduction", "warp-sum");
+  const std::string file = (sum / "solution.cu").string();
+  const fs::path xml_path = kScratch / "incomplete.xml";
+  // The budget is spent once the first case has run (its compile alone takes longer).
+  const Outcome text = grade({"grade", "warp-sum", file, "--seed", "4", "--budget", "0.01"});
+  CHECK_MESSAGE(text.exit_code == 3, text.out << text.err);
+  CHECK(contains(text.out, "ok    one-warp"));
+  CHECK(contains(text.out, "skip  several-warps"));
+  CHECK_FALSE(contains(text.out, "FAIL"));
+  CHECK(contains(text.out, ": INCOMPLETE"));
+  CHECK(contains(text.out, "not run (incomplete, not failed)"));
+  CHECK(contains(text.out, "Rerun with a larger budget: warpsim grade warp-sum " + file +
+                               " --seed 4 --budget "));
+
+  const Outcome o = grade({"grade", "warp-sum", file, "--seed", "4", "--budget", "0.01", "--json",
+                           "--junit", xml_path.string()});
+  CHECK(o.exit_code == 3);
+  const json j = parse(o);
+  CHECK(j["status"] == "incomplete");
+  CHECK(j["seed"] == 4);
+  CHECK(j["cases_failed"] == 0);
+  CHECK(j["cases_passed"] == 1);
+  CHECK(j["cases_incomplete"] == j["cases_total"].get<int>() - 1);
+  CHECK(j["cases"][1]["outcome"] == "incomplete");
+  CHECK(j["cases"][1]["passed"] == false);
+  CHECK(contains(j["rerun"].get<std::string>(), "--budget "));
+  const std::string xml = warpsim::test::read_text(xml_path);
+  std::string why;
+  CHECK_MESSAGE(well_formed(xml, why), why);
+  CHECK(count(xml, "<failure ") == 0);
+  CHECK(count(xml, "<skipped ") == j["cases_incomplete"].get<std::size_t>());
+  CHECK(contains(xml, "<property name=\"seed\" value=\"4\"/>"));
 }
 
 TEST_CASE(
@@ -253,8 +294,12 @@ TEST_CASE(
          "  volatile int spin = 1;\n  while (spin) {}\n}\n";
   fs::copy_file(sum / "wrong" / "block-local-warp.cu", dir / "eve.cu");
   const fs::path csv = kScratch / "class.csv", md = kScratch / "class.md";
+  const fs::path xml = kScratch / "class.xml", scores = kScratch / "class-scores.csv";
+  fs::remove(xml);
+  fs::remove(scores);
   const Outcome o = grade({"grade", "warp-sum", dir.string(), "--csv", csv.string(), "--report",
-                           md.string(), "--seed", "2", "--time-limit", "1"});
+                           md.string(), "--seed", "2", "--time-limit", "1", "--junit",
+                           xml.string()});
   CHECK_MESSAGE(o.exit_code == 0, o.out << o.err);
   CHECK(contains(o.out, "ok    ada"));
   CHECK(contains(o.out, "FAIL  bea"));
@@ -268,7 +313,8 @@ TEST_CASE(
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   REQUIRE(!lines.empty());
-  CHECK(lines[0] == "student,file,status,case,outcome,schedule,message");
+  CHECK(lines[0] == "student,file,status,case,outcome,schedule,message,seed");
+  for (std::size_t k = 1; k < lines.size(); ++k) CHECK(lines[k].ends_with(",2"));  // the seed
   std::size_t ada = 0, bea = 0, cal = 0, dee = 0, eve = 0;
   for (const std::string& line : lines) {
     ada += line.rfind("ada,", 0) == 0 ? 1 : 0;
@@ -288,9 +334,26 @@ TEST_CASE(
   CHECK(contains(text, "null pointer"));
   CHECK(contains(text, "cal," + (dir / "cal.cu").string() + ",bad_submission,,,,"));
   CHECK(contains(text, "did not finish within 1 s"));
-  CHECK(contains(text, ",not_run,"));  // dee: the cases after the one that hung
+  CHECK(contains(text, ",incomplete,"));  // dee: the cases after the one that hung
   CHECK(contains(text, "eve," + (dir / "eve.cu").string() +
                            ",failed,several-blocks,wrong_output,in order,\"out[0] is"));
+
+  // Beside the per-case CSV, one row per student.
+  const std::string score_text = warpsim::test::read_text(scores);
+  CHECK(contains(score_text, "student,file,status,passed,failed,incomplete,total,score,seed\n"));
+  CHECK(contains(score_text, "ada," + (dir / "ada.cu").string() + ",passed,12,0,0,12,1.0000,2\n"));
+  CHECK(contains(score_text, "cal," + (dir / "cal.cu").string() + ",bad_submission,0,0,0,0,"));
+  CHECK(contains(score_text, "dee," + (dir / "dee" / "warp_sum.cu").string() + ",failed,0,1,11,12,"));
+
+  // JUnit: one testsuite per student, one testcase per case.
+  const std::string junit = warpsim::test::read_text(xml);
+  std::string why;
+  CHECK_MESSAGE(well_formed(junit, why), why);
+  CHECK(count(junit, "<testsuite ") == 5);
+  CHECK(contains(junit, "name=\"warpsim.grade.warp-sum.ada\" tests=\"12\" failures=\"0\""));
+  CHECK(count(junit, "<testcase ") == 4 * 12 + 1);  // cal: one error
+  CHECK(count(junit, "<error ") == 1);
+  CHECK(count(junit, "<property name=\"seed\" value=\"2\"/>") == 5);
 
   const std::string report = warpsim::test::read_text(md);
   CHECK(contains(report, "# Warp sum (warp-sum)"));

@@ -172,6 +172,10 @@ struct GradeCase {
   std::uint64_t warps() const;               // warps of the launch
 };
 
+// The seed an exercise is graded with unless another is asked for: fixed per exercise (from its
+// id), so that partial scores are the same from one grading to the next.
+std::uint64_t default_seed(const Exercise& exercise);
+
 // Every case of `exercise` for `seed`: the fixed cases as written, then the random generators'
 // draws (the same seed draws the same inputs on every machine).
 Expected<std::vector<GradeCase>> make_cases(const Exercise& exercise, std::uint64_t seed);
@@ -212,8 +216,10 @@ enum class CaseOutcome : std::uint8_t {
   passed,
   wrong_output,  // completed without diagnostics, but a checked buffer differs
   misuse,        // completed with a diagnostic (mask misuse, an undefined read, ...)
-  stopped,       // deadlock, runaway, crash or time limit
-  not_run,       // not run: the time budget was spent, or an earlier case ran away
+  stopped,       // deadlock, runaway, crash or time limit (the sandbox's stops among them)
+  // Not run: the time budget was spent, or an earlier case ran away. Never a failure: the
+  // submission's grade is not known for it (GradeStatus::incomplete when nothing failed).
+  incomplete,
 };
 std::string_view to_string(CaseOutcome outcome);
 
@@ -229,13 +235,20 @@ struct CaseResult {
   double seconds = 0;
   std::string gpu;       // with a GPU: "agrees", or why it was not run there; empty without one
   bool passed() const { return outcome == CaseOutcome::passed; }
+  bool incomplete() const { return outcome == CaseOutcome::incomplete; }
+  bool failed() const { return !passed() && !incomplete(); }
 };
 
 struct GradeOptions {
-  std::uint64_t seed = 1;
+  std::uint64_t seed = 1;  // the CLI's default: default_seed(exercise)
   // Stop once this much wall time is spent (a kernel that crawls without hanging); the cases
-  // left are not run and count as failed.
+  // left are not run: incomplete, not failed.
   double budget_seconds = 60;
+  // The sandbox of the submission's compile and runs (the reference solution's run outside it).
+  // When active, grade() gives each submission its own scratch folder (removed afterwards) and
+  // adds to `hidden` the exercise's lessons folder and the submission's folder, and to `visible`
+  // the submission itself. Inactive (the default): the submission runs with the user's rights.
+  runner::Sandbox sandbox{};
   bool detail = true;  // work out the first failing case's table and step (one more run)
   std::optional<double> time_limit_seconds{};  // per run, instead of the exercise's
   ReferenceRuns* references = nullptr;         // shared reference runs (none: each grading its own)
@@ -285,10 +298,14 @@ struct FailureDetail {
 enum class GradeStatus : std::uint8_t {
   passed,
   failed,
+  incomplete,       // no case failed, but some did not run (the time budget was spent)
   bad_submission,   // no such file, it did not compile, the kernel or its parameters do not fit
   broken_exercise,  // the reference solution failed on a case (the exercise's fault)
 };
 std::string_view to_string(GradeStatus status);
+// `warpsim grade`'s exit status (and the GUI's headless grading's): 0 passed, 1 failed, 2 not
+// gradable (bad submission, broken exercise), 3 incomplete (nothing failed, some cases not run).
+int exit_status(GradeStatus status);
 
 struct GradeResult {
   std::string exercise;    // its id
@@ -300,8 +317,15 @@ struct GradeResult {
   std::vector<CaseResult> cases;
   std::optional<FailureDetail> failure;
   double seconds = 0;
+  double budget_seconds = 0;  // the time budget it was graded with
+  std::string sandbox;        // what isolated it: runner::describe of the sandbox used
   bool passed() const { return status == GradeStatus::passed; }
   std::size_t cases_passed() const;
+  std::size_t cases_failed() const;
+  std::size_t cases_incomplete() const;
+  // Cases passed over cases in all (0 with no cases): stable for a seed, as long as no case is
+  // incomplete.
+  double score() const;
 };
 
 GradeResult grade(const Exercise& exercise, const std::filesystem::path& submission,
@@ -331,6 +355,7 @@ struct Submission {
   std::string student;  // the file's name without .cu, or the folder's name
   std::filesystem::path file;
   std::string problem;  // why it could not be graded at all (no .cu in the folder, several)
+  std::filesystem::path folder;  // one folder per student: the student's; else empty
 };
 // The submissions in `dir`, by student name: every *.cu file, and every folder holding exactly
 // one .cu file (or a file named like the exercise's starter, starter.cu / solution.cu aside).
@@ -341,7 +366,9 @@ struct StudentGrade {
   GradeResult result;
 };
 // Each submission graded with the same seed; a submission that crashes, hangs or does not
-// compile fails its own row only.
+// compile fails its own row only. With an active options.sandbox, the submissions' folder is
+// hidden from each, all but its own file or folder; a submission that is a link to a file
+// outside its folder is not graded.
 std::vector<StudentGrade> grade_class(const Exercise& exercise,
                                       const std::vector<Submission>& submissions,
                                       const GradeOptions& options = {});

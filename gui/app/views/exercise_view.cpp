@@ -94,11 +94,11 @@ void case_rows(const ExerciseState& e, Commands& out) {
     ImGui::PushID(static_cast<int>(i));
     const bool passed = c.passed();
     const Rgba tone = passed                                      ? okabe_ito::bluish_green
-                      : c.outcome == course::CaseOutcome::not_run ? kPalette.faint_ink
-                                                                  : okabe_ito::vermillion;
+                      : c.incomplete() ? kPalette.faint_ink
+                                       : okabe_ito::vermillion;
     ImGui::PushStyleColor(ImGuiCol_Text, colour4(tone));
-    const std::string label =
-        std::string(passed ? "pass  " : "FAIL  ") + c.name + (passed ? "" : "  " + c.headline);
+    const std::string label = std::string(passed ? "pass  " : c.incomplete() ? "skip  " : "FAIL  ") +
+                              c.name + (passed ? "" : "  " + c.headline);
     const bool open = graded && e.open_case == i;
     if (ImGui::Selectable(label.c_str(), open) && graded) out.push_back(OpenCase{i});
     ImGui::PopStyleColor();

@@ -25,6 +25,7 @@
 #include "warpsim/expected.hpp"
 #include "warpsim/kernel_registry.hpp"
 #include "warpsim/launch.hpp"
+#include "warpsim/sandbox.hpp"
 #include "warpsim/trace.hpp"
 
 namespace warpsim::runner {
@@ -348,6 +349,9 @@ struct KernelFileRequest {
   // element, lane and line, with every finding made until then (MemoryChecks::bounds).
   bool check_bounds = false;
   bool any_check() const { return check_races || check_uninitialized_shared || check_bounds; }
+  // Untrusted code (a student's submission): its compile and its run inside this sandbox
+  // (warpsim/sandbox.hpp). Inactive by default.
+  Sandbox sandbox{};
 };
 
 // include_dirs and defines as compiler flags ("-I/abs/dir", "-DNAME=VALUE"); the error names a

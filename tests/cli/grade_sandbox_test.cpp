@@ -1,0 +1,178 @@
+// Hostile submissions against `warpsim grade`'s sandbox, end to end: each must fail with a clear
+// verdict, an honest one beside them must still pass, and nothing outside the sandbox's scratch
+// folder may change (the exercise, the other submissions, the grader's outputs, a victim folder).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "support/run_warpsim.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+const fs::path kSource = WARPSIM_SOURCE_DIR;
+const fs::path kRoot = fs::path(WARPSIM_BINARY_DIR) / "tests" / "cli" / "grade-sandbox";
+
+void write(const fs::path& path, const std::string& text) {
+  fs::create_directories(path.parent_path());
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// Every file under `dir` (but `skip`) with its bytes: what must not change.
+std::map<std::string, std::string> snapshot(const fs::path& dir, const std::vector<fs::path>& skip) {
+  std::map<std::string, std::string> files;
+  for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator();
+       ++it) {
+    if (std::find(skip.begin(), skip.end(), it->path()) != skip.end()) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    files[it->path().string()] =
+        it->is_regular_file() ? warpsim::test::read_text(it->path()) : std::string("<dir>");
+  }
+  return files;
+}
+
+// The warp-sum kernel, right, with `extra` run by thread 0 first, `after` by thread 0 last (and
+// `before` at file scope).
+std::string kernel(const std::string& before, const std::string& extra,
+                   const std::string& after = "") {
+  return "#include <cuda_runtime.h>\n#include <cstdio>\n#include <cstdlib>\n#include <unistd.h>\n"
+         "#include <sys/socket.h>\n" +
+         before +
+         "\n__global__ void warp_sum(const float* in, float* out, int n) {\n"
+         "  const int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+         "  float v = t < n ? in[t] : 0.0f;\n"
+         "  if (t == 0) {\n" +
+         extra +
+         "\n  }\n"
+         "  for (int offset = 16; offset > 0; offset /= 2)\n"
+         "    v += __shfl_xor_sync(0xffffffff, v, offset);\n"
+         "  if (threadIdx.x % 32 == 0) out[t / 32] = v;\n"
+         "  if (t == 0) {\n" +
+         after + "\n  }\n}\n";
+}
+
+}  // namespace
+
+TEST_CASE("hostile submissions fail cleanly in the grader's sandbox and change nothing outside it") {
+  fs::remove_all(kRoot);
+  const fs::path lessons = kRoot / "lessons";
+  const fs::path exercise = lessons / "04-butterfly-reduction" / "exercises" / "warp-sum";
+  const fs::path klass = kRoot / "class", out = kRoot / "out", victim = kRoot / "victim";
+  const fs::path tmp = kRoot / "tmp", run = kRoot / "run";
+  // The exercise, cut to two cases so that the suite stays fast.
+  fs::create_directories(exercise);
+  const fs::path original = kSource / "lessons" / "04-butterfly-reduction" / "exercises" / "warp-sum";
+  for (const char* file : {"statement.md", "starter.cu", "solution.cu"}) {
+    fs::copy_file(original / file, exercise / file);
+  }
+  json spec = json::parse(warpsim::test::read_text(original / "exercise.json"));
+  spec["cases"] = json::array({spec["cases"][0], spec["cases"][2]});
+  spec.erase("random");
+  spec["wrong"] = json::array();
+  spec["right"] = json::array();
+  write(exercise / "exercise.json", spec.dump(2));
+  write(victim / "keep.txt", "unchanged\n");
+  write(out / "grades.csv", "an earlier grading\n");
+  fs::create_directories(tmp);
+  fs::create_directories(run);
+
+  const std::string solution = fs::absolute(exercise / "solution.cu").string();
+  const std::string v = fs::absolute(victim).string();
+  const std::map<std::string, std::string> hostile{
+      {"static_write", kernel("static int planted = [] { FILE* f = fopen(\"" + v +
+                                  "/static.txt\", \"w\"); if (f) fclose(f); return 1; }();",
+                              "")},
+      {"kernel_fopen", kernel("", "FILE* f = fopen(\"" + v + "/kernel.txt\", \"w\"); if (f) fclose(f);")},
+      {"grades_overwrite",
+       kernel("", "FILE* f = fopen(\"" + fs::absolute(out / "grades.csv").string() +
+                      "\", \"w\"); if (f) { fputs(\"FORGED\\n\", f); fclose(f); }")},
+      // Right only where it can read the reference solution: wrong where the sandbox hides it.
+      {"read_reference",
+       kernel("static bool reference_hidden = false;",
+              "FILE* f = fopen(\"" + solution +
+                  "\", \"r\"); reference_hidden = f == nullptr; if (f) fclose(f);",
+              "if (reference_hidden) out[0] = 12345.0f;")},
+      {"socket", kernel("", "if (socket(AF_INET, SOCK_STREAM, 0) < 0) out[0] = 1.0f;")},
+      {"fork_bomb",
+       kernel("", "for (int i = 0; i < 16; ++i) if (fork() == 0) { for (;;) pause(); }")},
+      {"huge_output",
+       kernel("static char block[1 << 20];",
+              "for (int i = 0; i < 200; ++i) (void)!write(1, block, sizeof block);")},
+      {"exit_zero", kernel("", "exit(0);")},
+      {"forever", kernel("", "volatile unsigned spin = 0; for (;;) spin = spin + 1;")},
+      {"honest", kernel("", "")},
+  };
+  for (const auto& [name, text] : hostile) write(klass / (name + ".cu"), text);
+  const auto before = snapshot(kRoot, {out, tmp, run});
+
+  const warpsim::test::ProcessOutcome o = warpsim::test::run_process(
+      {WARPSIM_CLI_PATH, "grade", exercise.string(), klass.string(), "--json", "--time-limit", "1",
+       "--csv", (out / "grades.csv").string(), "--junit", (out / "grades.xml").string()},
+      run,
+      {"TMPDIR=" + tmp.string(),
+       "WARPSIM_CACHE_DIR=" + (fs::path(WARPSIM_BINARY_DIR) / "tests" / "cli" / "grade-cache").string()});
+  INFO("stderr: " << o.err);
+  json grades;
+  REQUIRE_NOTHROW(grades = json::parse(o.out));
+  REQUIRE(grades.size() == hostile.size());
+  const std::string sandbox = grades[0].value("sandbox", "");
+  MESSAGE("sandbox: " << sandbox);
+  if (!contains(sandbox, "syscall filter: a kernel") && sandbox.rfind("bwrap", 0) != 0) {
+    MESSAGE("SKIPPED: no sandbox can be made here (no bwrap, no seccomp): " << sandbox);
+    return;
+  }
+  const bool files_hidden = sandbox.rfind("bwrap", 0) == 0;
+  std::map<std::string, json> by_student;
+  for (const json& g : grades) by_student[g.at("student").get<std::string>()] = g;
+
+  // The verdict of each: which phrase its first failing case gives.
+  const std::map<std::string, std::string> verdict{
+      {"static_write", "openat (a file opened for writing)"},
+      {"kernel_fopen", "openat (a file opened for writing)"},
+      {"grades_overwrite", "openat (a file opened for writing)"},
+      {"socket", "socket (a network connection)"},
+      {"fork_bomb", "(a new process)"},
+      {"huge_output", "file size limit"},
+      {"exit_zero", "exited with status 0 before reporting"},
+      {"forever", "did not finish within 1 s"},
+  };
+  for (const auto& [student, phrase] : verdict) {
+    CAPTURE(student);
+    const json& g = by_student.at(student);
+    CHECK(g.at("status") == "failed");
+    CHECK(g.at("cases_failed").get<int>() >= 1);
+    const json& first = g.at("cases").at(0);
+    CHECK(first.at("outcome") == "stopped");
+    CHECK(contains(first.value("message", ""), phrase));
+  }
+  CHECK(by_student.at("honest").at("status") == "passed");
+  if (files_hidden) {
+    const json& reader = by_student.at("read_reference");
+    CHECK(reader.at("status") == "failed");
+    CHECK(reader.at("cases").at(0).at("outcome") == "wrong_output");
+  } else {
+    MESSAGE("without bwrap a submission can read the reference solution: not checked");
+  }
+
+  // Nothing outside the scratch folder changed: the exercise, the class, the victim folder.
+  CHECK(snapshot(kRoot, {out, tmp, run}) == before);
+  CHECK_FALSE(fs::exists(victim / "static.txt"));
+  CHECK_FALSE(fs::exists(victim / "kernel.txt"));
+  CHECK_FALSE(contains(warpsim::test::read_text(out / "grades.csv"), "FORGED"));
+  CHECK(fs::is_empty(tmp));  // every scratch folder removed
+  CHECK(contains(warpsim::test::read_text(out / "grades.xml"), "warpsim.grade.warp-sum.honest"));
+}
