@@ -147,7 +147,12 @@ TEST_CASE("hostile submissions fail cleanly in the grader's sandbox and change n
       {"socket", "socket (a network connection)"},
       {"fork_bomb", "(a new process)"},
       {"huge_output", "file size limit"},
+#if defined(__SANITIZE_ADDRESS__)
+      // ASan's exit-time work in the kernel's process makes a call the filter stops first.
+      {"exit_zero", "killed by signal 31 (Bad system call)"},
+#else
       {"exit_zero", "exited with status 0 before reporting"},
+#endif
       {"forever", "did not finish within 1 s"},
   };
   for (const auto& [student, phrase] : verdict) {
@@ -157,7 +162,7 @@ TEST_CASE("hostile submissions fail cleanly in the grader's sandbox and change n
     CHECK(g.at("cases_failed").get<int>() >= 1);
     const json& first = g.at("cases").at(0);
     CHECK(first.at("outcome") == "stopped");
-    CHECK(contains(first.value("message", ""), phrase));
+    CHECK_MESSAGE(contains(first.value("message", ""), phrase), first.value("message", ""));
   }
   CHECK(by_student.at("honest").at("status") == "passed");
   if (files_hidden) {
