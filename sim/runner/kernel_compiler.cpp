@@ -49,7 +49,7 @@ std::vector<std::string> shaping_flags(CompileOutput output, bool c_language) {
 
 // The output's kind and the language (CUDA: C++ with the shim force-included; host C++; C).
 std::vector<std::string> output_flags(CompileOutput output, bool c_language,
-                                      bool host_cplusplus = false) {
+                                      bool host_cplusplus) {
   std::vector<std::string> flags;
   if (output == CompileOutput::shared_object) flags.push_back("-shared");
   if (output == CompileOutput::object) flags.push_back("-c");
@@ -463,6 +463,7 @@ Expected<Toolchain> find_toolchain() {
   auto cache = choose_cache_dir();
   if (!cache) return fail(cache.error().message);
   toolchain.cache_dir = *cache;
+  toolchain.shim_digest = header_digest(toolchain);
   auto limits = cache_limits();
   if (!limits) return fail(limits.error().message);
   toolchain.cache_limits = *limits;
@@ -482,7 +483,8 @@ Expected<std::string> preprocess_for_kernel_scan(const Toolchain& toolchain, con
   // The shim precompiled for the scan's flags: the preprocessor takes its macros from it and
   // leaves its text out (which the scan drops anyway).
   if (auto version = compiler_version(toolchain)) {
-    if (std::string pch = precompiled_shim_dir(toolchain, *version, header_flags, header_digest(toolchain));
+    if (std::string pch =
+            precompiled_shim_dir(toolchain, *version, header_flags, toolchain.shim_digest);
         !pch.empty()) {
       argv.push_back("-I" + pch);
       argv.push_back("-fpch-preprocess");
@@ -635,8 +637,7 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
   for (const std::string& flag : codegen) key.add(flag);
   for (const std::string& flag : arch_flags) key.add(flag);
   for (const std::string& flag : check_flags) key.add(flag);
-  const std::string shim_digest = header_digest(toolchain);
-  key.add(toolchain.library).add(options.user_dir).add(shim_digest);
+  key.add(toolchain.library).add(options.user_dir).add(toolchain.shim_digest);
   key.add(toolchain.libcudacxx_dir).add(toolchain.toolkit_include_dir);
   for (const std::string& flag : options.user_flags) key.add(flag);
   key.add(options.kernel_name);  // the warnings (.notes) are about this kernel
@@ -674,7 +675,7 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
   }
   std::vector<std::string> argv = toolchain.compiler;
   if (!options.c_language && !options.host_cplusplus) {
-    if (std::string pch = precompiled_shim_dir(toolchain, *version, header_flags, shim_digest);
+    if (std::string pch = precompiled_shim_dir(toolchain, *version, header_flags, toolchain.shim_digest);
         !pch.empty()) {
       argv.push_back("-I" + pch);
     }

@@ -27,6 +27,9 @@ struct Toolchain {
   // ...) compile, and their functions stop the program if called (library_stubs.hpp).
   std::string toolkit_include_dir;
   std::string cache_dir;  // $WARPSIM_CACHE_DIR, $XDG_CACHE_HOME/warpsim, ~/.cache/warpsim
+  // The contents of the shim and warpsim's headers, hashed once (find_toolchain): part of every
+  // compile's key and of the precompiled shim's.
+  std::string shim_digest;
   CacheLimits cache_limits;  // pruned to these after each compile that adds to the cache
   // Where the compiler runs: in this sandbox (writing the kernel cache, reading the toolchain),
   // or, when null, as any other program; user_sources then reads nothing the sandbox hides.
