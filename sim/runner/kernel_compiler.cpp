@@ -178,7 +178,7 @@ std::string this_library() {
 // installation finds its own headers. The install rules (sim/CMakeLists.txt) say where the
 // headers lie relative to the library's folder: ../include and ../include/warpsim/shim for
 // lib/libwarpsim.so under GNUInstallDirs' defaults.
-bool locate_headers(const std::string& library, Toolchain& toolchain) {
+bool locate_headers_at(const std::string& library, Toolchain& toolchain) {
 #if defined(WARPSIM_RUNNER_INSTALLED_INCLUDE_DIR) && defined(WARPSIM_RUNNER_INSTALLED_SHIM_DIR)
   const fs::path library_dir = fs::path(library).parent_path();
   const fs::path installed_include =
@@ -200,6 +200,32 @@ bool locate_headers(const std::string& library, Toolchain& toolchain) {
   }
 #endif
   return false;
+}
+
+// The distinct folders that the symbolic links under `dir` point into.
+std::vector<std::string> link_target_folders(const std::string& dir) {
+  std::vector<std::string> folders;
+  std::error_code error;
+  for (fs::recursive_directory_iterator it(dir, error), end; !error && it != end;
+       it.increment(error)) {
+    if (!it->is_symlink(error)) continue;
+    const fs::path target = fs::canonical(it->path(), error);
+    if (error) {
+      error.clear();
+      continue;
+    }
+    const std::string folder = target.parent_path().string();
+    if (std::find(folders.begin(), folders.end(), folder) == folders.end()) {
+      folders.push_back(folder);
+    }
+  }
+  return folders;
+}
+
+bool locate_headers(const std::string& library, Toolchain& toolchain) {
+  if (!locate_headers_at(library, toolchain)) return false;
+  toolchain.header_sources = link_target_folders(toolchain.include_dir);
+  return true;
 }
 
 // The kernel host beside an installed library (its relative path from the install rules), else
@@ -227,6 +253,8 @@ ProcessSandbox compiler_sandbox(const Toolchain& toolchain) {
                                     fs::path(toolchain.library).parent_path().string(),
                                     toolchain.libcudacxx_dir,
                                     toolchain.toolkit_include_dir};
+  readable.insert(readable.end(), toolchain.header_sources.begin(),
+                  toolchain.header_sources.end());
   std::erase(readable, std::string());
   return {toolchain.sandbox, {toolchain.cache_dir}, std::move(readable)};
 }

@@ -18,6 +18,9 @@ struct Toolchain {
   std::string compiler_path;          // the resolved executable of compiler[0]
   std::string shim_dir;               // holds warpsim/cuda_shim.hpp, cuda_runtime.h, ...
   std::string include_dir;            // holds warpsim/*.hpp
+  // The folders that include_dir's symbolic links point into (a build tree links each header to
+  // its source): a sandbox that hides or replaces them (a private /tmp) binds them back.
+  std::vector<std::string> header_sources;
   std::string library;                // libwarpsim's shared object, to link the kernel with
   std::string kernel_host;            // warpsim-kernel-host, the process that runs a kernel
   // A CUDA toolkit's include/cccl folder ($CUDA_HOME, $CUDA_PATH, /usr/local/cuda), searched after

@@ -173,7 +173,8 @@ Sandbox without_toolchain(Sandbox box, const Toolchain& toolchain) {
                                     toolchain.include_dir}) {
       if (holds(folder, path)) return true;
     }
-    return false;
+    return std::any_of(toolchain.header_sources.begin(), toolchain.header_sources.end(),
+                       [&](const std::string& path) { return holds(folder, path); });
   });
   return box;
 }
