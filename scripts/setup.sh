@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # warpsim on a fresh Debian machine: install what is missing, build, then
 #   start  run the main job (the GUI where a display exists, else the terminal walkthrough)
-#   test   build, pass the whole test suite, then again with warnings as errors and ASan+UBSan
+#   test   build (no warning allowed), pass the whole test suite, then build what the suites not
+#          labelled heavy run with ASan+UBSan and warnings as errors, and pass those
 set -euo pipefail
 
 mode=${1:-start}
@@ -31,11 +32,30 @@ install_missing() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
-configure_and_build() {  # dir, extra cmake args...
+configure() {  # dir, extra cmake args...
   local dir=$1
   shift
   cmake -S "$root" -B "$dir" -G Ninja "$@" >/dev/null
-  cmake --build "$dir" -j "$jobs"
+}
+
+# Builds `dir` (the targets named after it, else all) and keeps what the compiler said in
+# $dir/build-output.txt.
+build() {  # dir, [targets...]
+  local dir=$1
+  shift
+  local targets=()
+  for t in "$@"; do targets+=(--target "$t"); done
+  cmake --build "$dir" -j "$jobs" "${targets[@]}" 2>&1 | tee "$dir/build-output.txt"
+}
+
+# Warnings are errors for `test`: the release build (every target) must compile without one.
+# Only what this build compiled is seen: a tree built earlier by `start` is clean already.
+no_warnings() {  # dir
+  if grep -q -E ': warning: ' "$1/build-output.txt"; then
+    echo "setup: the build warned (warnings are errors in the test command):" >&2
+    grep -E ': warning: ' "$1/build-output.txt" | sort -u >&2
+    exit 1
+  fi
 }
 
 # One release tree for both commands, configured alike: `test` after `start` builds nothing new.
@@ -44,19 +64,23 @@ release=(-DCMAKE_BUILD_TYPE=Release)
 case "$mode" in
   start)
     install_missing
-    configure_and_build "$root/build/release" "${release[@]}"
+    configure "$root/build/release" "${release[@]}"
+    build "$root/build/release"
     # warpsim with no command: the GUI where a display exists, the terminal walkthrough otherwise.
     exec "$root/build/release/cli/warpsim"
     ;;
   test)
     install_missing
-    configure_and_build "$root/build/release" "${release[@]}"
+    configure "$root/build/release" "${release[@]}"
+    build "$root/build/release"
+    no_warnings "$root/build/release"
     ctest --test-dir "$root/build/release" --output-on-failure -j "$jobs"
-    # Warnings as errors, and AddressSanitizer with UBSan, on every target; their tests run but for
-    # those labelled `heavy` (they compile hundreds of kernels and programs, which the release
-    # tree has just run; the sanitizers look at warpsim's own code, which the rest cover).
-    configure_and_build "$root/build/asan" -DCMAKE_BUILD_TYPE=Debug -DWARPSIM_SANITIZE=ON \
-      -DWARPSIM_WERROR=ON
+    # AddressSanitizer with UBSan (and warnings as errors) on what the tests not labelled `heavy`
+    # run (the target sanitizer_suite): the heavy ones spend their time compiling and running
+    # user kernels and programs, which the release tree has just run; the sanitizers look at
+    # warpsim's own code, which the rest cover.
+    configure "$root/build/asan" -DCMAKE_BUILD_TYPE=Debug -DWARPSIM_SANITIZE=ON -DWARPSIM_WERROR=ON
+    build "$root/build/asan" sanitizer_suite
     ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
       ctest --test-dir "$root/build/asan" --output-on-failure -j "$jobs" -LE heavy
     ;;
