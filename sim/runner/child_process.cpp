@@ -23,15 +23,18 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Reads the child's frames until it closes the pipe, stopping it at the deadline: first with
-// kTimeLimitSignal (it reports where it was), then, two seconds later, with SIGKILL.
+// Reads the child's frames until it closes the pipe, stopping it at the deadline (the time limit
+// after its `started` frame; before it, the start-up allowance too): first with
+// kTimeLimitSignal (it reports where it was), then, kStopGraceSeconds later, with SIGKILL.
 // `signal_pid` is the host itself (inside bwrap, not bwrap); `child` is what is waited for.
 // `max_bytes`: more than this from the child kills it.
 void supervise(pid_t child, pid_t signal_pid, int fd, double timeout_seconds,
                std::uint64_t max_bytes, ChildOutcome& outcome) {
   std::string bytes;
-  auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                     std::chrono::duration<double>(timeout_seconds));
+  const auto seconds = [](double s) {
+    return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+  };
+  auto deadline = Clock::now() + seconds(timeout_seconds + kStartAllowanceSeconds);
   bool asked_to_stop = false;
   bool killed = false;
   char chunk[65536];
@@ -52,6 +55,13 @@ void supervise(pid_t child, pid_t signal_pid, int fd, double timeout_seconds,
         break;
       }
       bytes.append(chunk, static_cast<std::size_t>(n));
+      if (!outcome.launched && !asked_to_stop) {
+        for (const Frame& frame : parse_frames(bytes)) {
+          if (frame.tag != FrameTag::started) continue;
+          outcome.launched = true;
+          deadline = Clock::now() + seconds(timeout_seconds);
+        }
+      }
       continue;
     }
     if (Clock::now() < deadline) continue;
@@ -66,7 +76,7 @@ void supervise(pid_t child, pid_t signal_pid, int fd, double timeout_seconds,
     } else {
       break;  // killed, yet the pipe stays open: stop reading
     }
-    deadline = Clock::now() + std::chrono::seconds(2);
+    deadline = Clock::now() + seconds(kStopGraceSeconds);
   }
   // The pipe is closed; the child should be gone or going. Give it until the deadline.
   while (true) {

@@ -1,6 +1,8 @@
 // Running a kernel in the kernel host process (warpsim-kernel-host, started with exec) under a
-// wall-clock limit, from the parent's side. The parent never hangs: at the limit the child is asked to report where it is (kTimeLimitSignal),
-// and killed two seconds later if it has not gone.
+// wall-clock limit, from the parent's side. The limit counts from the launch's start (the child
+// says when); its start-up (loading the kernel, static initialisers) has kStartAllowance more.
+// The parent never hangs: at the limit the child is asked to report where it is
+// (kTimeLimitSignal), and killed kStopGrace later if it has not gone.
 #pragma once
 
 #include <string>
@@ -12,11 +14,17 @@
 
 namespace warpsim::runner {
 
+// How long the kernel host may take to reach the launch, beyond the time limit.
+inline constexpr double kStartAllowanceSeconds = 30;
+// How long a child asked to stop has to report where it was before it is killed.
+inline constexpr double kStopGraceSeconds = 5;
+
 struct ChildOutcome {
   bool started = false;  // false: the kernel host could not be started; `failure` says why
   std::string failure;
   std::vector<Frame> frames;  // everything the child sent, in order
   int wait_status = 0;        // as waitpid reports it
+  bool launched = false;      // the child said the launch began (FrameTag::started)
   bool timed_out = false;     // the limit passed and the child was stopped
   bool too_much_output = false;  // it sent more than the sandbox's output limit and was killed
 };

@@ -21,6 +21,8 @@ enum class FrameTag : std::uint32_t {
   steps = 2,       // StepLog::serialize of the trace's steps, when they were recorded
   bad_input = 3,   // one line: the kernel's parameters do not take the --arg list, ...
   stopped = 4,     // a StopReport: a signal stopped the kernel (crash, or the time limit)
+  started = 5,     // empty: the launch begins; the time limit counts from here, not from the
+                   // process's start (loading the kernel takes seconds on a loaded machine)
 };
 
 struct Frame {

@@ -343,6 +343,7 @@ void run_child(const ChildJob& job) {
   LaunchOptions options = job.options;
   add_checked_memory(options, *job.buffers, reinterpret_cast<const void*>(kernel.invoke));
   LaunchResult result;
+  write_frame(job.result_fd, FrameTag::started, nullptr, 0);
   try {
     result = launch(options, [&] { kernel.invoke(args.data()); });
   } catch (const std::invalid_argument& error) {

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <limits>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 
 #include "argument_buffers.hpp"
@@ -93,6 +94,15 @@ RunStatus add_outcome(KernelFileResult& result, const ChildOutcome& outcome,
       add_stop_diagnostic(result.trace, summary->status, summary->message);
       return run_status(summary->status);
     }
+  }
+  if (outcome.timed_out && !outcome.launched) {
+    std::ostringstream text;
+    text << "the kernel's process did not reach the launch within " << kStartAllowanceSeconds
+         << " s: loading the kernel object (its static initialisers) did not end";
+    result.message = text.str();
+    result.trace.diagnostics.push_back(
+        {DiagnosticKind::timeout, result.message, 0, 0, 0, -1, {}, 1});
+    return RunStatus::timeout;
   }
   if (stop_frame != nullptr) {
     StopReport stop;
