@@ -160,10 +160,12 @@ BlockOutcome BlockRunner::run(std::uint64_t block_linear, Dim3 block_idx) {
     w.spin_file.fill(nullptr);
     w.activemask_fresh = 0;
   }
+  // A lane's fiber is prepared only when something switches to it before it has started
+  // (switch_to, hand_over): a lane that runs in place after another one ended (lane_entry) never
+  // needs one, and preparing every lane here touched a page of every lane's stack per block.
   for (Lane& l : lanes_) {
     l.env.block_idx = {block_idx.x, block_idx.y, block_idx.z};
     l.started = false;
-    if (l.thread < threads_) prepare_lane(l);
   }
 
   if (order_seeded_) current_warp_ = static_cast<std::uint32_t>(order_rng_() % warps_.size());
@@ -235,6 +237,7 @@ void BlockRunner::set_running(Lane* lane) {
 void BlockRunner::switch_to(Lane* next) {
   Lane* const self = running_;
   if (next == self) return;
+  if (next != nullptr && !next->started) prepare_lane(*next);
   set_running(next);
   void* fake_stack = nullptr;
   before_switch(&fake_stack, self, next);
@@ -245,6 +248,7 @@ void BlockRunner::switch_to(Lane* next) {
 }
 
 void BlockRunner::hand_over(Lane& self, Lane& next) {
+  if (!next.started) [[unlikely]] prepare_lane(next);  // its first run: once per lane and block
   running_ = &next;
   device::current_env = &next.env;
   device::spin_budget = device::kSpinSliceTicks;  // each lane runs a whole slice before it yields
@@ -271,7 +275,7 @@ int BlockRunner::choose_lane_at_random(LaneMask ready) {
   return lowest_lane(ready);
 }
 
-Lane* BlockRunner::pick_next() {
+Lane* BlockRunner::pick_next_slow() {
   const std::uint32_t warp_count = static_cast<std::uint32_t>(warps_.size());
   while (!aborted_) {
     Warp& w = warps_[current_warp_];

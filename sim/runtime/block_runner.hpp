@@ -136,7 +136,18 @@ class BlockRunner {
  private:
   static void lane_entry(void* lane);
   void lane_main(Lane& lane);
-  Lane* pick_next();
+  // The lane to run next: the current warp's next ready lane (inline: after every lane's end),
+  // else whatever pick_next_slow finds (another warp, a completed call or barrier, spinners).
+  Lane* pick_next() {
+    Warp& w = warps_[current_warp_];
+    if (w.ready != 0 && !aborted_) [[likely]] {
+      const int lane = choose_lane(w.ready);
+      w.ready &= ~lane_bit(lane);
+      return &lane_of(w, lane);
+    }
+    return pick_next_slow();
+  }
+  [[gnu::noinline]] Lane* pick_next_slow();
   void switch_to(Lane* next);           // any context to any other, the launching one included
   void hand_over(Lane& self, Lane& next);  // the per-lane path: one lane to the next
   static std::uint64_t call_result(bool* pred);  // the lane's result once it runs again
