@@ -99,15 +99,22 @@ using cudaKernelNodeAttrValue = cudaLaunchAttributeValue;
 inline constexpr cudaLaunchAttributeID cudaStreamAttributeAccessPolicyWindow =
     cudaLaunchAttributeAccessPolicyWindow;
 // Members named gridDim and blockDim, as CUDA names them: the shim's built-in variables are
-// macros (keywords.hpp), set aside for the declaration. (Code that reads these members by name
-// does not compile: it meets the macros.)
+// macros (keywords.hpp), set aside for the declaration. Host code that names them
+// (`config.gridDim = n;`, as flashinfer's launchers write) is renamed by the runner to
+// warpsim_host_gridDim (runner.hpp: rename_host_builtins), the other name of the same member.
 #pragma push_macro("gridDim")
 #pragma push_macro("blockDim")
 #undef gridDim
 #undef blockDim
 struct cudaLaunchConfig_st {
-  dim3 gridDim;
-  dim3 blockDim;
+  union {
+    dim3 gridDim{};
+    dim3 warpsim_host_gridDim;
+  };
+  union {
+    dim3 blockDim{};
+    dim3 warpsim_host_blockDim;
+  };
   std::size_t dynamicSmemBytes;
   cudaStream_t stream;
   cudaLaunchAttribute* attrs;
