@@ -112,7 +112,7 @@ TEST_CASE("__pipeline_memcpy_async copies into shared memory; zfill zeros; misal
                 misaligned.message);
 }
 
-TEST_CASE("the headers and names LLM kernel libraries use: fp8 types, math API, assert, launch config") {
+TEST_CASE("the headers and names LLM kernel libraries use: fp8 types, math API, memcpy, launch config") {
   if (!toolkit_libcudacxx()) {
     MESSAGE("skipped: <cuda_fp8.h> comes from a CUDA toolkit (set CUDA_HOME)");
     return;

@@ -10,8 +10,8 @@
 #pragma once
 
 // What nvcc's cuda_runtime.h brings along (crt/common_functions.h includes them): CUDA code calls
-// assert, memcpy, clock and placement new without including their headers.
-#include <assert.h>
+// memcpy, clock and placement new without including their headers. (Not assert: nvcc 13 says
+// "identifier assert is undefined" in device code without <assert.h>, and so does the shim.)
 #include <new>
 #include <string.h>
 #include <time.h>
