@@ -62,7 +62,7 @@ KERNELS = [
      "generalLayerNorm<float>", "blockReduceSum (warpReduceSum, shared)"),
 ]
 
-RESULT_LINE = re.compile(r"LLM-RESULT kernel=(\S+) shape=(\S+) max_error=(\S+) tolerance=(\S+) result=(\S+)")
+RESULT_LINE = re.compile(r"LLM-RESULT kernel=(.+?) shape=(\S+) max_error=(\S+) tolerance=(\S+) result=(\S+)")
 
 
 def first_error(output):

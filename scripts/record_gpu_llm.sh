@@ -9,6 +9,11 @@
 # pinned in scripts/llm_kernels.py. --build-only compiles without running (no GPU needed).
 # The llama.cpp files' host code calls ggml.c's functions, which no harness links: their
 # sections are dropped (-ffunction-sections, --gc-sections), as no kernel reaches them.
+# Known not to build with nvcc 13 (checked with 13.0 here): candle's compatibility.cuh defines
+# __hmax_nan for __CUDA_ARCH__ < 800, which the host pass of a whole-program build also reads
+# (candle compiles its .cu files to PTX only), so candle's kernels also go through
+# `warpsim run --gpu` (NVRTC, device code only) below; llm.c at the pinned commit calls
+# cudaMemAdvise with a device number, which CUDA 13 replaced by a cudaMemLocation (CUDA 12 builds it).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 checkouts=${1:?usage: record_gpu_llm.sh CHECKOUTS [--arch sm_90] [--out FILE] [--build-only]}
@@ -83,5 +88,22 @@ for entry in "${kernels[@]}"; do
   echo "| $harness | $project | $built | ${line#LLM-RESULT } | $code |" >> "$out"
   echo "$harness: $built ${line#LLM-RESULT }"
 done
+# candle's kernel files under warpsim run --gpu: the simulator's buffers against the GPU's.
+warpsim=${WARPSIM:-$root/build/release/cli/warpsim}
+reduce="$checkouts/candle/candle-kernels/src/reduce.cu"
+candle_runs=(
+  "softmax_f32 --grid 8 --block 1,32 --arg f32[8000]:random:1:-8:8 --arg f32[8000]:zeros --arg i32:1000"
+  "rmsnorm_bf16 --grid 4 --block 1024 --arg bf16[8192]:random:2:-3:3 --arg bf16[8192]:zeros --arg bf16[2048]:random:3:0:2 --arg i32:2048 --arg i32:1024 --arg f32:1e-6"
+  "layernorm_f32 --grid 16 --block 32 --arg f32[8000]:random:4:-3:3 --arg f32[8000]:zeros --arg f32[500]:random:5:0:2 --arg f32[500]:random:6:-1:1 --arg i32:500 --arg i32:32 --arg f32:1e-5"
+)
+if [ $build_only = 0 ] && [ -x "$warpsim" ]; then
+  { echo; echo "candle's kernels under \`warpsim run --gpu\` (simulator against GPU, same inputs):"; echo; echo '```'; } >> "$out"
+  for entry in "${candle_runs[@]}"; do
+    read -r kernel rest <<< "$entry"
+    # shellcheck disable=SC2086
+    "$warpsim" run "$reduce" --kernel "$kernel" $rest --gpu 2>&1 | grep -v '^  arg' | sed "s/^/$kernel: /" >> "$out" || status=1
+  done
+  echo '```' >> "$out"
+fi
 echo "wrote $out"
 exit $status
