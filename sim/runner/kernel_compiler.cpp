@@ -628,7 +628,11 @@ UserSources user_sources(const Toolchain& toolchain, std::string_view source,
   search.push_back({fs::path(absolute_path).parent_path().string(), true});
   return prepare_user_headers(
       source, absolute_path, search, toolchain.cache_dir + "/kernels",
-      [](std::string_view text) { return rewrite_user_file(text); },
+      // PTX warpsim does not run, in a header: a stop if a lane reaches it (a library's header
+      // holds many functions a kernel never calls), as in the toolkit's headers.
+      [](std::string_view text) {
+        return rewrite_user_file(text, LaunchTarget::simulator, UnsupportedPtx::runtime_stop);
+      },
       [sandbox = toolchain.sandbox](const std::string& path) -> std::optional<std::string> {
         // A header the sandbox hides is left to the compiler, which cannot see it either.
         if (sandbox != nullptr && !sandbox->can_read(path)) return std::nullopt;

@@ -508,10 +508,11 @@ class Translator {
     }
     ops_ = ops;
     parts_ = parts;
+    const std::string_view base = parts[0];
+    if (is_approx_math(base)) return approx_math();
     for (const std::string_view part : parts) {
       if (part == "ftz") throw Unsupported{".ftz (subnormals flushed to zero) is not run"};
     }
-    const std::string_view base = parts[0];
     if (base == "mov") return mov();
     if (base == "add" || base == "sub" || base == "min" || base == "max") return integer_binary();
     if (base == "mul" || base == "mad") return multiply();
@@ -533,6 +534,12 @@ class Translator {
          (parts[2] == "cta" || parts[2] == "gpu" || parts[2] == "sys"))) {
       expect_operands(0);
       return "::warpsim::ptx::fence(); ";
+    }
+    // Programmatic dependent launch: launches run one after another in issue order, so a grid
+    // has nothing to wait for and nothing to signal early (as cudaGridDependencySynchronize).
+    if (opcode == "griddepcontrol.wait" || opcode == "griddepcontrol.launch_dependents") {
+      expect_operands(0);
+      return "(void)0; ";
     }
     if (base == "bar" && opcode == "bar.warp.sync") {
       expect_operands(1);
@@ -609,6 +616,27 @@ class Translator {
       }
     }
     throw Unsupported{"special register %" + std::string(name) + " is not run"};
+  }
+
+  // rsqrt/rcp/sqrt/ex2/lg2/sin/cos/tanh .approx{.ftz}.f32: the host's function, within PTX's
+  // stated error of the approximation; .ftz flushes subnormal inputs and results to zero.
+  static bool is_approx_math(std::string_view base) {
+    for (const std::string_view name : {"rsqrt", "rcp", "sqrt", "ex2", "lg2", "sin", "cos", "tanh"}) {
+      if (base == name) return true;
+    }
+    return false;
+  }
+  std::string approx_math() {
+    const bool ftz = parts_.size() == 4 && parts_[2] == "ftz";
+    if (parts_.size() < 3 || parts_.size() > 4 || parts_[1] != "approx" ||
+        (parts_.size() == 4 && !ftz)) {
+      throw Unsupported{"only ." + std::string(parts_[0]) + ".approx{.ftz}.f32 is run"};
+    }
+    if (parts_.back() != "f32") throw Unsupported{"type ." + std::string(parts_.back()) + " is not run for " + std::string(parts_[0])};
+    expect_operands(2);
+    return assign(ops_[0], 32,
+                  call("approx_f32", "::warpsim::ptx::Approx::" + std::string(parts_[0]),
+                       ftz ? "true" : "false", source(ops_[1], 32)));
   }
 
   std::string integer_binary() {

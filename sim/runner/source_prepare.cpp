@@ -130,10 +130,11 @@ std::string prepared_user_source(std::string_view user_source, std::string_view 
 
 }  // namespace
 
-std::string rewrite_user_file(std::string_view source, LaunchTarget target) {
+std::string rewrite_user_file(std::string_view source, LaunchTarget target,
+                              UnsupportedPtx unsupported) {
   if (target == LaunchTarget::gpu_recorder) return rewrite_launches(source, target);
-  return insert_loop_ticks(
-      rewrite_launches(rewrite_extern_shared(rewrite_inline_ptx(rename_host_builtins(source)))));
+  return insert_loop_ticks(rewrite_launches(
+      rewrite_extern_shared(rewrite_inline_ptx(rename_host_builtins(source), unsupported))));
 }
 
 std::string prepare_source(std::string_view user_source, std::string_view absolute_path,

@@ -164,3 +164,23 @@ TEST_CASE("what warpsim does not run is named with its reason, never translated 
     CHECK(t.code.empty());
   }
 }
+
+TEST_CASE("approximate f32 math (flashinfer's math.cuh) and griddepcontrol are translated") {
+  const PtxTranslation rsqrt =
+      translate_ptx(asm_of("rsqrt.approx.ftz.f32 %0, %1;", {{"=f", "y"}}, {{"f", "x"}}));
+  REQUIRE_MESSAGE(rsqrt.ok(), rsqrt.reason);
+  CHECK(has(rsqrt.code, "approx_f32(::warpsim::ptx::Approx::rsqrt, true,"));
+  const PtxTranslation ex2 = translate_ptx(asm_of("ex2.approx.f32 %0, %1;", {{"=f", "y"}}, {{"f", "x"}}));
+  REQUIRE_MESSAGE(ex2.ok(), ex2.reason);
+  CHECK(has(ex2.code, "Approx::ex2, false,"));
+  for (const char* ptx : {"griddepcontrol.wait;", "griddepcontrol.launch_dependents;"}) {
+    CAPTURE(ptx);
+    const PtxTranslation pdl = translate_ptx(asm_of(ptx, {}));
+    CHECK_MESSAGE(pdl.ok(), pdl.reason);
+  }
+  // Still named: the f16 forms, another modifier, a wrong type.
+  const PtxTranslation half = translate_ptx(asm_of("ex2.approx.f16 %0, %1;", {{"=h", "y"}}, {{"h", "x"}}));
+  CHECK(half.reason == "type .f16 is not run for ex2");
+  const PtxTranslation full = translate_ptx(asm_of("sqrt.rn.f32 %0, %1;", {{"=f", "y"}}, {{"f", "x"}}));
+  CHECK(full.reason == "only .sqrt.approx{.ftz}.f32 is run");
+}

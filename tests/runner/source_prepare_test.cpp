@@ -617,3 +617,14 @@ TEST_CASE("inline PTX becomes C++ on the asm's own line; PTX warpsim does not ru
     CHECK(rewrite_inline_ptx(other) == other);
   }
 }
+
+TEST_CASE("PTX warpsim does not run: a compile error in the file given, a stop when reached in a header") {
+  const std::string source =
+      "__device__ float h(float x) { float y; asm(\"tanh.approx.f16x2 %0, %1;\" : \"=r\"(y) : \"r\"(x)); return y; }\n";
+  const std::string given = warpsim::runner::rewrite_user_file(source);
+  CHECK(given.find("static_assert(sizeof(char) == 0") != std::string::npos);
+  const std::string header = warpsim::runner::rewrite_user_file(
+      source, warpsim::runner::LaunchTarget::simulator, warpsim::runner::UnsupportedPtx::runtime_stop);
+  CHECK(header.find("::warpsim::ptx::not_simulated(") != std::string::npos);
+  CHECK(header.find("static_assert") == std::string::npos);
+}

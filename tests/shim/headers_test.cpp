@@ -111,3 +111,19 @@ TEST_CASE("__pipeline_memcpy_async copies into shared memory; zfill zeros; misal
                     std::string::npos,
                 misaligned.message);
 }
+
+TEST_CASE("the headers and names LLM kernel libraries use: fp8 types, math API, memcpy, launch config") {
+  if (!toolkit_libcudacxx()) {
+    MESSAGE("skipped: <cuda_fp8.h> comes from a CUDA toolkit (set CUDA_HOME)");
+    return;
+  }
+  const auto r = run_file("kernels/llm_headers.cu", "llm_headers", {warpsim::zeros<float>(6)}, 1);
+  REQUIRE_MESSAGE(r.status == warpsim::RunStatus::completed, r.message, r.details);
+  const std::vector<float> out = r.buffer<float>(0);
+  CHECK(out[0] == 0.3125f);
+  CHECK(out[1] == -3.5f);
+  CHECK(out[2] == 0.5f);
+  CHECK(out[3] == 1.0f);
+  CHECK(out[4] == doctest::Approx(7.0f).epsilon(1e-6));  // CUDA: 2 ulp
+  CHECK(out[5] == 448.0f);
+}

@@ -15,6 +15,27 @@ inline float exp2f_fast(float x) { return std::exp2(x); }
 inline float normcdff(float x) { return 0.5f * std::erfc(-x / std::sqrt(2.0f)); }
 inline float sinpif(float x) { return std::sin(x * 3.14159265358979323846f); }
 inline float cospif(float x) { return std::cos(x * 3.14159265358979323846f); }
+// The double forms and the rest of the math API's functions that libm lacks.
+inline double rcbrt(double x) { return 1.0 / std::cbrt(x); }
+inline double normcdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
+inline double sinpi(double x) { return std::sin(x * 3.14159265358979323846); }
+inline double cospi(double x) { return std::cos(x * 3.14159265358979323846); }
+inline void sincospif(float x, float* s, float* c) { *s = sinpif(x), *c = cospif(x); }
+inline void sincospi(double x, double* s, double* c) { *s = sinpi(x), *c = cospi(x); }
+inline float rhypotf(float x, float y) { return 1.0f / std::hypot(x, y); }
+inline double rhypot(double x, double y) { return 1.0 / std::hypot(x, y); }
+inline float norm3df(float a, float b, float c) { return std::hypot(a, b, c); }
+inline double norm3d(double a, double b, double c) { return std::hypot(a, b, c); }
+inline float rnorm3df(float a, float b, float c) { return 1.0f / std::hypot(a, b, c); }
+inline double rnorm3d(double a, double b, double c) { return 1.0 / std::hypot(a, b, c); }
+inline float norm4df(float a, float b, float c, float d) {
+  return static_cast<float>(std::sqrt(double(a) * a + double(b) * b + double(c) * c + double(d) * d));
+}
+inline double norm4d(double a, double b, double c, double d) {
+  return std::hypot(std::hypot(a, b), std::hypot(c, d));
+}
+inline float rnorm4df(float a, float b, float c, float d) { return 1.0f / norm4df(a, b, c, d); }
+inline double rnorm4d(double a, double b, double c, double d) { return 1.0 / norm4d(a, b, c, d); }
 
 // CUDA's global min/max overloads (the host has only std::min/std::max templates).
 inline int min(int a, int b) { return a < b ? a : b; }

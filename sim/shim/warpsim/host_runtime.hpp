@@ -461,8 +461,9 @@ template <class T>
 cudaError_t cudaMallocManaged(T** pointer, std::size_t bytes, unsigned = cudaMemAttachGlobal) {
   return warpsim_allocate(static_cast<void**>(static_cast<void*>(pointer)), bytes);
 }
+// The C++ API's form takes cudaHostAlloc's flags (llm.c passes cudaHostAllocDefault).
 template <class T>
-cudaError_t cudaMallocHost(T** pointer, std::size_t bytes) {
+cudaError_t cudaMallocHost(T** pointer, std::size_t bytes, unsigned = 0) {
   return warpsim_allocate(static_cast<void**>(static_cast<void*>(pointer)), bytes);
 }
 template <class T>
@@ -506,6 +507,17 @@ inline cudaError_t cudaMemsetAsync(void* destination, int value, std::size_t byt
 inline cudaError_t cudaMemPrefetchAsync(const void*, std::size_t, int, cudaStream_t = nullptr) {
   return cudaSuccess;
 }
+// Advice on where managed memory should live: all of it is host memory, so nothing to do.
+enum cudaMemoryAdvise {
+  cudaMemAdviseSetReadMostly = 1,
+  cudaMemAdviseUnsetReadMostly = 2,
+  cudaMemAdviseSetPreferredLocation = 3,
+  cudaMemAdviseUnsetPreferredLocation = 4,
+  cudaMemAdviseSetAccessedBy = 5,
+  cudaMemAdviseUnsetAccessedBy = 6
+};
+#define cudaCpuDeviceId ((int)-1)
+#define cudaInvalidDeviceId ((int)-2)
 inline cudaError_t cudaMemAdvise(const void*, std::size_t, int, int) { return cudaSuccess; }
 // Stream-ordered allocation: every stream runs in issue order, so it is allocation now.
 template <class T>

@@ -16,6 +16,7 @@
 // Semantics are the PTX ISA's (8.x); what the translator does not know never reaches this file.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -330,6 +331,30 @@ typename T::bits float_add(typename T::bits a, typename T::bits b) {
 template <class T>
 typename T::bits float_sub(typename T::bits a, typename T::bits b) {
   return float_result<T>(value_of<T>(a) - value_of<T>(b));
+}
+
+// rsqrt/rcp/sqrt/ex2/lg2/sin/cos/tanh.approx{.ftz}.f32 by the host's functions, which are
+// within the approximations' stated error (PTX ISA: 2 ulp for ex2, 2^-22.9 relative for rsqrt,
+// 2^-11 for tanh, ...). .ftz flushes a subnormal operand and a subnormal result to zero, keeping
+// the sign.
+enum class Approx { rsqrt, rcp, sqrt, ex2, lg2, sin, cos, tanh };
+inline std::uint32_t approx_f32(Approx op, bool ftz, std::uint32_t bits) {
+  const auto flushed = [ftz](float v) {
+    return ftz && std::fpclassify(v) == FP_SUBNORMAL ? std::copysign(0.0f, v) : v;
+  };
+  const float a = flushed(shim::fp::bit_cast<float>(bits));
+  float r = 0;
+  switch (op) {
+    case Approx::rsqrt: r = 1.0f / std::sqrt(a); break;
+    case Approx::rcp: r = 1.0f / a; break;
+    case Approx::sqrt: r = std::sqrt(a); break;
+    case Approx::ex2: r = std::exp2(a); break;
+    case Approx::lg2: r = std::log2(a); break;
+    case Approx::sin: r = std::sin(a); break;
+    case Approx::cos: r = std::cos(a); break;
+    case Approx::tanh: r = std::tanh(a); break;
+  }
+  return float_result<f32>(flushed(r));
 }
 
 // ---- Comparison (setp) and selection.

@@ -99,19 +99,33 @@ using cudaKernelNodeAttrValue = cudaLaunchAttributeValue;
 inline constexpr cudaLaunchAttributeID cudaStreamAttributeAccessPolicyWindow =
     cudaLaunchAttributeAccessPolicyWindow;
 // Members named gridDim and blockDim, as CUDA names them: the shim's built-in variables are
-// macros (keywords.hpp), set aside for the declaration. (Code that reads these members by name
-// does not compile: it meets the macros.)
+// macros (keywords.hpp), set aside for the declaration. Host code that names them
+// (`config.gridDim = n;`, as flashinfer's launchers write) is renamed by the runner to
+// warpsim_host_gridDim (runner.hpp: rename_host_builtins), the other name of the same member.
 #pragma push_macro("gridDim")
 #pragma push_macro("blockDim")
 #undef gridDim
 #undef blockDim
 struct cudaLaunchConfig_st {
-  dim3 gridDim;
-  dim3 blockDim;
+  union {
+    dim3 gridDim;
+    dim3 warpsim_host_gridDim;
+  };
+  union {
+    dim3 blockDim;
+    dim3 warpsim_host_blockDim;
+  };
   std::size_t dynamicSmemBytes;
   cudaStream_t stream;
   cudaLaunchAttribute* attrs;
   unsigned int numAttrs;
+  // The unions take a constructor the aggregate had: every field in order, as `= {}` and
+  // `= {grid, block, bytes, stream}` initialise CUDA's struct.
+  cudaLaunchConfig_st(dim3 grid = dim3(), dim3 block = dim3(), std::size_t bytes = 0,
+                      cudaStream_t on = nullptr, cudaLaunchAttribute* attributes = nullptr,
+                      unsigned int count = 0)
+      : gridDim(grid), blockDim(block), dynamicSmemBytes(bytes), stream(on), attrs(attributes),
+        numAttrs(count) {}
 };
 using cudaLaunchConfig_t = cudaLaunchConfig_st;
 #pragma pop_macro("gridDim")
@@ -393,6 +407,25 @@ cudaError_t cudaOccupancyMaxPotentialBlockSizeWithFlags(int* min_grid_size, int*
                                                         int block_size_limit = 0, unsigned = 0) {
   return cudaOccupancyMaxPotentialBlockSize(min_grid_size, block_size, kernel, dynamic_shared,
                                             block_size_limit);
+}
+// Thread-block clusters are not simulated: the simulated device's largest cluster is one block,
+// and no cluster of several is active (code that asks, as flashinfer's launchers do, then takes
+// its one-block path).
+template <class Kernel>
+cudaError_t cudaOccupancyMaxPotentialClusterSize(int* cluster_size, Kernel kernel,
+                                                 const cudaLaunchConfig_t* config) {
+  if (cluster_size == nullptr || config == nullptr) return cudaErrorInvalidValue;
+  if (kernel == nullptr) return cudaErrorInvalidDeviceFunction;
+  *cluster_size = 1;
+  return cudaSuccess;
+}
+template <class Kernel>
+cudaError_t cudaOccupancyMaxActiveClusters(int* clusters, Kernel kernel,
+                                           const cudaLaunchConfig_t* config) {
+  if (clusters == nullptr || config == nullptr) return cudaErrorInvalidValue;
+  if (kernel == nullptr) return cudaErrorInvalidDeviceFunction;
+  *clusters = 0;
+  return cudaSuccess;
 }
 template <class Kernel>
 cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(std::size_t* bytes, Kernel kernel,

@@ -9,6 +9,13 @@
 // name for the others.
 #pragma once
 
+// What nvcc's cuda_runtime.h brings along (crt/common_functions.h includes them): CUDA code calls
+// memcpy, clock and placement new without including their headers. (Not assert: nvcc 13 says
+// "identifier assert is undefined" in device code without <assert.h>, and so does the shim.)
+#include <new>
+#include <string.h>
+#include <time.h>
+
 #include "warpsim/program_runtime.hpp"
 
 enum cudaError {
@@ -326,3 +333,13 @@ inline const char* cudaGetErrorString(cudaError_t error) {
     default: return cudaGetErrorName(error);
   }
 }
+
+// device_types.h's rounding modes (cuda_fp8.h and cuda_fp4.h take one in their conversions).
+enum cudaRoundMode { cudaRoundNearest, cudaRoundZero, cudaRoundPosInf, cudaRoundMinInf };
+
+// vector_types.h's pragmas around deprecated declarations: nvcc's diagnostics, nothing for the
+// host compiler (as the toolkit defines them outside __CUDACC__).
+#if !defined(__NV_SILENCE_DEPRECATION_BEGIN)
+#define __NV_SILENCE_DEPRECATION_BEGIN
+#define __NV_SILENCE_DEPRECATION_END
+#endif

@@ -271,8 +271,11 @@ std::vector<std::string> source_flags(std::string_view user_source);
 // includes: see sim/runner/user_headers.hpp): host built-in names, inline PTX, `extern
 // __shared__`, launches, loop ticks. For nvcc (gpu_recorder) only the launches are wrapped.
 // Line numbers are unchanged; no prelude, no #line.
+// `unsupported` as rewrite_inline_ptx's: the user's headers take runtime_stop (a library header's
+// unused functions must compile, as the toolkit's do), the file given compile_error.
 std::string rewrite_user_file(std::string_view source,
-                              LaunchTarget target = LaunchTarget::simulator);
+                              LaunchTarget target = LaunchTarget::simulator,
+                              UnsupportedPtx unsupported = UnsupportedPtx::compile_error);
 
 // The translation unit of a whole program (`warpsim exec`): prepare_source without the kernel
 // entry point; `main` is the user's.
