@@ -2,7 +2,9 @@
 // returns what runs it once the line is parsed; that returns the process's exit status.
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +31,14 @@ CommandRun add_lessons_command(CLI::App& app);
 CommandRun add_gui_command(CLI::App& app);
 CommandRun add_grade_command(CLI::App& app);
 CommandRun add_exercises_command(CLI::App& app);
+
+// `--lessons DIR` (repeatable) on `app`: an instructor's lessons and exercises, added to
+// $WARPSIM_LESSONS for this process and the GUI it starts (course::lesson_folders reads it).
+void add_lessons_option(CLI::App& app);
+
+// `warpsim exercises --verify DIR` (exercise_verify_cli.cpp): 0 every check passed, 1 one did
+// not (or an exercise did not load), 2 no exercise there, 3 nothing failed but cases did not run.
+int exercises_verify(const std::string& dir, std::optional<std::uint64_t> seed, bool as_json);
 
 // The GUI (gui_cli.cpp): whether a display exists, and handing arguments to warpsim-gui (returns
 // only when it cannot be started).

@@ -10,6 +10,8 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <sstream>
+#include <vector>
 #include <string>
 
 #include "commands.hpp"
@@ -39,37 +41,8 @@ struct GradeFlags {
   double budget = 60;
   std::optional<double> time_limit;
   bool no_gpu = false;
+  std::size_t jobs = 0;
 };
-
-// The sandbox --sandbox asks for; the error: the machine cannot make it, or no such mode.
-Expected<runner::Sandbox> sandbox_of(const GradeFlags& flags) {
-  runner::Sandbox box;
-  if (flags.sandbox == "none") return box;
-  const runner::IsolationProbe probe = runner::probe_isolation();
-  runner::Isolation wanted = probe.isolation;
-  if (flags.sandbox == "bwrap") {
-    wanted = runner::Isolation::bwrap;
-  } else if (flags.sandbox == "namespaces") {
-    wanted = runner::Isolation::namespaces;
-  } else if (flags.sandbox == "limits") {
-    wanted = runner::Isolation::limits;
-  } else if (flags.sandbox != "auto") {
-    return fail("--sandbox '" + flags.sandbox + "': give auto, bwrap, namespaces, limits or none");
-  }
-  if (wanted > probe.isolation) {
-    return fail("--sandbox " + flags.sandbox + " cannot be made on this machine: " + probe.note +
-                " (--sandbox auto takes the strongest there is, and says which)");
-  }
-  box.isolation = wanted;
-  box.bwrap = probe.bwrap;
-  box.syscall_filter = probe.syscall_filter;
-  // What the grading writes is none of a submission's business, nor are earlier gradings.
-  for (const std::string* file : {&flags.csv, &flags.scores, &flags.report, &flags.junit}) {
-    std::error_code error;
-    if (!file->empty()) box.hidden.push_back(fs::absolute(*file, error).string());
-  }
-  return box;
-}
 
 // Beside the per-case CSV: "grades.csv" -> "grades-scores.csv".
 std::string scores_file(const GradeFlags& flags) {
@@ -78,16 +51,22 @@ std::string scores_file(const GradeFlags& flags) {
   return (csv.parent_path() / (csv.stem().string() + "-scores.csv")).string();
 }
 
-course::GradeOptions options_of(const GradeFlags& flags, std::uint64_t seed,
-                                const runner::Sandbox& sandbox) {
-  course::GradeOptions options;
-  options.seed = seed;
-  options.sandbox = sandbox;
-  options.budget_seconds = flags.budget;
-  options.time_limit_seconds = flags.time_limit;
+// The options of `warpsim grade`: course::grading_options (the GUI's too), and the GPU.
+Expected<course::GradeOptions> options_of(const course::Exercise& exercise,
+                                          const GradeFlags& flags) {
+  course::GradeSettings settings;
+  settings.seed = flags.seed;
+  settings.sandbox = flags.sandbox;
+  settings.budget_seconds = flags.budget;
+  settings.time_limit_seconds = flags.time_limit;
+  settings.private_files = {flags.csv, scores_file(flags), flags.report, flags.junit};
+  auto options = course::grading_options(exercise, settings);
+  if (!options) return options;
+  options->jobs = flags.jobs;
   // On a machine with a CUDA device, every case that passes in the simulator runs there too.
   if (!flags.no_gpu && probe_gpu()) {
-    options.gpu = [](const runner::KernelFileRequest& request, const runner::KernelFileResult& sim) {
+    options->gpu = [](const runner::KernelFileRequest& request,
+                      const runner::KernelFileResult& sim) {
       GpuRunFlags gpu;
       gpu.trace_blocks = 0;  // outputs only
       return run_on_gpu(request, sim, gpu);
@@ -101,7 +80,7 @@ bool color_wanted() { return isatty(STDOUT_FILENO) != 0 && std::getenv("NO_COLOR
 // The exercise an argument names: an id of the catalogue or an exercise folder's path.
 Expected<course::Exercise> find(const std::string& id) {
   if (fs::exists(fs::path(id) / "exercise.json")) return course::load_exercise(id);
-  const course::ExerciseCatalogue catalogue = course::load_exercises(course::default_lessons_dir());
+  const course::ExerciseCatalogue catalogue = course::load_exercises(course::lesson_folders());
   if (const course::Exercise* exercise = course::find_exercise(catalogue, id)) return *exercise;
   for (const Error& problem : catalogue.problems) {
     if (problem.message.find("/" + id + "/") != std::string::npos) return problem;
@@ -142,10 +121,9 @@ int hints(const course::Exercise& exercise, std::size_t n) {
   return 0;
 }
 
-int grade_one(const course::Exercise& exercise, const GradeFlags& flags, std::uint64_t seed,
-              const runner::Sandbox& sandbox) {
-  const course::GradeResult result =
-      course::grade(exercise, flags.target, options_of(flags, seed, sandbox));
+int grade_one(const course::Exercise& exercise, const GradeFlags& flags,
+              const course::GradeOptions& options) {
+  const course::GradeResult result = course::grade(exercise, flags.target, options);
   if (flags.json) {
     std::cout << grade_json(exercise, result).dump() << "\n";
   } else {
@@ -161,43 +139,52 @@ int grade_one(const course::Exercise& exercise, const GradeFlags& flags, std::ui
   return status;
 }
 
-int grade_folder(const course::Exercise& exercise, const GradeFlags& flags, std::uint64_t seed,
-                 const runner::Sandbox& sandbox) {
+int grade_folder(const course::Exercise& exercise, const GradeFlags& flags,
+                 const course::GradeOptions& given) {
+  const std::uint64_t seed = given.seed;
   const std::vector<course::Submission> submissions = course::find_submissions(flags.target);
   if (submissions.empty())
     return usage_error(
         "grade", "no submissions in " + flags.target + " (*.cu files, or one folder per student)");
-  std::vector<course::StudentGrade> grades;
   course::ReferenceRuns references;  // the reference runs once per case for the whole class
-  course::GradeOptions options = options_of(flags, seed, sandbox);
+  course::GradeOptions options = given;
   options.references = &references;
-  if (!flags.json) std::cout << "sandbox: " << runner::describe(sandbox) << "\n" << std::flush;
-  for (const course::Submission& s : submissions) {
-    std::vector<course::StudentGrade> one = course::grade_class(exercise, {s}, options);
-    const course::GradeResult& r = one.front().result;
-    if (!flags.json) {
-      std::cout << (r.passed()                                    ? "ok    "
-                    : r.status == course::GradeStatus::failed     ? "FAIL  "
-                    : r.status == course::GradeStatus::incomplete ? "INCOMPLETE "
-                                                                  : "ERROR ")
-                << s.student << ": ";
-      if (r.cases.empty()) {
-        std::cout << r.message << "\n" << std::flush;
-        grades.push_back(std::move(one.front()));
-        continue;
-      }
-      std::cout << r.cases_passed() << " of " << r.cases.size() << " cases";
-      if (r.cases_incomplete() > 0) std::cout << " (" << r.cases_incomplete() << " not run)";
+  if (!flags.json) {
+    std::cout << "sandbox: " << runner::describe(options.sandbox) << "\n"
+              << submissions.size() << " submissions, "
+              << course::class_jobs(options, submissions.size()) << " graded at once\n"
+              << std::flush;
+  }
+  // Each student's line in the class's order, as soon as it and those before it are graded.
+  std::vector<std::optional<std::string>> lines(submissions.size());
+  std::size_t printed = 0;
+  const auto on_graded = [&](std::size_t index, const course::StudentGrade& g) {
+    if (flags.json) return;
+    const course::GradeResult& r = g.result;
+    std::ostringstream line;
+    line << (r.passed()                                    ? "ok    "
+             : r.status == course::GradeStatus::failed     ? "FAIL  "
+             : r.status == course::GradeStatus::incomplete ? "INCOMPLETE "
+                                                           : "ERROR ")
+         << g.submission.student << ": ";
+    if (r.cases.empty()) {
+      line << r.message;
+    } else {
+      line << r.cases_passed() << " of " << r.cases.size() << " cases";
+      if (r.cases_incomplete() > 0) line << " (" << r.cases_incomplete() << " not run)";
       for (const course::CaseResult& c : r.cases) {
         if (c.failed()) {
-          std::cout << "; first failing " << c.name << ": " << c.headline;
+          line << "; first failing " << c.name << ": " << c.headline;
           break;
         }
       }
-      std::cout << "\n" << std::flush;
     }
-    grades.push_back(std::move(one.front()));
-  }
+    lines[index] = line.str();
+    while (printed < lines.size() && lines[printed]) std::cout << *lines[printed++] << "\n";
+    std::cout << std::flush;
+  };
+  const std::vector<course::StudentGrade> grades =
+      course::grade_class(exercise, submissions, options, on_graded);
   if (flags.json) {
     json out = json::array();
     for (const course::StudentGrade& g : grades) {
@@ -265,16 +252,15 @@ int grade_command(const GradeFlags& flags) {
   }
   std::error_code error;
   if (!fs::exists(flags.target, error)) return usage_error("grade", "no file " + flags.target);
-  const std::uint64_t seed = flags.seed ? *flags.seed : course::default_seed(*exercise);
   const bool folder = fs::is_directory(flags.target, error);
   if (!folder && (!flags.csv.empty() || !flags.report.empty() || !flags.scores.empty())) {
     return usage_error("grade", "--csv, --scores and --report grade a folder of submissions; " +
                                     flags.target + " is a file");
   }
-  const auto sandbox = sandbox_of(flags);
-  if (!sandbox) return usage_error("grade", sandbox.error().message);
-  if (folder) return grade_folder(*exercise, flags, seed, *sandbox);
-  return grade_one(*exercise, flags, seed, *sandbox);
+  const auto options = options_of(*exercise, flags);
+  if (!options) return usage_error("grade", options.error().message);
+  if (folder) return grade_folder(*exercise, flags, *options);
+  return grade_one(*exercise, flags, *options);
 }
 
 int exercises_command(const std::string& id, bool as_json) {
@@ -292,7 +278,7 @@ int exercises_command(const std::string& id, bool as_json) {
               << " --hint 1)\n";
     return 0;
   }
-  const course::ExerciseCatalogue catalogue = course::load_exercises(course::default_lessons_dir());
+  const course::ExerciseCatalogue catalogue = course::load_exercises(course::lesson_folders());
   for (const Error& problem : catalogue.problems)
     std::cerr << "warpsim exercises: " << problem.message << "\n";
   json list = json::array();
@@ -320,6 +306,7 @@ CommandRun add_grade_command(CLI::App& app) {
   sub->add_option("submission", f->target,
                   "the student's .cu file, or a folder of submissions (one .cu or folder each)");
   sub->add_flag("--json", f->json, "the grading as JSON");
+  add_lessons_option(*sub);
   sub->add_flag("--no-gpu", f->no_gpu,
                 "simulator only, even where a CUDA device is present (by default every case that "
                 "passes in the simulator also runs on the GPU there)");
@@ -347,6 +334,9 @@ CommandRun add_grade_command(CLI::App& app) {
          "--time-limit", f->time_limit,
          "seconds one run may take before it counts as a hang (default: the exercise's, 5)")
       ->check(CLI::PositiveNumber);
+  sub->add_option("--jobs", f->jobs,
+                  "a folder of submissions: how many are graded at once (default: one per core)")
+      ->check(CLI::PositiveNumber);
   sub->add_option(
          "--budget", f->budget,
          "seconds of grading per submission before the remaining cases are left incomplete "
@@ -358,10 +348,22 @@ CommandRun add_grade_command(CLI::App& app) {
 CommandRun add_exercises_command(CLI::App& app) {
   auto id = std::make_shared<std::string>();
   auto as_json = std::make_shared<bool>(false);
+  auto verify = std::make_shared<std::string>();
+  auto seed = std::make_shared<std::optional<std::uint64_t>>();
   CLI::App* sub = app.add_subcommand("exercises", "list the exercises, or show one's statement");
   sub->add_option("id", *id, "an exercise: print its statement");
   sub->add_flag("--json", *as_json, "as JSON");
-  return [id, as_json] { return exercises_command(*id, *as_json); };
+  sub->add_option("--verify", *verify,
+                  "check the exercise in DIR (or every exercise under DIR) as its students will "
+                  "meet it: the reference passes, the starter does not, each wrong/ file fails on "
+                  "its case with its words, each right/ file passes (exit 0 when all hold)")
+      ->type_name("DIR");
+  sub->add_option("--seed", *seed, "with --verify: the seed (default: each exercise's own)");
+  add_lessons_option(*sub);
+  return [id, as_json, verify, seed] {
+    if (!verify->empty()) return exercises_verify(*verify, *seed, *as_json);
+    return exercises_command(*id, *as_json);
+  };
 }
 
 }  // namespace warpsim::cli

@@ -283,6 +283,7 @@ json grade_json(const course::Exercise& exercise, const course::GradeResult& r) 
       entry["schedule"] = c.schedule;
       entry["message"] = c.message;
       entry["headline"] = c.headline;
+      if (!c.finding.empty()) entry["finding"] = c.finding;
     }
     cases.push_back(std::move(entry));
   }

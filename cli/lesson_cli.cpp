@@ -44,7 +44,7 @@ bool color_wanted() { return isatty(STDOUT_FILENO) != 0 && std::getenv("NO_COLOR
 // The lesson an argument names: an id of the catalogue or a lesson folder's path.
 Expected<course::Lesson> find(const std::string& id) {
   if (fs::exists(fs::path(id) / "lesson.json")) return course::load_lesson(id);
-  const course::Catalogue catalogue = course::load_catalogue(course::default_lessons_dir());
+  const course::Catalogue catalogue = course::load_catalogue(course::lesson_folders());
   if (const course::Lesson* lesson = course::find_lesson(catalogue, id)) return *lesson;
   for (const Error& problem : catalogue.problems) {
     if (problem.message.find(id) != std::string::npos) return problem;
@@ -324,7 +324,7 @@ int lesson_command(const LessonFlags& flags) {
 }
 
 int lessons_command(bool as_json, bool verify_all, bool gpu) {
-  const course::Catalogue catalogue = course::load_catalogue(course::default_lessons_dir());
+  const course::Catalogue catalogue = course::load_catalogue(course::lesson_folders());
   for (const Error& problem : catalogue.problems) std::cerr << "warpsim lessons: " << problem.message << "\n";
   if (verify_all) {
     json report = json::array();
@@ -377,6 +377,7 @@ CommandRun add_lesson_commands(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("lesson", "step through a lesson in the terminal, or verify it");
   sub->add_option("id", f->id, "the lesson: 04-butterfly-reduction, butterfly-reduction or 4")->required();
   add_walk_flags(sub, *f);
+  add_lessons_option(*sub);
   sub->add_flag("--verify", f->verify,
                 "check the simulator against the reference and the recorded H100 run (every preset, "
                 "or --preset); exit 1 on any difference");
@@ -394,6 +395,7 @@ CommandRun add_lessons_command(CLI::App& app) {
   sub->add_flag("--json", *as_json, "as JSON");
   sub->add_flag("--verify", *verify_all, "verify every lesson and preset (as warpsim lesson ID --verify)");
   sub->add_flag("--gpu", *gpu, "with --verify: against this machine's GPU");
+  add_lessons_option(*sub);
   return [as_json, verify_all, gpu] { return lessons_command(*as_json, *verify_all, *gpu); };
 }
 
@@ -403,6 +405,7 @@ CommandRun add_walkthrough_command(CLI::App& app) {
       "walkthrough", "step through a lesson in the terminal (default: the butterfly reduction)");
   sub->add_option("lesson", f->id, "a lesson id or folder");
   add_walk_flags(sub, *f);
+  add_lessons_option(*sub);
   return [f] {
     LessonFlags flags = *f;
     if (flags.id.empty()) flags.id = std::string(course::kDefaultLesson);

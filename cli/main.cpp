@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "warpsim " WARPSIM_VERSION);
   app.require_subcommand(0, 1);
   app.set_help_all_flag("--help-all", "every command's options");
+  add_lessons_option(app);
   std::vector<std::pair<CLI::App*, CommandRun>> commands;
   std::vector<std::string> args(argv, argv + argc);
   std::vector<std::string> program_args = take_program_args(args);

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
+#include "json_problem.hpp"
 #include "warpsim/course.hpp"
 #include "warpsim/grading.hpp"
 
@@ -777,7 +778,7 @@ Expected<Exercise> load_exercise(const fs::path& given) {
   } catch (const Invalid& invalid) {
     return fail(invalid.reason);
   } catch (const json::exception& e) {
-    return fail((dir / "exercise.json").string() + ": " + e.what());
+    return fail(json_problem(dir / "exercise.json", *text, e));
   }
 }
 

@@ -1,10 +1,14 @@
 // Grading a submission: every case run by the reference solution once and by the submission under
 // each schedule, the checked buffers compared, any diagnostic or stop a failure.
 #include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <thread>
 #include <chrono>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 
@@ -80,6 +84,76 @@ class SubmissionSandbox {
   runner::Sandbox box_;
   std::string problem_;
 };
+
+// A run stopped at its time limit of `limit` seconds before it had that much time on a CPU,
+// because it waited for one (other programs had the machine's cores): the limit says nothing of
+// the kernel, and the case must not fail for it. A kernel asleep (pause(), a blocking read)
+// neither runs nor waits: it hangs, and fails.
+bool starved(const runner::KernelFileResult& r, double limit) {
+  return r.status == runner::RunStatus::timeout && r.wait_seconds_at_limit > 0.25 &&
+         r.cpu_seconds_at_limit >= 0 && r.cpu_seconds_at_limit < 0.9 * limit;
+}
+
+// A run; one that starved, once more with four times the time (a busy machine is often busy only
+// for a moment), which then fails at the limit only once it has had `limit` seconds on a CPU.
+// What comes back may have starved again: starved(r, request.timeout_seconds) tells.
+runner::KernelFileResult run_patiently(runner::KernelFileRequest request) {
+  runner::KernelFileResult r = runner::run_kernel_file(request);
+  if (!starved(r, request.timeout_seconds)) return r;
+  request.timeout_seconds *= 4;
+  return runner::run_kernel_file(request);
+}
+
+std::string busy_text(const runner::KernelFileResult& r, const std::string& what) {
+  const auto s = [](double seconds) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f s", seconds);
+    return std::string(text);
+  };
+  return "the machine was too busy: " + what + " reached four times its time limit after " +
+         s(r.cpu_seconds_at_limit) + " on a CPU, having waited " + s(r.wait_seconds_at_limit) +
+         " for one; rerun the grading when the machine is quieter";
+}
+
+// Whether the checked rerun can tell more than the failing run did: not for a run that ran out of
+// time or steps (the checks are slower still) or deadlocked, nor when the run's own first
+// diagnostic is a memory finding already.
+bool worth_checking(const runner::KernelFileResult& got) {
+  switch (got.status) {
+    case runner::RunStatus::completed:
+    case runner::RunStatus::crashed:
+    case runner::RunStatus::kernel_exception:
+      break;
+    default:
+      return false;
+  }
+  return got.trace.diagnostics.empty() ||
+         !runner::is_memory_finding(got.trace.diagnostics.front().kind);
+}
+
+// The failing run again under the race, uninitialised-read and bounds checks (`--check all`: a
+// second, instrumented compile, made only for a submission that fails). A missing __syncthreads
+// shows in the outputs as wrong sums that say little; the race checker names the two accesses
+// and the barrier that would order them. Empty when the checks found nothing.
+std::string checked_finding(const Exercise& e, const fs::path& submission, const GradeCase& c,
+                            const Schedule& s, const runner::Sandbox& box) {
+  runner::KernelFileRequest request = request_for_case(e, submission, c, s, false);
+  request.sandbox = box;
+  request.check_races = request.check_uninitialized_shared = request.check_bounds = true;
+  request.timeout_seconds = e.time_limit_seconds * 4;  // instrumented code runs slower
+  const runner::KernelFileResult checked = runner::run_kernel_file(request);
+  std::vector<const Diagnostic*> found;
+  for (const Diagnostic& d : checked.trace.diagnostics) {
+    if (runner::is_memory_finding(d.kind)) found.push_back(&d);
+  }
+  if (found.empty()) return "";
+  std::string text = found.front()->message;
+  if (found.size() > 1) {
+    text += " (and " + std::to_string(found.size() - 1) + " more finding" +
+            (found.size() > 2 ? "s" : "") + " of the memory checks)";
+  }
+  return text;
+}
 
 }  // namespace
 
@@ -295,13 +369,32 @@ void judge_on_gpu(const Exercise& e, const GradeCase& c, const Schedule& in_orde
 }  // namespace detail
 
 const runner::KernelFileResult* ReferenceRuns::find(const std::string& key) const {
+  std::lock_guard<std::mutex> lock(mutex_);
   const auto it = runs_.find(key);
-  return it == runs_.end() ? nullptr : &it->second;
+  return it == runs_.end() || !it->second->done ? nullptr : &it->second->result;
 }
 
 const runner::KernelFileResult& ReferenceRuns::add(std::string key,
                                                    runner::KernelFileResult result) {
-  return runs_.insert_or_assign(std::move(key), std::move(result)).first->second;
+  return run_once(std::move(key), [&] { return std::move(result); });
+}
+
+const runner::KernelFileResult& ReferenceRuns::run_once(
+    const std::string& key, const std::function<runner::KernelFileResult()>& run) {
+  Entry* entry = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::unique_ptr<Entry>& slot = runs_[key];
+    if (!slot) slot = std::make_unique<Entry>();
+    entry = slot.get();
+  }
+  // Gradings that want the same run wait for the first to make it.
+  std::call_once(entry->once, [&] {
+    entry->result = run();
+    std::lock_guard<std::mutex> lock(mutex_);
+    entry->done = true;
+  });
+  return entry->result;
 }
 
 std::string_view to_string(CaseOutcome outcome) {
@@ -446,11 +539,18 @@ GradeResult grade(const Exercise& exercise, const fs::path& submission,
     }
     const Schedule in_order = schedules_for(e, c, options.seed, i).front();
     const std::string key = e.dir.string() + "|" + std::to_string(options.seed) + "|" + c.name;
-    const runner::KernelFileResult* cached = references.find(key);
-    const runner::KernelFileResult& reference =
-        cached != nullptr ? *cached
-                          : references.add(key, runner::run_kernel_file(request_for_case(
-                                                    e, e.solution_file(), c, in_order, false)));
+    const runner::KernelFileResult& reference = references.run_once(key, [&] {
+      return run_patiently(request_for_case(e, e.solution_file(), c, in_order, false));
+    });
+    if (starved(reference, e.time_limit_seconds)) {
+      // Not the exercise's fault, nor the student's: the machine was too busy to tell.
+      row.outcome = CaseOutcome::incomplete;
+      row.message = "not graded: " + busy_text(reference, "the reference solution's run");
+      row.headline = "not run (the machine was too busy)";
+      if (options.on_case) options.on_case(row);
+      result.cases.push_back(std::move(row));
+      continue;
+    }
     if (reference.status != runner::RunStatus::completed || !reference.trace.diagnostics.empty()) {
       const std::string why =
           reference.status != runner::RunStatus::completed
@@ -463,8 +563,15 @@ GradeResult grade(const Exercise& exercise, const fs::path& submission,
     for (const Schedule& s : schedules_for(e, c, options.seed, i)) {
       runner::KernelFileRequest request = request_for_case(e, submission, c, s, false);
       request.sandbox = sandbox.box();
-      const runner::KernelFileResult got = runner::run_kernel_file(request);
+      const runner::KernelFileResult got = run_patiently(request);
       ++row.runs;
+      if (starved(got, request.timeout_seconds)) {
+        row.outcome = CaseOutcome::incomplete;
+        row.schedule = s.name;
+        row.message = "not graded: " + busy_text(got, "the " + s.name + " run");
+        row.headline = "not run (the machine was too busy)";
+        break;
+      }
       if (got.status == runner::RunStatus::bad_input) {
         // Not a compile error: the kernel is missing, or its parameters differ from the exercise's.
         const std::string expects =
@@ -477,6 +584,15 @@ GradeResult grade(const Exercise& exercise, const fs::path& submission,
       row.schedule = s.name;
       row.message = v.message + schedule_note(s);
       row.headline = v.headline + (s.name == "in order" ? "" : " [" + s.name + "]");
+      if (options.check_failures && worth_checking(got)) {
+        row.finding = checked_finding(e, submission, c, s, sandbox.box());
+        if (!row.finding.empty()) {
+          // The bug by name first, then what it did to the outputs.
+          row.message = "the memory checks found the bug: " + row.finding + ". What it did: " +
+                        row.message;
+          row.headline = row.finding.size() > 100 ? row.finding.substr(0, 97) + "..." : row.finding;
+        }
+      }
       // A kernel that runs away does so on the next case too: grading it further costs a limit
       // each.
       if (got.status == runner::RunStatus::timeout ||
@@ -513,17 +629,22 @@ GradeResult grade(const Exercise& exercise, const fs::path& submission,
 
 Expected<FailureDetail> explain_case(const Exercise& exercise, const fs::path& submission,
                                      std::uint64_t seed, std::size_t case_index,
-                                     const Schedule& schedule) {
+                                     const Schedule& schedule, const runner::Sandbox& given) {
   auto cases = make_cases(exercise, seed);
   if (!cases) return cases.error();
   if (case_index >= cases->size()) {
     return fail(exercise.id + " has " + std::to_string(cases->size()) + " cases for seed " +
                 std::to_string(seed) + "; there is no case " + std::to_string(case_index));
   }
+  const SubmissionSandbox sandbox(given, exercise, submission);
+  if (!sandbox.problem().empty()) return fail(sandbox.problem());
   // A run without steps first: a runaway's detail then records only its beginning.
-  const runner::KernelFileResult run = runner::run_kernel_file(
-      request_for_case(exercise, submission, (*cases)[case_index], schedule, false));
-  return explain_failure(exercise, submission, (*cases)[case_index], schedule, case_index, &run);
+  runner::KernelFileRequest request =
+      request_for_case(exercise, submission, (*cases)[case_index], schedule, false);
+  request.sandbox = sandbox.box();
+  const runner::KernelFileResult run = runner::run_kernel_file(request);
+  return explain_failure(exercise, submission, (*cases)[case_index], schedule, case_index, &run,
+                         sandbox.box());
 }
 
 std::vector<Submission> find_submissions(const fs::path& dir) {
@@ -557,45 +678,80 @@ std::vector<Submission> find_submissions(const fs::path& dir) {
   return out;
 }
 
-std::vector<StudentGrade> grade_class(const Exercise& exercise,
-                                      const std::vector<Submission>& submissions,
-                                      const GradeOptions& given) {
+namespace {
+
+// One student's grading within a class: the submission's own sandbox (every other student
+// hidden), or why it cannot be graded at all.
+StudentGrade grade_student(const Exercise& exercise, const Submission& s,
+                           const GradeOptions& options) {
+  StudentGrade g{s, {}};
+  GradeOptions own = options;
+  std::string problem = s.problem;
+  if (own.sandbox.active() && problem.empty()) {
+    // Every other student hidden: the class's folder, the student's own shown again.
+    std::error_code error;
+    const fs::path mine = s.folder.empty() ? s.file : s.folder;
+    const fs::path class_dir = fs::absolute(mine, error).lexically_normal().parent_path();
+    own.sandbox.hidden.push_back(class_dir.string());
+    if (!s.folder.empty()) own.sandbox.visible.push_back(fs::weakly_canonical(s.folder, error).string());
+    // A link out of the class's folder (an archive can hold one) would show its target.
+    const fs::path real = fs::weakly_canonical(s.file, error);
+    const std::string root = fs::weakly_canonical(class_dir, error).string() + "/";
+    if (real.string().rfind(root, 0) != 0) {
+      problem = s.file.string() + " links to " + real.string() +
+                ", outside the submissions' folder: not graded";
+    }
+  }
+  if (!problem.empty()) {
+    g.result.exercise = exercise.id;
+    g.result.submission = s.file.string();
+    g.result.seed = options.seed;
+    g.result.budget_seconds = options.budget_seconds;
+    g.result.sandbox = runner::describe(options.sandbox);
+    g.result.status = GradeStatus::bad_submission;
+    g.result.message = problem;
+  } else {
+    g.result = grade(exercise, s.file, own);
+  }
+  return g;
+}
+
+}  // namespace
+
+std::size_t class_jobs(const GradeOptions& options, std::size_t submissions) {
+  std::size_t jobs = options.jobs;
+  if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
+  return std::max<std::size_t>(1, std::min(jobs, submissions));
+}
+
+std::vector<StudentGrade> grade_class(
+    const Exercise& exercise, const std::vector<Submission>& submissions,
+    const GradeOptions& given,
+    const std::function<void(std::size_t, const StudentGrade&)>& on_graded) {
   ReferenceRuns references;
   GradeOptions options = given;
   if (options.references == nullptr) options.references = &references;
+  std::vector<std::optional<StudentGrade>> done(submissions.size());
+  std::atomic<std::size_t> next{0};
+  std::mutex reporting;
+  // Each worker takes the next submission not yet taken: one compile per submission, and its
+  // cases run one after another in their own kernel hosts, while the other workers grade others.
+  const auto work = [&] {
+    for (std::size_t i = next++; i < submissions.size(); i = next++) {
+      StudentGrade g = grade_student(exercise, submissions[i], options);
+      std::lock_guard<std::mutex> lock(reporting);
+      done[i] = std::move(g);
+      if (on_graded) on_graded(i, *done[i]);
+    }
+  };
+  const std::size_t jobs = class_jobs(options, submissions.size());
+  std::vector<std::thread> workers;
+  for (std::size_t k = 1; k < jobs; ++k) workers.emplace_back(work);
+  work();
+  for (std::thread& t : workers) t.join();
   std::vector<StudentGrade> grades;
-  for (const Submission& s : submissions) {
-    StudentGrade g{s, {}};
-    GradeOptions own = options;
-    std::string problem = s.problem;
-    if (own.sandbox.active() && problem.empty()) {
-      // Every other student hidden: the class's folder, the student's own shown again.
-      std::error_code error;
-      const fs::path mine = s.folder.empty() ? s.file : s.folder;
-      const fs::path class_dir = fs::absolute(mine, error).lexically_normal().parent_path();
-      own.sandbox.hidden.push_back(class_dir.string());
-      if (!s.folder.empty()) own.sandbox.visible.push_back(fs::weakly_canonical(s.folder, error).string());
-      // A link out of the class's folder (an archive can hold one) would show its target.
-      const fs::path real = fs::weakly_canonical(s.file, error);
-      const std::string root = fs::weakly_canonical(class_dir, error).string() + "/";
-      if (real.string().rfind(root, 0) != 0) {
-        problem = s.file.string() + " links to " + real.string() +
-                  ", outside the submissions' folder: not graded";
-      }
-    }
-    if (!problem.empty()) {
-      g.result.exercise = exercise.id;
-      g.result.submission = s.file.string();
-      g.result.seed = options.seed;
-      g.result.budget_seconds = options.budget_seconds;
-      g.result.sandbox = runner::describe(options.sandbox);
-      g.result.status = GradeStatus::bad_submission;
-      g.result.message = problem;
-    } else {
-      g.result = grade(exercise, s.file, own);
-    }
-    grades.push_back(std::move(g));
-  }
+  grades.reserve(done.size());
+  for (std::optional<StudentGrade>& g : done) grades.push_back(std::move(*g));
   return grades;
 }
 

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
+#include "json_problem.hpp"
 #include "warpsim/course.hpp"
 #include "warpsim/intrinsic_table.hpp"
 
@@ -276,7 +277,7 @@ Expected<Lesson> load_lesson(const fs::path& dir) {
   } catch (const Invalid& invalid) {
     return fail(invalid.reason);
   } catch (const json::exception& e) {
-    return fail((dir / "lesson.json").string() + ": " + e.what());
+    return fail(json_problem(dir / "lesson.json", *text, e));
   }
 }
 

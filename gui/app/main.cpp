@@ -148,9 +148,9 @@ int run(const GuiOptions& options) {
   ViewState view;
   // The lesson browser's catalogue: a dozen small JSON files, read once.
   auto catalogue = std::make_shared<const course::Catalogue>(
-      course::load_catalogue(course::default_lessons_dir()));
+      course::load_catalogue(course::lesson_folders(options.lesson_dirs)));
   auto exercises = std::make_shared<const course::ExerciseCatalogue>(
-      course::load_exercises(course::default_lessons_dir()));
+      course::load_exercises(course::lesson_folders(options.lesson_dirs)));
   if (const auto started = init(model, view, options, std::move(catalogue), std::move(exercises));
       !started) {
     std::fprintf(stderr, "warpsim-gui: %s\n", started.error().message.c_str());

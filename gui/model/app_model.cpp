@@ -389,10 +389,13 @@ LoadedRun run_and_load(std::uint64_t generation, const RunRequest& request, cons
   };
   if (const std::optional<CaseRef>& c = request.exercise_case; c && c->exercise) {
     auto schedule = schedule_named(*c->exercise, c->seed, c->index, c->schedule);
+    // The student's file runs in the grader's sandbox here too.
+    const auto sandbox = course::grading_sandbox("auto");
     Expected<course::FailureDetail> explained =
-        schedule
-            ? course::explain_case(*c->exercise, request.file.file, c->seed, c->index, *schedule)
-            : Expected<course::FailureDetail>(schedule.error());
+        !schedule  ? Expected<course::FailureDetail>(schedule.error())
+        : !sandbox ? Expected<course::FailureDetail>(sandbox.error())
+                   : course::explain_case(*c->exercise, request.file.file, c->seed, c->index,
+                                          *schedule, *sandbox);
     return load_case(generation, request, std::move(explained), since_start());
   }
   course::LessonRun run;
@@ -460,7 +463,7 @@ Expected<void> init(Model& model, ViewState& view, const GuiOptions& options,
   if (!options.exercise.empty()) {
     if (!model.exercises) {
       model.exercises = std::make_shared<const course::ExerciseCatalogue>(
-          course::load_exercises(course::default_lessons_dir()));
+          course::load_exercises(course::lesson_folders(options.lesson_dirs)));
     }
     auto opened = open_exercise(*model.exercises, options.exercise, options.exercise_file);
     if (!opened) return opened.error();

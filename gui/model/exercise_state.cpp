@@ -25,10 +25,20 @@ Graded run_grading(const GradingJob& job,
   Graded g;
   g.generation = job.generation;
   g.stamp = stamp_of(job.file);
-  course::GradeOptions options;
-  options.seed = job.seed;
-  options.on_case = on_case;
-  g.result = course::grade(*job.exercise, job.file, options);
+  // As `warpsim grade` grades it: the same sandbox, the same seed (course::grading_options).
+  course::GradeSettings settings;
+  settings.seed = job.seed;
+  auto options = course::grading_options(*job.exercise, settings);
+  if (!options) {
+    g.result.exercise = job.exercise->id;
+    g.result.submission = job.file;
+    g.result.seed = job.seed;
+    g.result.status = course::GradeStatus::bad_submission;
+    g.result.message = options.error().message;
+    return g;
+  }
+  options->on_case = on_case;
+  g.result = course::grade(*job.exercise, job.file, *options);
   return g;
 }
 
@@ -76,6 +86,7 @@ Expected<ExerciseState> open_exercise(const course::ExerciseCatalogue& catalogue
     return fail("no file " + e.file + " (start from the exercise's starter: cp " +
                 e.exercise->starter_file().string() + " " + e.file + ")");
   }
+  e.seed = course::default_seed(*e.exercise);  // `warpsim grade`'s
   auto statement = runner::read_text_file(e.exercise->statement_file().string());
   e.statement = statement ? *statement : e.exercise->contract;
   if (auto cases = course::make_cases(*e.exercise, e.seed)) e.case_count = cases->size();
@@ -169,7 +180,7 @@ std::string score_text(const ExerciseState& e) {
     case course::GradeStatus::incomplete:
       return std::to_string(r.cases_passed()) + " of " + std::to_string(r.cases.size()) +
              " cases pass; " + std::to_string(r.cases_incomplete()) +
-             " not run (time budget spent)";
+             " not run (time budget spent, or the machine too busy: not failed)";
     case course::GradeStatus::bad_submission:
       return e.compiler_messages.empty() && r.details.empty() ? "could not be graded"
                                                               : "does not compile";

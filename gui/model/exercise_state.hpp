@@ -40,7 +40,9 @@ struct Graded {
   course::GradeResult result;
 };
 
-// Grades the job's file (blocks: the worker thread calls it); `on_case` after each case.
+// Grades the job's file as `warpsim grade` does (course::grading_options: its sandbox, and the
+// job's seed, the exercise's default); blocks: the worker thread calls it. `on_case` after each
+// case.
 Graded run_grading(const GradingJob& job,
                    const std::function<void(const course::CaseResult&)>& on_case = {});
 
@@ -69,7 +71,7 @@ struct ExerciseState {
   std::string file;       // the file graded: the student's, or the exercise's starter
   bool starter = false;   // file is the exercise's own starter.cu
   std::string statement;  // statement.md, as written
-  std::uint64_t seed = 1;
+  std::uint64_t seed = 1;  // course::default_seed of the exercise: `warpsim grade`'s seed
 
   // The file as it is on disk now: what the source view shows while no case is open.
   std::vector<std::string> source_lines;

@@ -25,7 +25,8 @@ bool takes_value(const std::string& flag) {
         "--seed",       "--max-steps", "--timeout",    "--shared",     "--step",
         "--warp",       "--format",    "--watch",      "--font-size",  "--history",
         "--screenshot", "--probes",    "--export-png", "--export-svg", "--bench-frames",
-        "--size",       "--preset",    "--gpu-record", "--tab",        "--exercise",   "--check"}) {
+        "--size",       "--preset",    "--gpu-record", "--tab",        "--exercise",   "--check",
+        "--lessons"}) {
     if (flag == f) return true;
   }
   return false;
@@ -48,6 +49,7 @@ std::string gui_usage() {
          "step through a failing case lane by lane next to the reference solution's values.\n"
          "\n"
          "  --preset NAME       a lesson's preset (its other inputs)\n"
+         "  --lessons DIR       lessons and exercises from DIR too (as $WARPSIM_LESSONS adds them)\n"
          "  --gpu-record FILE   compare with this recorded GPU run (a lesson's gpu/*.json.gz)\n"
          "  --gpu               run it on this machine's GPU too, and compare (CUDA builds)\n"
          "  --step N            start at the N-th step (1-based) of the warp shown\n"
@@ -196,6 +198,8 @@ Expected<GuiOptions> parse_gui_options(const std::vector<std::string>& args) {
       o.preset = v;
     } else if (a == "--exercise") {
       o.exercise = v;
+    } else if (a == "--lessons") {
+      o.lesson_dirs.push_back(v);
     } else if (a == "--gpu-record") {
       o.gpu_record = v;
     } else if (a == "--screenshot") {

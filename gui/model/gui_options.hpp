@@ -32,6 +32,9 @@ struct GuiOptions {
   std::string exercise;
   std::string exercise_file;  // empty: the exercise's starter
   bool grade = false;         // --grade: grade the file at once
+  // --lessons DIR (repeatable): an instructor's lessons and exercises, after $WARPSIM_LESSONS's
+  // (course::lesson_folders).
+  std::vector<std::string> lesson_dirs;
 
   std::optional<std::size_t> step;  // --step N: the N-th step (1-based) of the warp shown
   std::optional<WarpKey> warp;      // --warp B:W (default: the first warp with steps)

@@ -13,6 +13,8 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "kernel_child.hpp"
@@ -22,6 +24,21 @@ namespace warpsim::runner {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// What `pid` (its main thread: the kernel runs there) has had of the machine so far, from
+// /proc/PID/schedstat: seconds on a CPU, and seconds it was ready to run but waited for one.
+// {-1, -1} where the kernel does not say.
+std::pair<double, double> schedule_seconds_of(pid_t pid) {
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/%d/schedstat", static_cast<int>(pid));
+  FILE* f = std::fopen(path, "re");
+  if (f == nullptr) return {-1, -1};
+  unsigned long long on_cpu = 0, waiting = 0;
+  const int read = std::fscanf(f, "%llu %llu", &on_cpu, &waiting);
+  std::fclose(f);
+  if (read != 2) return {-1, -1};
+  return {static_cast<double>(on_cpu) * 1e-9, static_cast<double>(waiting) * 1e-9};
+}
 
 // Reads the child's frames until it closes the pipe, stopping it at the deadline (the time limit
 // after its `started` frame; before it, the start-up allowance too): first with
@@ -67,6 +84,8 @@ void supervise(pid_t child, pid_t signal_pid, int fd, double timeout_seconds,
     if (Clock::now() < deadline) continue;
     if (!asked_to_stop) {
       outcome.timed_out = true;
+      std::tie(outcome.cpu_seconds_at_limit, outcome.wait_seconds_at_limit) =
+          schedule_seconds_of(signal_pid);
       asked_to_stop = true;
       kill(signal_pid, kTimeLimitSignal);
     } else if (!killed) {

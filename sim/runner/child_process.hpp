@@ -26,6 +26,10 @@ struct ChildOutcome {
   int wait_status = 0;        // as waitpid reports it
   bool launched = false;      // the child said the launch began (FrameTag::started)
   bool timed_out = false;     // the limit passed and the child was stopped
+  // timed_out: the time the kernel host had spent on a CPU, and ready to run but waiting for
+  // one, when the limit passed (-1: unknown). Much waiting: the machine was busy.
+  double cpu_seconds_at_limit = -1;
+  double wait_seconds_at_limit = -1;
   bool too_much_output = false;  // it sent more than the sandbox's output limit and was killed
 };
 

@@ -692,7 +692,11 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
   if (!write_file_atomically(source, prepared_source)) {
     return fail("cannot write " + source + ": " + std::strerror(errno));
   }
-  const std::string suffix = ".tmp." + std::to_string(getpid());
+  // Threads of one process may compile the same source at once (a class graded in parallel,
+  // with identical submissions): each its own temporary names.
+  const std::string suffix =
+      ".tmp." + std::to_string(getpid()) + "." +
+      std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
   const std::string temporary_object = object + suffix;
   const std::string make_rule = stem + ".d" + suffix;
   // What shapes the shim as this compile reads it: a precompiled shim is built with these.
@@ -815,7 +819,9 @@ Expected<CompiledKernel> link_program(const Toolchain& toolchain,
     ::utimensat(AT_FDCWD, executable.c_str(), nullptr, 0);  // a use, for the cache's LRU order
     return Expected<CompiledKernel>({executable, true, {}, 0});
   }
-  const std::string temporary = executable + ".tmp." + std::to_string(getpid());
+  const std::string temporary =
+      executable + ".tmp." + std::to_string(getpid()) + "." +
+      std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
   std::vector<std::string> argv = toolchain.compiler;
   argv.insert(argv.end(), {"-o", temporary});
   argv.insert(argv.end(), objects.begin(), objects.end());

@@ -405,6 +405,10 @@ KernelFileResult run_kernel_file(const KernelFileRequest& request) {
   const StopContext context{request.timeout_seconds, launch.stack_bytes, launch.dynamic_shared_bytes,
                             &*buffers, compiled->shared_object, absolute.string(), request.grid};
   result.status = add_outcome(result, outcome, context);
+  if (outcome.timed_out) {
+    result.cpu_seconds_at_limit = outcome.cpu_seconds_at_limit;
+    result.wait_seconds_at_limit = outcome.wait_seconds_at_limit;
+  }
   for (const BufferOverwrite& before : buffers->writes_before()) {
     result.trace.diagnostics.push_back(write_before_diagnostic(before));
   }

@@ -17,6 +17,7 @@
 
 #include <fcntl.h>
 #include <linux/audit.h>
+#include <linux/capability.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <poll.h>
@@ -524,6 +525,10 @@ SpawnedProcess spawn_confined(const Sandbox& box, const ConfinedSpawn& spawn) {
     out.failure = "cannot find '" + spawn.argv[0] + "'";
     return out;
   }
+  // The grader's own memory (the reference's outputs among it) closed to processes of the same
+  // user that lack CAP_SYS_PTRACE: /proc/PID/mem of a non-dumpable process is not theirs to read.
+  // The kernel host drops its capabilities (confine_kernel_host), so that root's are not it.
+  prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
   std::vector<std::pair<int, int>> wanted = spawn.fds;
   int highest = 2;
   for (const auto& [from, to] : wanted) highest = std::max(highest, to);
@@ -641,6 +646,13 @@ int program_wait_status(const Sandbox& box, int wait_status) {
 Expected<void> confine_kernel_host(Isolation isolation, bool syscall_filter,
                                    std::uint64_t processes) {
   if (isolation == Isolation::none) return {};
+  // No capabilities, even for a grader run as root: another process's memory (the grader's,
+  // non-dumpable) and files beyond the user's own permissions are out of reach.
+  __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+  __user_cap_data_struct none[_LINUX_CAPABILITY_U32S_3] = {};
+  if (syscall(SYS_capset, &header, none) != 0) {
+    return fail(std::string("dropping capabilities: ") + std::strerror(errno));
+  }
   // Inside bwrap's user namespace the count of processes starts afresh; elsewhere it would count
   // every process of the user (and root is not limited at all).
   if (isolation == Isolation::bwrap) {

@@ -333,7 +333,8 @@ TEST_CASE(
   CHECK(contains(text, "bea," + (dir / "bea.cu").string() + ",failed,one-warp,stopped,in order,"));
   CHECK(contains(text, "null pointer"));
   CHECK(contains(text, "cal," + (dir / "cal.cu").string() + ",bad_submission,,,,"));
-  CHECK(contains(text, "did not finish within 1 s"));
+  // 1 s, or 4 s where the first run starved on a busy machine (retried four times longer).
+  CHECK(contains(text, "did not finish within "));
   CHECK(contains(text, ",incomplete,"));  // dee: the cases after the one that hung
   CHECK(contains(text, "eve," + (dir / "eve.cu").string() +
                            ",failed,several-blocks,wrong_output,in order,\"out[0] is"));

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "warpsim/course.hpp"
 #include "warpsim/grading.hpp"
@@ -551,4 +552,212 @@ TEST_CASE("with a GPU, every case that passes in the simulator also runs there a
   CHECK(differs.cases.front().outcome == CaseOutcome::wrong_output);
   CHECK(differs.cases.front().message.rfind("on the GPU (Stand-in GPU): ", 0) == 0);
   CHECK(differs.cases.front().gpu == "differs on Stand-in GPU");
+}
+
+namespace {
+
+// A copy of a lesson exercise in the build tree, cut to the cases named (no random ones), with no
+// wrong or right variants: small enough to grade in a test.
+fs::path cut_exercise(const std::string& id, const std::vector<std::string>& cases,
+                      const fs::path& root) {
+  const Exercise& original = exercise(id);
+  const fs::path dir = root / original.lesson / "exercises" / id;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (const char* file : {"statement.md", "starter.cu", "solution.cu"}) {
+    fs::copy_file(original.dir / file, dir / file);
+  }
+  auto text = runner::read_text_file((original.dir / "exercise.json").string());
+  REQUIRE(text);
+  nlohmann::json spec = nlohmann::json::parse(*text);
+  nlohmann::json kept = nlohmann::json::array();
+  for (const nlohmann::json& c : spec["cases"]) {
+    if (std::find(cases.begin(), cases.end(), c["name"].get<std::string>()) != cases.end())
+      kept.push_back(c);
+  }
+  spec["cases"] = kept;
+  spec.erase("random");
+  spec["wrong"] = nlohmann::json::array();
+  spec["right"] = nlohmann::json::array();
+  std::ofstream(dir / "exercise.json") << spec.dump(2);
+  return dir;
+}
+
+// `text` without its first line that contains `line`.
+std::string without_line(std::string text, const std::string& line) {
+  const std::size_t at = text.find(line);
+  REQUIRE(at != std::string::npos);
+  const std::size_t start = text.rfind('\n', at) + 1;
+  return text.erase(start, text.find('\n', at) + 1 - start);
+}
+
+}  // namespace
+
+TEST_CASE(
+    "a missing __syncwarp or __syncthreads: the verdict leads with the race the memory checks "
+    "name, then what it did to the outputs") {
+  if (!general()) return;
+  use_scratch_cache();
+  const fs::path root = fs::path(WARPSIM_BINARY_DIR) / "tests" / "course" / "named-bugs";
+  struct Row {
+    const char* id;
+    const char* the_case;
+    fs::path file;  // the exercise's own file with one barrier taken out
+    std::string line;
+    const char* barrier;
+  };
+  const Exercise& scan = exercise("inclusive-scan");
+  const Exercise& block = exercise("block-reduction");
+  const Row rows[] = {
+      {"inclusive-scan", "several-warps", scan.dir / "right" / "shared-syncwarp.cu",
+       "__syncwarp();  // every lane has read before any lane writes", "__syncwarp()"},
+      {"block-reduction", "block-256", block.solution_file(), "__syncthreads();",
+       "__syncthreads()"},
+  };
+  for (const Row& row : rows) {
+    CAPTURE(row.id);
+    const fs::path dir = cut_exercise(row.id, {row.the_case}, root);
+    auto cut = load_exercise(dir);
+    REQUIRE_MESSAGE(cut, (cut ? "" : cut.error().message));
+    auto text = runner::read_text_file(row.file.string());
+    REQUIRE(text);
+    const fs::path submission = root / (std::string(row.id) + "-missing-barrier.cu");
+    std::ofstream(submission) << without_line(*text, row.line);
+
+    const GradeResult r = grade(*cut, submission, {.seed = kSeed, .detail = false});
+    REQUIRE_MESSAGE(r.status == GradeStatus::failed, summary(r));
+    const CaseResult& c = r.cases.at(0);
+    CAPTURE(c.message);
+    CHECK(c.finding.rfind("data race on ", 0) == 0);
+    CHECK(c.finding.find(row.barrier) != std::string::npos);
+    CHECK(c.finding.find("(shared memory)") != std::string::npos);
+    CHECK(c.finding.find(submission.filename().string() + ":") != std::string::npos);
+    // The race first, then the outputs it spoiled.
+    CHECK(c.message.rfind("the memory checks found the bug: data race on ", 0) == 0);
+    CHECK(c.headline.rfind("data race on ", 0) == 0);
+    // The finding is the checker's own wording, the same as `warpsim run --check races` gives.
+    runner::KernelFileRequest request = request_for_case(
+        *cut, submission, *make_cases(*cut, kSeed)->begin(), {"in order"}, false);
+    request.check_races = request.check_bounds = true;
+    const runner::KernelFileResult checked = runner::run_kernel_file(request);
+    const auto race = std::find_if(
+        checked.trace.diagnostics.begin(), checked.trace.diagnostics.end(),
+        [](const Diagnostic& d) { return d.kind == DiagnosticKind::data_race; });
+    if (c.schedule == "in order") {
+      REQUIRE(race != checked.trace.diagnostics.end());
+      CHECK(c.finding.rfind(race->message, 0) == 0);
+    }
+  }
+  // A right solution is never rerun under the checks, and a failure they cannot explain keeps
+  // its plain message.
+  const fs::path dir = cut_exercise("inclusive-scan", {"one-warp"}, root);
+  auto cut = load_exercise(dir);
+  REQUIRE(cut);
+  const GradeResult wrong = grade(*cut, cut->starter_file(), {.seed = kSeed, .detail = false});
+  REQUIRE(wrong.status == GradeStatus::failed);
+  CHECK(wrong.cases.at(0).finding.empty());
+  CHECK(wrong.cases.at(0).message.find("the memory checks") == std::string::npos);
+}
+
+TEST_CASE("a malformed lesson.json or exercise.json: the file, the line and column, the problem") {
+  if (!general()) return;
+  const fs::path dir = scratch_exercise("twice", double_json(), kDoubleKernel);
+  std::ofstream(dir / "exercise.json") << "{\n  \"id\": \"twice\",\n  \"title\": \"t\"\n  \"x\": 1\n}\n";
+  auto loaded = load_exercise(dir);
+  REQUIRE_FALSE(loaded);
+  const std::string& m = loaded.error().message;
+  CAPTURE(m);
+  // Where reading stopped: the end of the unexpected "x".
+  CHECK(m.find((dir / "exercise.json").string() + ", line 4, column 5: not valid JSON: ") == 0);
+  CHECK(m.find("[json.exception") == std::string::npos);
+  CHECK(m.find("unexpected string literal; expected '}'") != std::string::npos);
+
+  std::ofstream(dir / "exercise.json") << "";
+  loaded = load_exercise(dir);
+  REQUIRE_FALSE(loaded);
+  CHECK(loaded.error().message.find("the file is empty") != std::string::npos);
+
+  const fs::path lesson = fs::path(WARPSIM_BINARY_DIR) / "tests" / "course" / "bad-lesson" / "01-x";
+  fs::create_directories(lesson);
+  std::ofstream(lesson / "kernel.cu") << kDoubleKernel;
+  std::ofstream(lesson / "lesson.json") << "{\"title\": \"t\",, }";
+  auto bad = load_lesson(lesson);
+  REQUIRE_FALSE(bad);
+  CAPTURE(bad.error().message);
+  CHECK(bad.error().message.find((lesson / "lesson.json").string() + ", line 1, column 15: not valid JSON: ") == 0);
+  CHECK(bad.error().message.find("[json.exception") == std::string::npos);
+}
+
+TEST_CASE(
+    "an instructor's folders: lessons and exercises from outside the repository join the "
+    "catalogues; --verify's checks hold for a good exercise and name what breaks in a bad one") {
+  if (!general()) return;
+  use_scratch_cache();
+  const fs::path root = fs::path(WARPSIM_BINARY_DIR) / "tests" / "course" / "instructor";
+  fs::remove_all(root);
+  const fs::path dir = cut_exercise("inclusive-scan", {"one-warp", "several-blocks"}, root / "course");
+  // Renamed, as an instructor's own exercise would be.
+  const fs::path mine = dir.parent_path() / "my-scan";
+  fs::rename(dir, mine);
+  {
+    nlohmann::json spec =
+        nlohmann::json::parse(*runner::read_text_file((mine / "exercise.json").string()));
+    spec["id"] = "my-scan";
+    fs::create_directories(mine / "wrong");
+    fs::create_directories(mine / "right");
+    fs::copy_file(exercise("inclusive-scan").dir / "right" / "shared-syncwarp.cu",
+                  mine / "right" / "shared.cu");
+    std::ofstream(mine / "wrong" / "no-sync.cu")
+        << without_line(*runner::read_text_file((mine / "right" / "shared.cu").string()),
+                        "__syncwarp();  // every lane has read before any lane writes");
+    spec["right"] = {{{"file", "shared.cu"}, {"note", "shared memory"}}};
+    spec["wrong"] = {{{"file", "no-sync.cu"}, {"bug", "no barrier"}, {"fails", "one-warp"},
+                      {"message", "data race on s["}}};
+    std::ofstream(mine / "exercise.json") << spec.dump(2);
+  }
+  // A lesson of the instructor's beside it (a copy of lesson 1 under its own name).
+  const fs::path lesson = root / "course" / "90-my-lesson";
+  fs::create_directories(lesson);
+  for (const auto& entry : fs::directory_iterator(kLessons / "01-lane-identity")) {
+    if (entry.is_regular_file()) fs::copy_file(entry.path(), lesson / entry.path().filename());
+  }
+
+  setenv("WARPSIM_LESSONS", (root / "course").c_str(), 1);
+  const std::vector<fs::path> folders = lesson_folders({(root / "nowhere").string()});
+  unsetenv("WARPSIM_LESSONS");
+  REQUIRE(folders.size() == 3);
+  CHECK(folders[1] == fs::absolute(root / "course").lexically_normal());
+  const ExerciseCatalogue exercises = load_exercises(folders);
+  REQUIRE(find_exercise(exercises, "my-scan") != nullptr);
+  CHECK(find_exercise(exercises, "warp-sum") != nullptr);
+  REQUIRE(exercises.problems.size() == 1);  // the folder that is not there
+  CHECK(exercises.problems[0].message.find("no lessons folder " + (root / "nowhere").string()) == 0);
+  const Catalogue lessons = load_catalogue(folders);
+  CHECK(find_lesson(lessons, "90-my-lesson") != nullptr);
+  CHECK(find_lesson(lessons, "04-butterfly-reduction") != nullptr);
+  // The same folder twice is one folder; a second exercise of the same id is a problem.
+  const ExerciseCatalogue twice = load_exercises(std::vector<fs::path>{mine, mine});
+  CHECK(twice.exercises.size() == 1);
+  REQUIRE(twice.problems.size() == 1);
+  CHECK(twice.problems[0].message.find("another exercise is named my-scan") != std::string::npos);
+
+  const Exercise& e = *find_exercise(exercises, "my-scan");
+  GradeOptions options{.seed = kSeed};
+  std::vector<ExerciseCheck> checks = verify_exercise(e, options);
+  REQUIRE(checks.size() == 4);
+  for (const ExerciseCheck& c : checks) CHECK_MESSAGE(c.ok, c.file << ": " << c.detail);
+  CHECK(checks[2].file == "wrong/no-sync.cu");
+
+  // Broken: the wrong file fails, but not with the words exercise.json promises.
+  nlohmann::json spec =
+      nlohmann::json::parse(*runner::read_text_file((mine / "exercise.json").string()));
+  spec["wrong"][0]["message"] = "words that never appear";
+  std::ofstream(mine / "exercise.json") << spec.dump(2);
+  auto broken = load_exercise(mine);
+  REQUIRE(broken);
+  checks = verify_exercise(*broken, options);
+  REQUIRE(checks.size() == 4);
+  CHECK_FALSE(checks[2].ok);
+  CHECK(checks[2].detail.find("failed without the words \"words that never appear\"") !=
+        std::string::npos);
 }

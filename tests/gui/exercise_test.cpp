@@ -281,3 +281,27 @@ TEST_CASE("the starter copied to <kernel>.cu and graded from then on; a file the
   CHECK(b.m.notice.find("is already there: grading it (not overwritten)") != std::string::npos);
   CHECK(b.m.exercise->source_lines == std::vector<std::string>{"// mine"});
 }
+
+TEST_CASE("Grade in the GUI grades as `warpsim grade` does: the exercise's own seed, the sandbox") {
+  App a;
+  REQUIRE(start(a, {"--exercise", "warp-sum", (kWarpSum / "right" / "shfl-down.cu").string()}));
+  const ExerciseState& e = *a.m.exercise;
+  const std::uint64_t seed = course::default_seed(*e.exercise);
+  CHECK(seed != 1);
+  CHECK(e.seed == seed);  // what the exercise tab shows
+  apply(a.m, a.v, {Grade{}}, 1);
+  REQUIRE(a.m.exercise->wanted);
+  CHECK(a.m.exercise->wanted->seed == seed);
+  grade_now(a);
+  REQUIRE(a.m.exercise->result);
+  const course::GradeResult& r = *a.m.exercise->result;
+  CHECK(r.passed());
+  CHECK(r.seed == seed);
+  // The options come from the one function the CLI uses too.
+  const auto options = course::grading_options(*e.exercise);
+  REQUIRE(options);
+  CHECK(options->seed == seed);
+  CHECK(r.sandbox == runner::describe(options->sandbox));
+  if (options->sandbox.active()) CHECK(r.sandbox != runner::describe(runner::Sandbox{}));
+  MESSAGE("sandbox: " << r.sandbox);
+}

@@ -104,6 +104,13 @@ const Lesson* find_lesson(const Catalogue& catalogue, std::string_view id);
 // $WARPSIM_LESSONS_DIR, else the installed lessons beside the executable
 // (<prefix>/share/warpsim/lessons), else the source tree's.
 std::filesystem::path default_lessons_dir();
+// Every folder lessons and exercises come from: default_lessons_dir(), then an instructor's own,
+// from $WARPSIM_LESSONS (colon-separated) and then `extra` (--lessons DIR), absolute, each once.
+std::vector<std::filesystem::path> lesson_folders(const std::vector<std::string>& extra = {});
+// The lessons of every folder in `roots`: a folder that holds lesson.json is one lesson, any
+// other a folder of lessons. A missing folder, a lesson that does not load or one whose name
+// another folder took already is a problem, named.
+Catalogue load_catalogue(const std::vector<std::filesystem::path>& roots);
 // The lesson the walkthrough opens by default (the butterfly reduction).
 inline constexpr std::string_view kDefaultLesson = "butterfly-reduction";
 

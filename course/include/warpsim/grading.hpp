@@ -20,6 +20,8 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -156,6 +158,10 @@ struct ExerciseCatalogue {
 };
 // Every lessons/<lesson>/exercises/<id>/ folder.
 ExerciseCatalogue load_exercises(const std::filesystem::path& lessons_dir);
+// The exercises of every folder in `roots` (lesson_folders()): a folder holding exercise.json is
+// one exercise, one holding exercises/ a lesson's, any other a folder of lessons. An id taken
+// already is a problem, named with both folders.
+ExerciseCatalogue load_exercises(const std::vector<std::filesystem::path>& roots);
 const Exercise* find_exercise(const ExerciseCatalogue& catalogue, std::string_view id);
 
 // ---------------------------------------------------------------------------------------------
@@ -203,13 +209,24 @@ runner::KernelFileRequest request_for_case(const Exercise& exercise,
 
 // The reference solution's runs, by exercise, seed and case: gradings of the same exercise with
 // the same seed (a class, a test suite) share them instead of running the reference again.
+// Safe to share between threads (grade_class grades several submissions at once).
 class ReferenceRuns {
  public:
   const runner::KernelFileResult* find(const std::string& key) const;
   const runner::KernelFileResult& add(std::string key, runner::KernelFileResult result);
+  // The run stored under `key`, made by `run` the first time (once, whichever thread asks first;
+  // the others wait for it).
+  const runner::KernelFileResult& run_once(const std::string& key,
+                                           const std::function<runner::KernelFileResult()>& run);
 
  private:
-  std::map<std::string, runner::KernelFileResult> runs_;
+  struct Entry {
+    std::once_flag once;
+    bool done = false;
+    runner::KernelFileResult result;
+  };
+  mutable std::mutex mutex_;
+  std::map<std::string, std::unique_ptr<Entry>> runs_;
 };
 
 enum class CaseOutcome : std::uint8_t {
@@ -231,7 +248,11 @@ struct CaseResult {
   std::string schedule;  // the run that failed ("in order", "order 2", ...)
   std::string message;   // one line: why it failed (empty when it passed)
   std::string headline;  // the same, short, for a table of cases
-  std::size_t runs = 0;  // runs made of the submission
+  // The failing run once more under the race, uninitialised-read and bounds checks (`warpsim run
+  // --check all`): what they found, in the checker's words ("data race on sdata[3] ..."), which
+  // message and headline then lead with; empty when they found nothing (or did not run).
+  std::string finding;
+  std::size_t runs = 0;  // runs made of the submission (the checked run not counted)
   double seconds = 0;
   std::string gpu;       // with a GPU: "agrees", or why it was not run there; empty without one
   bool passed() const { return outcome == CaseOutcome::passed; }
@@ -240,7 +261,7 @@ struct CaseResult {
 };
 
 struct GradeOptions {
-  std::uint64_t seed = 1;  // the CLI's default: default_seed(exercise)
+  std::uint64_t seed = 1;  // grading_options gives default_seed(exercise)
   // Stop once this much wall time is spent (a kernel that crawls without hanging); the cases
   // left are not run: incomplete, not failed.
   double budget_seconds = 60;
@@ -250,8 +271,12 @@ struct GradeOptions {
   // the submission itself. Inactive (the default): the submission runs with the user's rights.
   runner::Sandbox sandbox{};
   bool detail = true;  // work out the first failing case's table and step (one more run)
+  // Each failing case's run again under the memory checks, to name the bug (CaseResult::finding):
+  // a second, instrumented compile of a submission that fails.
+  bool check_failures = true;
   std::optional<double> time_limit_seconds{};  // per run, instead of the exercise's
   ReferenceRuns* references = nullptr;         // shared reference runs (none: each grading its own)
+  std::size_t jobs = 0;  // grade_class: submissions graded at once (0: one per core)
   // Called after each case (from the grading thread), for progress in a view.
   std::function<void(const CaseResult&)> on_case{};
   // The GPU, when there is one: runs the same launch on the device (with the simulator's initial
@@ -335,9 +360,11 @@ GradeResult grade(const Exercise& exercise, const std::filesystem::path& submiss
 // one): case `case_index` of make_cases(exercise, seed), run by the submission under `schedule`
 // and by the reference in order, both with steps. The error: no such case, or the exercise's
 // cases cannot be made.
+// `sandbox`: where the submission runs (grading_sandbox's; inactive: as the user).
 Expected<FailureDetail> explain_case(const Exercise& exercise,
                                      const std::filesystem::path& submission, std::uint64_t seed,
-                                     std::size_t case_index, const Schedule& schedule);
+                                     std::size_t case_index, const Schedule& schedule,
+                                     const runner::Sandbox& sandbox = {});
 
 // What the reference's lanes received at the same call as `step` of the submission's run: each
 // lane's k-th warp-level call against the reference lane's k-th call, where both are the same
@@ -368,10 +395,53 @@ struct StudentGrade {
 // Each submission graded with the same seed; a submission that crashes, hangs or does not
 // compile fails its own row only. With an active options.sandbox, the submissions' folder is
 // hidden from each, all but its own file or folder; a submission that is a link to a file
-// outside its folder is not graded.
-std::vector<StudentGrade> grade_class(const Exercise& exercise,
-                                      const std::vector<Submission>& submissions,
-                                      const GradeOptions& options = {});
+// outside its folder is not graded. class_jobs(options) submissions are graded at once (each
+// compiled once, its cases run one after another); `on_graded` is called as each is done (index
+// into `submissions`), one call at a time, from the grading threads. The grades come back in the
+// order of `submissions`.
+std::vector<StudentGrade> grade_class(
+    const Exercise& exercise, const std::vector<Submission>& submissions,
+    const GradeOptions& options = {},
+    const std::function<void(std::size_t, const StudentGrade&)>& on_graded = {});
+// How many submissions grade_class grades at once: options.jobs, or one per core (0), at most
+// one per submission.
+std::size_t class_jobs(const GradeOptions& options, std::size_t submissions);
+
+// ---------------------------------------------------------------------------------------------
+// How a student's work is graded, one way for `warpsim grade` and the GUI's Grade
+
+// `--sandbox MODE`: auto (the strongest this machine can make: bwrap, else namespaces, else
+// limits), bwrap, namespaces, limits or none. `private_files`: what the grading writes (CSV,
+// reports), hidden from every submission. The error: no such mode, or the machine cannot make it.
+Expected<runner::Sandbox> grading_sandbox(std::string_view mode,
+                                          const std::vector<std::string>& private_files = {});
+
+struct GradeSettings {
+  std::optional<std::uint64_t> seed;  // none: default_seed(exercise)
+  std::string sandbox = "auto";       // as grading_sandbox takes it
+  double budget_seconds = GradeOptions{}.budget_seconds;
+  std::optional<double> time_limit_seconds{};
+  std::vector<std::string> private_files;
+};
+// The options every grading of `exercise` starts from (a view adds its progress callback, the
+// CLI its GPU): the exercise's fixed seed unless settings give one, the sandbox settings name.
+Expected<GradeOptions> grading_options(const Exercise& exercise, const GradeSettings& settings = {});
+
+// ---------------------------------------------------------------------------------------------
+// Checking an exercise before students see it (`warpsim exercises --verify DIR`, and the tests of
+// the repository's own)
+
+struct ExerciseCheck {
+  std::string what;  // "the reference solution passes", "wrong/no-sync.cu fails on case block-256"
+  std::string file;  // the file graded
+  bool ok = false;
+  bool incomplete = false;  // not ok only because cases did not run (time budget): rerun it
+  std::string detail;  // why not, or the message the check looked at
+};
+// The reference solution passes, the starter does not, each wrong/ file fails on the case it
+// names with the words it names, each right/ file passes: all graded with `options` (their seed;
+// the sandbox too, where one is given). In that order.
+std::vector<ExerciseCheck> verify_exercise(const Exercise& exercise, const GradeOptions& options);
 
 // The hints unlocked so far: hints 1..n (n is clamped to the number of hints).
 std::vector<std::string> hints_up_to(const Exercise& exercise, std::size_t n);

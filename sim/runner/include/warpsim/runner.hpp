@@ -442,6 +442,11 @@ struct KernelFileResult {
   std::string message;  // empty when completed; else why the run stopped or never started (one line)
   std::string details;  // bad_input from a compile: the compiler's output, whole lines
   std::uint64_t steps = 0;  // warp-level operations simulated
+  // A timeout: the seconds the kernel's process had spent on a CPU, and ready to run but waiting
+  // for one (other programs had the cores), when the wall-clock limit passed (-1: not known, or
+  // no timeout). Much waiting: the machine was busy, and the limit says little of the kernel.
+  double cpu_seconds_at_limit = -1;
+  double wait_seconds_at_limit = -1;
   // One line each about the file as compiled, e.g. a kernel whose whole body the preprocessor
   // removed for the chosen architecture (it completes with 0 steps and does nothing).
   std::vector<std::string> warnings;
