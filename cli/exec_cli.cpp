@@ -28,6 +28,7 @@ struct ExecFlags {
   std::uint64_t tolerance_ulps = 0;
   std::string buffers_dir;  // --buffers: keep both sides' recordings here
   std::string recorded_buffers_dir;  // --compare-buffers: a GPU recording to compare with
+  std::vector<std::string> checks;   // --check races, --check uninit, ...
 };
 
 // The two recordings of --gpu: under --buffers DIR (kept), else a temporary folder (removed).
@@ -220,7 +221,8 @@ CommandRun add_exec_command(CLI::App& app, std::vector<std::string> program_args
       "cached on its own, .c as C; then all are linked; the report names them all).\n"
       "\n"
       "exit status: the program's own; when it returned 0: 122 (as for run) when a kernel wrote\n"
-      "before or after a cudaMalloc'd block, 123 when a kernel misused warp-level\n"
+      "before or after a cudaMalloc'd block or --check found a race or an uninitialised\n"
+      "shared read, 123 when a kernel misused warp-level\n"
       "operations (diagnostics); 123 when a launch could not complete (deadlock, runaway); 124 the time\n"
       "limit passed; 125 bad input (missing file, compile or link error); 128+N killed by\n"
       "signal N.\n"
@@ -259,6 +261,12 @@ CommandRun add_exec_command(CLI::App& app, std::vector<std::string> program_args
                    "threads a launch's blocks run on (default: $WARPSIM_JOBS, else every core); "
                    "results are the same for any number")
       ->check(CLI::Range(1, 1024));
+  exec_app->add_option("--check", f->checks,
+                       "memory checks of every launch, as run's: races (data races in __shared__ "
+                       "memory and cudaMalloc'd blocks), uninit (reads of __shared__ bytes no thread "
+                       "of the block wrote), bounds (reads and writes just before or after a block, "
+                       "with lane and line; every check includes it), all; repeat or separate with "
+                       "commas. Findings give exit status 122 where the program returned 0");
   CLI::Option* gpu = exec_app->add_flag("--gpu", f->gpu,
                      "also build the files with nvcc, run the program on the GPU and compare the "
                      "two programs' stdout, exit status and every launch's buffers");
@@ -284,6 +292,12 @@ CommandRun add_exec_command(CLI::App& app, std::vector<std::string> program_args
       }
     }
     f->request.color_compiler_output = isatty(STDERR_FILENO) != 0;
+    for (const std::string& check : f->checks) {
+      if (const Expected<void> known = runner::add_memory_checks(check, f->request); !known) {
+        std::cerr << "warpsim exec: " << known.error().message << "\n";
+        return 2;  // a usage error, as CLI11 reports its own
+      }
+    }
     return run(*f);
   };
 }
