@@ -445,7 +445,8 @@ ProgramResult run_program(const ProgramRequest& request) {
     checks.pop_back();
     environment.emplace_back(program::kProgramChecksEnv, checks);
   }
-  if (request.policy != ConvergencePolicy::maximal || request.seed != 1 || request.order_seed != 0) {
+  if (request.policy != ConvergencePolicy::maximal || request.seed != 1 ||
+      request.order_seed != 0) {
     environment.emplace_back(
         program::kProgramScheduleEnv,
         std::string(request.policy == ConvergencePolicy::interleaved ? "interleaved" : "maximal") +

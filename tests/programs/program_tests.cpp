@@ -289,6 +289,20 @@ TEST_CASE("exec --check names races in cudaMalloc'd blocks and __shared__ memory
   CHECK(run_warpsim({"exec", program, "--check", "everything"}).exit_code == 2);
 }
 
+TEST_CASE("exec --schedules shows the lost update that the default order hides, naming the schedule") {
+  const std::string program = (kCases / "lost_update.cu").string();
+  const ProcessOutcome run = run_warpsim({"exec", program, "--schedules", "2"});
+  INFO(run.err);
+  CHECK(run.exit_code == 122);
+  CHECK(run.out == "total: 256\n");  // schedule 1's output passes through
+  CHECK(contains(run.err, "2. --policy maximal --order-seed 1: exited with status 0"));
+  CHECK(contains(run.err, "its output differs from schedule 1's"));
+  CHECK(contains(run.err, "rerun schedule 2 alone with --policy maximal --order-seed 1"));
+  const ProcessOutcome alone = run_warpsim({"exec", program, "--policy", "maximal", "--order-seed", "1"});
+  CHECK(alone.exit_code == 0);
+  CHECK(alone.out != "total: 256\n");
+}
+
 TEST_CASE("exec --check bounds stops at an access outside a cudaMalloc'd block, naming lane and line") {
   const std::string program = (kCases / "outside_allocation.cu").string();
   const ProcessOutcome after = run_warpsim({"exec", program, "--check", "bounds"});
