@@ -36,6 +36,7 @@ WARPSYNC_RELABEL = {
     "warpsync/intragroup_scan": ("race", "lanes read A[tid - k] that other lanes write, no __syncwarp"),
     "warpsync/scan_warp": ("race", "lanes read A[tid - k] that other lanes write, no __syncwarp"),
     "warpsync/shuffle": ("race", "A[tid] = B[(tid + 1) % 32]: the neighbour writes what a lane reads"),
+    "warpsync/broken_shuffle": ("race", "A[tid] = B[(tid + 1) % 32] across 1024 threads: the neighbour writes what a lane reads"),
     "warpsync/equality_abstraction_issue": ("race", "every thread writes A[0..2], thread 0..2 write 0 there too"),
     "warpsync/refined_equality_abstraction": ("no_race", "each thread its own elements"),
 }
