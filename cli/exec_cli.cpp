@@ -16,6 +16,7 @@
 #include "commands.hpp"
 #include "exec_report.hpp"
 #include "gpu_hooks.hpp"
+#include "schedules_report.hpp"
 #include "warpsim/program.hpp"
 
 namespace warpsim::cli {
@@ -28,6 +29,9 @@ struct ExecFlags {
   std::uint64_t tolerance_ulps = 0;
   std::string buffers_dir;  // --buffers: keep both sides' recordings here
   std::string recorded_buffers_dir;  // --compare-buffers: a GPU recording to compare with
+  std::vector<std::string> checks;   // --check races, --check uninit, ...
+  std::size_t schedules = 0;         // --schedules N
+  std::string policy = "maximal";    // --policy
 };
 
 // The two recordings of --gpu: under --buffers DIR (kept), else a temporary folder (removed).
@@ -184,8 +188,30 @@ int run_against_recording(const ExecFlags& f) {
   return status != 0 ? status : buffers->matches() ? 0 : 1;
 }
 
+// --schedules N: the program under N schedules; schedule 1's output passes through, the report
+// says which schedules print otherwise or find something.
+int run_schedules(const ExecFlags& f) {
+  const runner::ProgramScheduleExploration explored =
+      runner::explore_program_schedules(f.request, f.schedules);
+  const runner::ProgramResult& first = explored.runs.front().result;
+  if (first.status == runner::ProgramStatus::bad_input) {
+    std::cerr << first.details;
+    return exec_error(first.message);
+  }
+  std::cout << first.program_stdout << std::flush;
+  if (f.json_path.empty()) {
+    write_program_schedules_text(std::cerr, explored, {isatty(STDERR_FILENO) != 0});
+  } else {
+    std::ofstream out(f.json_path, std::ios::binary | std::ios::trunc);
+    out << program_schedules_json(explored).dump() << "\n";
+    if (!out.flush()) return exec_error("cannot write --json " + f.json_path);
+  }
+  return explored.exit_status();
+}
+
 int run(const ExecFlags& f) {
   if (f.gpu) return run_on_both(f);
+  if (f.schedules != 0) return run_schedules(f);
   if (!f.recorded_buffers_dir.empty()) return run_against_recording(f);
   const runner::ProgramResult result = runner::run_program(f.request);
   if (result.status == runner::ProgramStatus::bad_input) {
@@ -220,7 +246,8 @@ CommandRun add_exec_command(CLI::App& app, std::vector<std::string> program_args
       "cached on its own, .c as C; then all are linked; the report names them all).\n"
       "\n"
       "exit status: the program's own; when it returned 0: 122 (as for run) when a kernel wrote\n"
-      "before or after a cudaMalloc'd block, 123 when a kernel misused warp-level\n"
+      "before or after a cudaMalloc'd block or --check found a race or an uninitialised\n"
+      "shared read, 123 when a kernel misused warp-level\n"
       "operations (diagnostics); 123 when a launch could not complete (deadlock, runaway); 124 the time\n"
       "limit passed; 125 bad input (missing file, compile or link error); 128+N killed by\n"
       "signal N.\n"
@@ -259,6 +286,27 @@ CommandRun add_exec_command(CLI::App& app, std::vector<std::string> program_args
                    "threads a launch's blocks run on (default: $WARPSIM_JOBS, else every core); "
                    "results are the same for any number")
       ->check(CLI::Range(1, 1024));
+  exec_app->add_option("--check", f->checks,
+                       "memory checks of every launch, as run's: races (data races in __shared__ "
+                       "memory and cudaMalloc'd blocks), uninit (reads of __shared__ bytes no thread "
+                       "of the block wrote), bounds (reads and writes just before or after a block, "
+                       "with lane and line; every check includes it), all; repeat or separate with "
+                       "commas. Findings give exit status 122 where the program returned 0");
+  exec_app->add_option("--policy", f->policy, "convergence of every launch: maximal (default) or interleaved")
+      ->check(CLI::IsMember({"maximal", "interleaved"}));
+  exec_app->add_option("--seed", f->request.seed, "order of the interleaved policy (default 1)")
+      ->check(CLI::NonNegativeNumber);
+  exec_app->add_option("--order-seed", f->request.order_seed,
+                       "0 (default): blocks in index order, a warp runs on until it waits; any "
+                       "other value: seeded block and warp orders")
+      ->check(CLI::NonNegativeNumber);
+  CLI::Option* schedules =
+      exec_app
+          ->add_option("--schedules", f->schedules,
+                       "run the program N times, every launch under another seeded schedule (the "
+                       "default, block/warp orders, the interleaved policy); report any finding "
+                       "and any output or exit status unlike the first schedule's (then exit 122)")
+          ->check(CLI::Range(std::size_t{1}, std::size_t{100}));
   CLI::Option* gpu = exec_app->add_flag("--gpu", f->gpu,
                      "also build the files with nvcc, run the program on the GPU and compare the "
                      "two programs' stdout, exit status and every launch's buffers");
@@ -268,7 +316,9 @@ CommandRun add_exec_command(CLI::App& app, std::vector<std::string> program_args
                        "compare every launch's buffers with a GPU's recording instead of a GPU "
                        "(the gpu/ folder that exec --gpu --buffers DIR wrote on a GPU machine)")
           ->check(CLI::ExistingDirectory)
-          ->excludes(gpu);
+          ->excludes(gpu)
+          ->excludes(schedules);
+  schedules->excludes(gpu);
   CLI::Option* ulps = exec_app->add_option(
       "--tolerance-ulps", f->tolerance_ulps,
       "with --gpu or --compare-buffers: f32/f64 buffer elements within N ULPs match (default 0)");
@@ -284,6 +334,14 @@ CommandRun add_exec_command(CLI::App& app, std::vector<std::string> program_args
       }
     }
     f->request.color_compiler_output = isatty(STDERR_FILENO) != 0;
+    f->request.policy =
+        f->policy == "interleaved" ? ConvergencePolicy::interleaved : ConvergencePolicy::maximal;
+    for (const std::string& check : f->checks) {
+      if (const Expected<void> known = runner::add_memory_checks(check, f->request); !known) {
+        std::cerr << "warpsim exec: " << known.error().message << "\n";
+        return 2;  // a usage error, as CLI11 reports its own
+      }
+    }
     return run(*f);
   };
 }

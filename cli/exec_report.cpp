@@ -77,8 +77,8 @@ void write_exec_text(std::ostream& out, const std::vector<std::string>& files,
   out << "\n";
   if (r.status == runner::ProgramStatus::exited && r.exit_code == 0 &&
       r.memory_finding_count() != 0) {
-    out << "warpsim exec: the kernels touched memory outside their allocations (above): exit "
-           "status "
+    out << "warpsim exec: the memory checks found something (above: a race, an uninitialised "
+           "read, or an access outside an allocation): exit status "
         << runner::kExitFindings << "\n";
   } else if (r.status == runner::ProgramStatus::exited && r.exit_code == 0 && diagnostics != 0) {
     out << "warpsim exec: the kernels misused warp-level operations (above): exit status "

@@ -16,6 +16,7 @@
 #include "commands.hpp"
 #include "gpu_hooks.hpp"
 #include "run_report.hpp"
+#include "schedules_report.hpp"
 #include "warpsim/compared_buffers.hpp"
 #include "warpsim/runner.hpp"
 
@@ -38,6 +39,8 @@ struct RunFlags {
   std::string gpu_trace_out;
   std::string policy = "maximal";
   std::uint64_t seed = 1;
+  std::uint64_t order_seed = 0;
+  std::size_t schedules = 0;  // --schedules N: 0 runs the one schedule the flags name
   std::uint64_t max_steps = LaunchOptions{}.max_steps;
   double timeout = 60;
   std::size_t shared = 48 * 1024;
@@ -74,6 +77,7 @@ Expected<runner::KernelFileRequest> request_of(const RunFlags& f) {
   }
   r.policy = f.policy == "interleaved" ? ConvergencePolicy::interleaved : ConvergencePolicy::maximal;
   r.seed = f.seed;
+  r.order_seed = f.order_seed;
   r.max_steps = f.max_steps;
   r.timeout_seconds = f.timeout;
   r.shared_bytes = f.shared;
@@ -115,6 +119,30 @@ int exit_for_gpu_error(const Error& error) {
   return runner::kExitKernelFailed;
 }
 
+// --schedules N: the launch under N schedules, their findings and how their buffers differ.
+int run_schedules(const RunFlags& f, const runner::KernelFileRequest& request) {
+  if (f.gpu) return usage_error("run", "--schedules and --gpu: give one or the other");
+  if (!f.trace_path.empty()) {
+    return usage_error("run", "--schedules and --trace: rerun one schedule alone to trace it");
+  }
+  runner::KernelFileRequest quiet = request;
+  quiet.record_steps = false;
+  const runner::KernelScheduleExploration explored =
+      runner::explore_kernel_schedules(quiet, f.schedules);
+  const runner::KernelFileResult& first = explored.runs.front().result;
+  if (first.status == runner::RunStatus::bad_input) {
+    std::cerr << first.details;
+    return usage_error("run", first.message);
+  }
+  for (const std::string& warning : first.warnings) std::cerr << "warpsim run: warning: " << warning << "\n";
+  if (f.json) {
+    std::cout << kernel_schedules_json(explored).dump() << "\n";
+  } else {
+    write_kernel_schedules_text(std::cout, explored, {isatty(STDOUT_FILENO) != 0});
+  }
+  return explored.exit_status();
+}
+
 int run(const RunFlags& f, const std::vector<std::string>& gpu_only_flags) {
   if (f.list_kernels) return list_kernels(f.file);
   if (f.kernel.empty()) return usage_error("run", "--kernel NAME is required");
@@ -128,6 +156,7 @@ int run(const RunFlags& f, const std::vector<std::string>& gpu_only_flags) {
   if (!f.trace_path.empty() && !writable_destination(f.trace_path)) {
     return usage_error("run", "cannot write --trace " + f.trace_path + ": " + std::strerror(errno));
   }
+  if (f.schedules != 0) return run_schedules(f, *request);
   if (f.gpu) {
     if (!f.gpu_trace_out.empty() && !writable_destination(f.gpu_trace_out)) {
       return usage_error("run", "cannot write --gpu-trace-out " + f.gpu_trace_out + ": " +
@@ -220,7 +249,8 @@ CommandRun add_run_command(CLI::App& app) {
       "exit status: 0 ran (diagnostics may be present), 1 the kernel deadlocked, ran away,\n"
       "crashed, went out of bounds or timed out, 2 bad input (arguments, file, compile error),\n"
       "3 --gpu without GPU, 122 it ran and the memory checks found something: a data race,\n"
-      "an uninitialised shared read (--check) or a write before a buffer (any run).\n"
+      "an uninitialised shared read (--check) or a write before a buffer (any run), or, under\n"
+      "--schedules, buffers that differ between schedules.\n"
       "With --gpu the status is 0 when both runs ran, even where they differ: the report (and\n"
       "--json's \"identical\" fields) say whether they agree.\n"
       "Compiled kernels are cached in $WARPSIM_CACHE_DIR, else $XDG_CACHE_HOME/warpsim or\n"
@@ -255,6 +285,15 @@ CommandRun add_run_command(CLI::App& app) {
       ->check(CLI::IsMember({"maximal", "interleaved"}));
   run_app->add_option("--seed", f->seed, "order of the interleaved policy (default 1)")
       ->check(CLI::NonNegativeNumber);
+  run_app->add_option("--order-seed", f->order_seed,
+                      "0 (default): blocks in index order, a warp runs on until it waits; any "
+                      "other value: seeded block and warp orders")
+      ->check(CLI::NonNegativeNumber);
+  run_app->add_option("--schedules", f->schedules,
+                      "run the launch under N schedules (the default, seeded "
+                      "block/warp orders, the interleaved policy, ...) and report any finding or "
+                      "buffer that differs between them, with the flags that rerun it alone")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000}));
   run_app->add_option("--max-steps", f->max_steps,
                       "warp-level steps before the run counts as runaway")
       ->check(CLI::PositiveNumber);

@@ -26,6 +26,10 @@
 #include "warpsim/device_abi.hpp"
 #include "warpsim/launch.hpp"
 #include "warpsim/launch_record.hpp"
+#include "warpsim/memory_checks.hpp"
+
+extern "C" __thread unsigned char* warpsim_dynamic_shared_base;  // device_abi.cpp
+extern "C" unsigned char warpsim_dynamic_shared[];
 
 namespace warpsim::program {
 namespace {
@@ -56,6 +60,14 @@ struct ProgramState {
   // Threads a launch's blocks may run on (kProgramJobsEnv): every core unless told otherwise.
   std::uint32_t jobs = std::max(1u, std::thread::hardware_concurrency());
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  MemoryChecks checks;  // kProgramChecksEnv: the flags; the memory is filled per launch
+  ConvergencePolicy policy = ConvergencePolicy::maximal;  // kProgramScheduleEnv
+  std::uint64_t seed = 1;
+  std::uint64_t order_seed = 0;
+  // The program's __shared__ variables (its TLS symbols) for the thread that read them: the
+  // executable is read once, not at every launch.
+  std::vector<CheckedMemory> shared_variables;
+  std::thread::id shared_variables_thread{};
 
   ProgramState() {
     if (const char* d = std::getenv(kProgramDirEnv)) dir = d;
@@ -67,6 +79,23 @@ struct ProgramState {
     if (const char* j = std::getenv(kProgramJobsEnv)) {
       const unsigned long count = std::strtoul(j, nullptr, 10);
       if (count != 0) jobs = static_cast<std::uint32_t>(std::min(count, 1024ul));
+    }
+    if (const char* c = std::getenv(kProgramChecksEnv)) {
+      const std::string names = c;
+      checks.races = names.find("races") != std::string::npos;
+      checks.uninitialized_shared = names.find("uninit") != std::string::npos;
+      checks.bounds = names.find("bounds") != std::string::npos;
+    }
+    if (const char* text = std::getenv(kProgramScheduleEnv)) {
+      const std::string schedule = text;
+      policy = schedule.rfind("interleaved", 0) == 0 ? ConvergencePolicy::interleaved
+                                                      : ConvergencePolicy::maximal;
+      const std::size_t first = schedule.find(':');
+      const std::size_t second = first == std::string::npos ? first : schedule.find(':', first + 1);
+      if (second != std::string::npos) {
+        seed = std::strtoull(schedule.c_str() + first + 1, nullptr, 10);
+        order_seed = std::strtoull(schedule.c_str() + second + 1, nullptr, 10);
+      }
     }
     if (!dir.empty()) {
       const std::string path = dir + "/" + kLaunchRecordFile;
@@ -253,6 +282,41 @@ std::vector<Diagnostic> writes_outside_blocks(ProgramState& s, const KernelLaunc
   return found;
 }
 
+// What exec --check looks at in one launch: every cudaMalloc'd block (named by the argument that
+// points into it, with the slack and guard pages around it as its guards), the dynamic shared
+// memory and the program's __shared__ variables.
+std::vector<CheckedMemory> checked_memory(ProgramState& s, const KernelLaunchRequest& request,
+                                          void (*body)(void*)) {
+  std::vector<CheckedMemory> memory;
+  {
+    std::lock_guard lock(s.mutex);
+    for (const auto& [start, bytes] : s.allocations) {
+      if (s.symbols.count(start) != 0 || bytes == 0) continue;
+      std::int64_t offset = 0, element_size = 1;
+      char who[200];
+      name_block(&request, start, bytes, who, sizeof who, offset, element_size);
+      CheckedMemory m{reinterpret_cast<const void*>(start), bytes, who,
+                      static_cast<std::uint32_t>(element_size), false};
+      if (const auto guarded = s.guarded.find(start); guarded != s.guarded.end()) {
+        const GuardedBlock& b = guarded->second;
+        m.guard_before = start - b.mapping;
+        m.guard_after = b.mapping + b.mapping_bytes - (start + bytes);
+      }
+      memory.push_back(std::move(m));
+    }
+  }
+  if (request.shared_bytes != 0 && warpsim_dynamic_shared_base == warpsim_dynamic_shared) {
+    memory.push_back({warpsim_dynamic_shared_base, request.shared_bytes, "extern __shared__ memory",
+                      0, true, 0, device::kDynamicSharedCapacity - request.shared_bytes});
+  }
+  if (s.shared_variables_thread != std::this_thread::get_id()) {
+    s.shared_variables = shared_variables_of(reinterpret_cast<const void*>(body));
+    s.shared_variables_thread = std::this_thread::get_id();
+  }
+  memory.insert(memory.end(), s.shared_variables.begin(), s.shared_variables.end());
+  return memory;
+}
+
 }  // namespace
 
 int launch_kernel(const KernelLaunchRequest& request, void (*body)(void*), void* context) {
@@ -279,6 +343,9 @@ int launch_kernel(const KernelLaunchRequest& request, void (*body)(void*), void*
   options.max_steps = s.max_steps;
   options.record_steps = !s.trace_dir.empty();
   options.jobs = s.jobs;
+  options.policy = s.policy;
+  options.seed = s.seed;
+  options.order_seed = s.order_seed;
 
   const Expected<void> shape = check_launch_shape(record.grid, record.block);
   if (!shape || request.shared_bytes > device::kDynamicSharedCapacity) {
@@ -305,6 +372,10 @@ int launch_kernel(const KernelLaunchRequest& request, void (*body)(void*), void*
   }
   g_crash_index = record.index;
   g_crash_request = &request;
+  if (s.checks.any()) {
+    options.checks = s.checks;
+    options.checks.memory = checked_memory(s, request, body);
+  }
   g_in_launch = 1;
   LaunchResult result = launch(options, [&] { body(context); });
   g_in_launch = 0;

@@ -284,6 +284,9 @@ Expected<std::string> build_program(const ProgramRequest& request, const Toolcha
       unit.options.headers = std::move(sources.headers);
       unit.prepared_source = prepare_program_source(sources.main, absolute.string());
     }
+    // Kernels live in CUDA files only: host files stay uninstrumented (and as fast as ever).
+    unit.options.instrument_memory =
+        request.any_check() && !unit.options.c_language && !unit.options.host_cplusplus;
     units.push_back(std::move(unit));
   }
   if (units.size() == 1) {
@@ -433,6 +436,21 @@ ProgramResult run_program(const ProgramRequest& request) {
   if (!request.buffers_dir.empty()) {
     environment.emplace_back(launch_buffers::kLaunchBuffersDirEnv,
                              fs::absolute(request.buffers_dir).lexically_normal().string());
+  }
+  if (request.any_check()) {
+    std::string checks;
+    if (request.check_races) checks += "races,";
+    if (request.check_uninitialized_shared) checks += "uninit,";
+    if (request.check_bounds) checks += "bounds,";
+    checks.pop_back();
+    environment.emplace_back(program::kProgramChecksEnv, checks);
+  }
+  if (request.policy != ConvergencePolicy::maximal || request.seed != 1 ||
+      request.order_seed != 0) {
+    environment.emplace_back(
+        program::kProgramScheduleEnv,
+        std::string(request.policy == ConvergencePolicy::interleaved ? "interleaved" : "maximal") +
+            ":" + std::to_string(request.seed) + ":" + std::to_string(request.order_seed));
   }
   std::vector<std::string> argv{*executable};
   argv.insert(argv.end(), request.program_args.begin(), request.program_args.end());

@@ -18,6 +18,7 @@
 #include "kernel_child.hpp"
 #include "kernel_compiler.hpp"
 #include "stop_diagnostic.hpp"
+#include "warpsim/program.hpp"
 
 namespace warpsim::runner {
 namespace fs = std::filesystem;
@@ -231,7 +232,11 @@ std::string_view to_string(RunStatus status) {
   return "?";
 }
 
-Expected<void> add_memory_checks(std::string_view names, KernelFileRequest& request) {
+namespace {
+
+// The checks that `--check NAMES` turns on, as request fields; every check includes bounds.
+template <class Request>
+Expected<void> add_checks(std::string_view names, Request& request) {
   while (true) {
     const std::size_t comma = names.find(',');
     const std::string_view name = names.substr(0, comma);
@@ -249,6 +254,16 @@ Expected<void> add_memory_checks(std::string_view names, KernelFileRequest& requ
     if (comma == std::string_view::npos) return {};
     names.remove_prefix(comma + 1);
   }
+}
+
+}  // namespace
+
+Expected<void> add_memory_checks(std::string_view names, KernelFileRequest& request) {
+  return add_checks(names, request);
+}
+
+Expected<void> add_memory_checks(std::string_view names, ProgramRequest& request) {
+  return add_checks(names, request);
 }
 
 int exit_status(RunStatus status) {

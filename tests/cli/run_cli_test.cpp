@@ -261,6 +261,41 @@ TEST_CASE("--check findings exit 122, and races found before an out-of-bounds st
                  "read of element 64 of the buffer of --arg 1"));
 }
 
+TEST_CASE("--schedules names the schedule whose buffers differ, and that schedule alone shows it") {
+  const std::string file = std::string(WARPSIM_SOURCE_DIR) + "/tests/runner/kernels/lost_update.cu";
+  const std::vector<std::string> launch{"run", file, "--kernel", "count_flags", "--grid", "2",
+                                        "--block", "128", "--arg", "i32[256]:random:1:1:2",
+                                        "--arg", "u32[1]:zeros"};
+  std::vector<std::string> explore = launch;
+  explore.insert(explore.end(), {"--schedules", "4", "--json"});
+  const Outcome explored = run_cli(explore);
+  INFO(explored.err);
+  CHECK(explored.exit_code == 122);
+  const json result = parse_json(explored);
+  REQUIRE(result["schedules"].size() == 4);
+  CHECK(result["schedules"][0]["flags"] == "--policy maximal");
+  CHECK(result["schedules"][0]["differences"].empty());
+  CHECK(result["schedules"][1]["flags"] == "--policy maximal --order-seed 1");
+  REQUIRE(result["schedules"][1]["differences"].size() == 1);
+  const json& d = result["schedules"][1]["differences"][0];
+  CHECK(d["arg"] == 1);
+  CHECK(d["first_schedule_value"] == "256");
+  CHECK(d["value"] != "256");
+  CHECK(result["found_something"] == true);
+
+  std::vector<std::string> alone = launch;
+  alone.insert(alone.end(), {"--policy", "maximal", "--order-seed", "1", "--json"});
+  const json rerun = parse_json(run_cli(alone));
+  CHECK(rerun["buffers"][1]["values"][0] == std::stoi(d["value"].get<std::string>()));
+
+  // A kernel without races leaves the same buffers under every schedule: exit 0.
+  const Outcome clean = run_cli({"run", std::string(WARPSIM_SOURCE_DIR) + "/tests/races/kernels/01_tree_reduce_fixed.cu",
+                                 "--kernel", "tree_reduce", "--grid", "2", "--block", "256", "--arg",
+                                 "f32[512]:iota", "--arg", "f32[2]:zeros", "--schedules", "4"});
+  CHECK(clean.exit_code == 0);
+  CHECK(contains(clean.out, "every schedule left the same buffers and found nothing"));
+}
+
 TEST_CASE("a lane that spins forever is stopped at --timeout with where it was") {
   const Outcome run =
       run_cli({"run", kKernels + "infinite_loop.cu", "--kernel", "spin", "--grid", "1", "--block",

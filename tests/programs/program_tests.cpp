@@ -248,6 +248,75 @@ TEST_CASE("a kernel stepping outside a cudaMalloc'd block names the argument and
                              "allocation, elements of 4 bytes): element -1 changed"));
 }
 
+TEST_CASE("exec --check names races in cudaMalloc'd blocks and __shared__ memory, exit 122") {
+  const std::string program = (kCases / "lost_update.cu").string();
+  // Without a check the lost update hides: the default order gives the right count.
+  const ProcessOutcome plain = run_warpsim({"exec", program});
+  CHECK(plain.exit_code == 0);
+  CHECK(plain.out == "total: 256\n");
+
+  const fs::path report = scratch() / "lost_update.json";
+  const ProcessOutcome global =
+      run_warpsim({"exec", program, "--check", "races", "--json", report.string()});
+  INFO(global.err);
+  CHECK(global.exit_code == 122);
+  CHECK(global.out == "total: 256\n");
+  const json object = json::parse(read_text(report));
+  CHECK(object["warpsim_exit_status"] == 122);
+  REQUIRE(object["launches"].size() == 1);
+  const json& diagnostics = object["launches"][0]["diagnostics"];
+  REQUIRE(diagnostics.size() == 2);
+  for (const json& d : diagnostics) {
+    CHECK(d["kind"] == "data_race");
+    CHECK(contains(d["message"], "element 0 of argument 1 of the launch"));
+  }
+  CHECK(diagnostics[0]["line"] == 15);  // the leader's read
+  CHECK(diagnostics[1]["line"] == 18);  // its write
+
+  const ProcessOutcome shared = run_warpsim({"exec", program, "--check", "all", "--", "shared"});
+  INFO(shared.err);
+  CHECK(shared.exit_code == 122);
+  CHECK(contains(shared.err, "data_race at lost_update.cu:26"));
+  CHECK(contains(shared.err, "data race on s[1] (shared memory)"));
+  CHECK(contains(shared.err, "exit status 122"));
+
+  // A clean program under every check: nothing found, its own status.
+  const ProcessOutcome clean =
+      run_warpsim({"exec", (kPrograms / "warp_reduce.cu").string(), "--check", "all"});
+  CHECK(clean.exit_code == 0);
+  CHECK(contains(clean.err, "0 diagnostics"));
+
+  CHECK(run_warpsim({"exec", program, "--check", "everything"}).exit_code == 2);
+}
+
+TEST_CASE("exec --schedules shows the lost update that the default order hides, naming the schedule") {
+  const std::string program = (kCases / "lost_update.cu").string();
+  const ProcessOutcome run = run_warpsim({"exec", program, "--schedules", "2"});
+  INFO(run.err);
+  CHECK(run.exit_code == 122);
+  CHECK(run.out == "total: 256\n");  // schedule 1's output passes through
+  CHECK(contains(run.err, "2. --policy maximal --order-seed 1: exited with status 0"));
+  CHECK(contains(run.err, "its output differs from schedule 1's"));
+  CHECK(contains(run.err, "rerun schedule 2 alone with --policy maximal --order-seed 1"));
+  const ProcessOutcome alone = run_warpsim({"exec", program, "--policy", "maximal", "--order-seed", "1"});
+  CHECK(alone.exit_code == 0);
+  CHECK(alone.out != "total: 256\n");
+}
+
+TEST_CASE("exec --check bounds stops at an access outside a cudaMalloc'd block, naming lane and line") {
+  const std::string program = (kCases / "outside_allocation.cu").string();
+  const ProcessOutcome after = run_warpsim({"exec", program, "--check", "bounds"});
+  INFO(after.err);
+  CHECK(after.exit_code == 123);  // the launch could not complete: no fault, no lost findings
+  CHECK(contains(after.err, "out_of_bounds at outside_allocation.cu:16 (block 1, warp 0, lanes 0)"));
+  CHECK(contains(after.err, "read of element 64 of argument 0 of the launch"));
+  const ProcessOutcome before = run_warpsim({"exec", program, "--check", "bounds", "--", "before"});
+  INFO(before.err);
+  CHECK(before.exit_code == 123);
+  CHECK(contains(before.err, "out_of_bounds at outside_allocation.cu:11 (block 0, warp 0, lanes 0)"));
+  CHECK(contains(before.err, "write of element -1 of argument 0 of the launch"));
+}
+
 TEST_CASE("program arguments and the exit status pass through; stderr too") {
   const ProcessOutcome run =
       run_warpsim({"exec", (kCases / "args_and_status.cu").string(), "--", "one", "--two", "3"});

@@ -21,6 +21,11 @@ inline constexpr const char* kProgramTraceDirEnv = "WARPSIM_PROGRAM_TRACE_DIR"; 
 inline constexpr const char* kProgramMaxStepsEnv = "WARPSIM_PROGRAM_MAX_STEPS";
 // Threads a launch's blocks may run on (exec --jobs); unset: every core.
 inline constexpr const char* kProgramJobsEnv = "WARPSIM_JOBS";
+// exec --check: the checks every launch makes, comma-separated (races, uninit, bounds); unset: none.
+inline constexpr const char* kProgramChecksEnv = "WARPSIM_PROGRAM_CHECKS";
+// exec --schedules: the schedule of every launch, "POLICY:SEED:ORDER_SEED" (maximal or
+// interleaved, as LaunchOptions' policy, seed and order_seed); unset: the default schedule.
+inline constexpr const char* kProgramScheduleEnv = "WARPSIM_PROGRAM_SCHEDULE";
 inline constexpr const char* kLaunchRecordFile = "launches.jsonl";
 // The status a program ends with when warpsim stops it at a launch that could not complete.
 inline constexpr int kProgramStoppedExitStatus = 86;

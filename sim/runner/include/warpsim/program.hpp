@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "warpsim/expected.hpp"
+#include "warpsim/launch.hpp"
 #include "warpsim/launch_record.hpp"
 #include "warpsim/trace.hpp"
 
@@ -40,7 +41,23 @@ struct ProgramRequest {
   // warpsim/gpu_launch_hooks.hpp.
   std::string buffers_dir;
   bool color_compiler_output = false;
+  // `exec --check`: the program's CUDA files are compiled with -fsanitize=thread (a second cached
+  // object) and every launch checks its kernels' accesses to the cudaMalloc'd blocks, the dynamic
+  // shared memory and the __shared__ variables, as `run --check` does (warpsim/memory_checks.hpp).
+  bool check_races = false;
+  bool check_uninitialized_shared = false;
+  bool check_bounds = false;
+  bool any_check() const { return check_races || check_uninitialized_shared || check_bounds; }
+  // The schedule every launch runs under (`exec --schedules`): as LaunchOptions' policy, seed and
+  // order_seed. The defaults are the simulator's.
+  ConvergencePolicy policy = ConvergencePolicy::maximal;
+  std::uint64_t seed = 1;
+  std::uint64_t order_seed = 0;
 };
+
+// `exec --check NAMES`, as run's add_memory_checks: races, uninit, bounds, all, comma-separated;
+// every check includes bounds. The error names the unknown word.
+Expected<void> add_memory_checks(std::string_view names, ProgramRequest& request);
 
 enum class ProgramStatus : std::uint8_t {
   exited,          // the program ended by itself: exit_code is its own status
