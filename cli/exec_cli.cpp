@@ -249,16 +249,16 @@ CommandRun add_exec_command(CLI::App& app, std::vector<std::string> program_args
   exec_app
       ->add_option("--time-limit", f->request.time_limit_seconds,
                    "wall-clock seconds the program may run (default 60)")
-      ->check(CLI::Range(0.001, 86400.0));
+      ->check(number_between(0.001, 86400));
   exec_app
       ->add_option("--max-steps", f->request.max_steps,
                    "warp-level steps a launch may take before it counts as runaway")
-      ->check(CLI::PositiveNumber);
+      ->check(number_at_least(1));
   exec_app
       ->add_option("--jobs", f->request.jobs,
                    "threads a launch's blocks run on (default: $WARPSIM_JOBS, else every core); "
                    "results are the same for any number")
-      ->check(CLI::Range(1, 1024));
+      ->check(number_between(1, 1024));
   CLI::Option* gpu = exec_app->add_flag("--gpu", f->gpu,
                      "also build the files with nvcc, run the program on the GPU and compare the "
                      "two programs' stdout, exit status and every launch's buffers");
