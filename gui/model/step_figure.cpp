@@ -303,26 +303,28 @@ class Builder {
 
     if (v_.waits) {
       wait();
-    } else switch (v_.family) {
-      case IntrinsicFamily::shuffle:
-        shuffle();
-        break;
-      case IntrinsicFamily::vote:
-      case IntrinsicFamily::activemask:
-        vote();
-        break;
-      case IntrinsicFamily::match:
-        match();
-        break;
-      case IntrinsicFamily::reduce:
-        reduce();
-        break;
-      case IntrinsicFamily::warp_barrier:
-      case IntrinsicFamily::block_barrier:
-        barrier();
-        break;
-      case IntrinsicFamily::bit:
-        break;
+    } else {
+      switch (v_.family) {
+        case IntrinsicFamily::shuffle:
+          shuffle();
+          break;
+        case IntrinsicFamily::vote:
+        case IntrinsicFamily::activemask:
+          vote();
+          break;
+        case IntrinsicFamily::match:
+          match();
+          break;
+        case IntrinsicFamily::reduce:
+          reduce();
+          break;
+        case IntrinsicFamily::warp_barrier:
+        case IntrinsicFamily::block_barrier:
+          barrier();
+          break;
+        case IntrinsicFamily::bit:
+          break;
+      }
     }
     trailing_rows();
 
