@@ -276,16 +276,16 @@ CommandRun add_exec_command(CLI::App& app, std::vector<std::string> program_args
   exec_app
       ->add_option("--time-limit", f->request.time_limit_seconds,
                    "wall-clock seconds the program may run (default 60)")
-      ->check(CLI::Range(0.001, 86400.0));
+      ->check(number_between(0.001, 86400));
   exec_app
       ->add_option("--max-steps", f->request.max_steps,
                    "warp-level steps a launch may take before it counts as runaway")
-      ->check(CLI::PositiveNumber);
+      ->check(number_at_least(1));
   exec_app
       ->add_option("--jobs", f->request.jobs,
                    "threads a launch's blocks run on (default: $WARPSIM_JOBS, else every core); "
                    "results are the same for any number")
-      ->check(CLI::Range(1, 1024));
+      ->check(number_between(1, 1024));
   exec_app->add_option("--check", f->checks,
                        "memory checks of every launch, as run's: races (data races in __shared__ "
                        "memory and cudaMalloc'd blocks), uninit (reads of __shared__ bytes no thread "
@@ -295,18 +295,18 @@ CommandRun add_exec_command(CLI::App& app, std::vector<std::string> program_args
   exec_app->add_option("--policy", f->policy, "convergence of every launch: maximal (default) or interleaved")
       ->check(CLI::IsMember({"maximal", "interleaved"}));
   exec_app->add_option("--seed", f->request.seed, "order of the interleaved policy (default 1)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(number_at_least(0));
   exec_app->add_option("--order-seed", f->request.order_seed,
                        "0 (default): blocks in index order, a warp runs on until it waits; any "
                        "other value: seeded block and warp orders")
-      ->check(CLI::NonNegativeNumber);
+      ->check(number_at_least(0));
   CLI::Option* schedules =
       exec_app
           ->add_option("--schedules", f->schedules,
                        "run the program N times, every launch under another seeded schedule (the "
                        "default, block/warp orders, the interleaved policy); report any finding "
                        "and any output or exit status unlike the first schedule's (then exit 122)")
-          ->check(CLI::Range(std::size_t{1}, std::size_t{100}));
+          ->check(number_between(1, 100));
   CLI::Option* gpu = exec_app->add_flag("--gpu", f->gpu,
                      "also build the files with nvcc, run the program on the GPU and compare the "
                      "two programs' stdout, exit status and every launch's buffers");

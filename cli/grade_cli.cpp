@@ -322,7 +322,7 @@ CommandRun add_grade_command(CLI::App& app) {
                   "says which was used")
       ->default_str("auto");
   sub->add_option("--hint", f->hint, "show hints 1 to N instead of grading")
-      ->check(CLI::PositiveNumber);
+      ->check(number_at_least(1));
   sub->add_option("--csv", f->csv,
                   "a folder of submissions: one row per student and case into this CSV file");
   sub->add_option("--scores", f->scores,
@@ -333,15 +333,15 @@ CommandRun add_grade_command(CLI::App& app) {
   sub->add_option(
          "--time-limit", f->time_limit,
          "seconds one run may take before it counts as a hang (default: the exercise's, 5)")
-      ->check(CLI::PositiveNumber);
+      ->check(number_above(0));
   sub->add_option("--jobs", f->jobs,
                   "a folder of submissions: how many are graded at once (default: one per core)")
-      ->check(CLI::PositiveNumber);
+      ->check(number_at_least(1));
   sub->add_option(
          "--budget", f->budget,
          "seconds of grading per submission before the remaining cases are left incomplete "
          "(default 60; exit status 3 when that happened and nothing failed)")
-      ->check(CLI::PositiveNumber);
+      ->check(number_above(0));
   return [f] { return grade_command(*f); };
 }
 

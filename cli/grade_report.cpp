@@ -60,6 +60,8 @@ std::string_view row_kind_name(RowKind kind) {
       return "predicate";
     case RowKind::other:
       return "expected";
+    case RowKind::after:
+      return "after";
   }
   return "input";
 }

@@ -18,6 +18,7 @@
 #include "trace_text.hpp"
 #include "warpsim/course.hpp"
 #include "warpsim/step_view.hpp"
+#include "warpsim/wait_view.hpp"
 
 namespace warpsim::cli {
 namespace {
@@ -38,6 +39,11 @@ struct LessonFlags {
   std::string policy = "maximal";
   std::uint64_t seed = 1;
 };
+
+// "1 warp-level step", "5 warp-level steps".
+std::string count_of(std::size_t n, const std::string& noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
 
 bool color_wanted() { return isatty(STDOUT_FILENO) != 0 && std::getenv("NO_COLOR") == nullptr; }
 
@@ -70,28 +76,42 @@ void print_paragraphs(const std::vector<std::string>& paragraphs) {
 }
 
 // One step as the walkthrough shows it: the note, the source line, the lane table, its
-// diagnostics. With `hide_outputs` (predict mode, before the answer) the output rows are blank.
+// diagnostics. With `hide_answers` (predict mode, before the step's questions are answered) the
+// rows that answer them are "?", and the note and diagnostics (which may name the answers) wait
+// for the answered table.
+// A note that covers several steps (one without a pass) is printed in full at the first only.
+void print_note(const course::LessonRun& run, const course::NarratedStep& s) {
+  if (s.note == nullptr) return;
+  if (&s != &run.narrative[s.note_first]) {
+    std::cout << "(the note of step " << s.note_first + 1 << " goes on here)\n";
+    return;
+  }
+  std::cout << s.note->text << "\n";
+}
+
 void show_step(const course::LessonRun& run, const course::NarratedStep& s, ValueFormat format,
-               const TextStyle& style, bool hide_outputs, bool with_note = true) {
-  if (with_note && s.note != nullptr) std::cout << s.note->text << "\n";
+               const TextStyle& style, bool hide_answers, bool with_note = true) {
+  if (with_note && !hide_answers) print_note(run, s);
   const StepInfo& info = run.index.info(s.step);
   const std::string line = source_line(*run.lesson, info.where.line);
   if (!line.empty()) std::cout << "  " << info.where.line << " |" << line << "\n";
-  StepView view = describe_step(run.result.trace, run.index, s.step, {.format = format});
-  if (hide_outputs) {
+  StepView view = describe_step(run.result.trace, run.index, s.step, {.format = format, .after = true});
+  if (hide_answers) {
     for (StepRow& row : view.rows) {
-      if (row.kind == RowKind::output || row.kind == RowKind::source || row.kind == RowKind::predicate) {
-        for (LaneCell& cell : row.cells) {
-          if (!cell.text.empty()) cell.text = "?";
-          cell.undefined = false;
-        }
+      if (!course::row_answers(row.kind, s.questions)) continue;
+      for (LaneCell& cell : row.cells) {
+        if (!cell.text.empty()) cell.text = "?";
+        cell.undefined = false;
+        cell.changed = false;
+        cell.differs = false;
       }
     }
   }
   print_step(std::cout, view, style);
+  if (hide_answers) return;
   for (const std::size_t d : view.diagnostics) {
     std::cout << "  ";
-    print_diagnostic(std::cout, run.result.trace, run.result.trace.diagnostics[d], style);
+    print_step_diagnostic(std::cout, run.result.trace, run.result.trace.diagnostics[d], style);
   }
 }
 
@@ -132,28 +152,39 @@ int walk(const course::Lesson& lesson, const course::Preset& preset, const Lesso
   }
   const ValueFormat format = value_format_from_string(flags.format).value_or(ValueFormat::natural);
   const bool interactive = !flags.all && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
-  const TextStyle style{color_wanted()};
+  const TextStyle style{color_wanted(), terminal_columns()};
   std::cout << lesson.title << "\n\n";
-  print_paragraphs(lesson.intro);
+  print_paragraphs(course::intro_of(lesson, preset));
+  const std::optional<WaitView> wait = describe_wait(run.result.trace, run.index, lesson.focus);
   std::cout << "(" << lesson.kernel_file().string() << ", kernel " << preset.launch.kernel
-            << ", preset " << preset.name << "; " << run.narrative.size()
-            << " warp-level steps of block " << lesson.focus.block << " warp " << lesson.focus.warp
-            << ", " << run.result.steps << " in all, traced by the simulator)\n";
+            << ", preset " << preset.name << "; " << count_of(run.narrative.size(), "warp-level step")
+            << " of block " << lesson.focus.block << " warp " << lesson.focus.warp << ", "
+            << run.result.steps << " in all, traced by the simulator"
+            << (wait ? std::string("; then the warp deadlocks: ") + kWaitTitle : std::string())
+            << ")\n";
   print_legend(std::cout);
   std::cout << "\n";
 
   int right = 0, asked = 0;
   std::size_t i = 0;
-  while (i < run.narrative.size()) {
-    const course::NarratedStep& s = run.narrative[i];
-    const bool questions = flags.predict && !s.questions.empty();
-    show_step(run, s, format, style, questions);
-    if (questions) {
-      const auto [r, a] = ask(run, s);
-      right += r;
-      asked += a;
-      std::cout << "\n";
-      show_step(run, s, format, style, false, /*with_note=*/false);
+  const std::size_t stops = run.narrative.size() + (wait ? 1 : 0);
+  while (i < stops) {
+    if (i == run.narrative.size()) {
+      // The deadlock's last word: where every lane waits, and for whom.
+      print_step(std::cout, wait->view, style);
+      for (const std::string& line : wait->lines) std::cout << "  " << line << "\n";
+    } else {
+      const course::NarratedStep& s = run.narrative[i];
+      const bool questions = flags.predict && !s.questions.empty();
+      show_step(run, s, format, style, questions);
+      if (questions) {
+        const auto [r, a] = ask(run, s);
+        right += r;
+        asked += a;
+        std::cout << "\n";
+        print_note(run, s);
+        show_step(run, s, format, style, false, /*with_note=*/false);
+      }
     }
     std::cout << "\n";
     if (!interactive) {
@@ -169,7 +200,7 @@ int walk(const course::Lesson& lesson, const course::Preset& preset, const Lesso
     std::cout << "The run stopped: " << runner::to_string(run.result.status) << ". "
               << run.result.message << "\n\n";
   }
-  print_paragraphs(lesson.outro);
+  print_paragraphs(course::outro_of(lesson, preset));
   for (const std::size_t arg : lesson.check) {
     for (const runner::OutputBuffer& b : run.result.buffers) {
       if (b.arg != arg) continue;
@@ -324,8 +355,16 @@ int lesson_command(const LessonFlags& flags) {
 }
 
 int lessons_command(bool as_json, bool verify_all, bool gpu) {
+  if (gpu && !verify_all) return usage_error("lessons", "--gpu goes with --verify");
   const course::Catalogue catalogue = course::load_catalogue(course::lesson_folders());
   for (const Error& problem : catalogue.problems) std::cerr << "warpsim lessons: " << problem.message << "\n";
+  if (verify_all && gpu) {
+    // Before 114 presets run in the simulator only to find there is nothing to compare with.
+    if (Expected<void> device = probe_gpu(); !device) {
+      std::fprintf(stderr, "warpsim lessons: --gpu: %s\n", device.error().message.c_str());
+      return kExitNoGpu;
+    }
+  }
   if (verify_all) {
     json report = json::array();
     int status = catalogue.problems.empty() ? 0 : 1;
@@ -353,6 +392,8 @@ int lessons_command(bool as_json, bool verify_all, bool gpu) {
       std::cout << lesson.id << "  " << lesson.title << (recorded ? "  [H100 run]" : lesson.presets.front().gpu_skip ? "  [not for a GPU]" : "")
                 << "\n    " << lesson.summary << "\n    uses:";
       for (const std::string& op : lesson.ops) std::cout << " " << op;
+      std::cout << "\n    presets:";
+      for (const course::Preset& p : lesson.presets) std::cout << " " << p.name;
       std::cout << "\n";
     }
   }
@@ -391,7 +432,8 @@ CommandRun add_lessons_command(CLI::App& app) {
   auto as_json = std::make_shared<bool>(false);
   auto verify_all = std::make_shared<bool>(false);
   auto gpu = std::make_shared<bool>(false);
-  CLI::App* sub = app.add_subcommand("lessons", "list the lessons (id, title, what they use, GPU recording)");
+  CLI::App* sub =
+      app.add_subcommand("lessons", "list the lessons (id, title, what they use, presets, GPU recording)");
   sub->add_flag("--json", *as_json, "as JSON");
   sub->add_flag("--verify", *verify_all, "verify every lesson and preset (as warpsim lesson ID --verify)");
   sub->add_flag("--gpu", *gpu, "with --verify: against this machine's GPU");

@@ -23,6 +23,15 @@
 namespace warpsim::cli {
 namespace {
 
+// "i32 u32 f32 ...": every element type --arg takes, from the one table (runner.hpp).
+std::string element_type_names() {
+  std::string names;
+  for (const runner::ElementTypeFacts& t : runner::element_types()) {
+    names += (names.empty() ? "" : " ") + std::string(t.name);
+  }
+  return names;
+}
+
 namespace fs = std::filesystem;
 
 constexpr std::uint32_t kMaxTraceCalls = 65536;
@@ -244,7 +253,7 @@ CommandRun add_run_command(CLI::App& app) {
       "  scalar  TYPE:VALUE        i32:1000  u32:0xffffffff  f32:0.5\n"
       "  buffer  TYPE[COUNT]:INIT  INIT = zeros | iota | random:SEED[:LO:HI] | file:PATH |\n"
       "                            a list of COUNT values: 1,2,3\n"
-      "  TYPE is i32 u32 f32 i64 u64 f64\n"
+      "  TYPE is " + element_type_names() + "\n"
       "\n"
       "exit status: 0 ran (diagnostics may be present), 1 the kernel deadlocked, ran away,\n"
       "crashed, went out of bounds or timed out, 2 bad input (arguments, file, compile error),\n"
@@ -271,37 +280,37 @@ CommandRun add_run_command(CLI::App& app) {
   CLI::Option* blocks = run_app->add_option("--gpu-trace-blocks", f->gpu_flags.trace_blocks,
                                             "with --gpu: blocks traced on the device (default 4; 0: "
                                             "buffers only)")
-                             ->check(CLI::NonNegativeNumber);
+                             ->check(number_at_least(0));
   CLI::Option* calls =
       run_app->add_option("--gpu-trace-calls", f->gpu_flags.trace_calls,
                           "with --gpu: calls recorded per thread (default 256)")
-          ->check(CLI::Range(std::uint32_t{1}, kMaxTraceCalls));
+          ->check(number_between(1, kMaxTraceCalls));
   CLI::Option* ulps = run_app->add_option("--tolerance-ulps", f->gpu_flags.tolerance_ulps,
                                           "with --gpu: floats within N ulps match (default 0)")
-                           ->check(CLI::NonNegativeNumber);
+                           ->check(number_at_least(0));
   CLI::Option* out = run_app->add_option("--gpu-trace-out", f->gpu_trace_out,
                                          "with --gpu: write the device trace (JSON)");
   run_app->add_option("--policy", f->policy, "convergence: maximal (default) or interleaved")
       ->check(CLI::IsMember({"maximal", "interleaved"}));
   run_app->add_option("--seed", f->seed, "order of the interleaved policy (default 1)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(number_at_least(0));
   run_app->add_option("--order-seed", f->order_seed,
                       "0 (default): blocks in index order, a warp runs on until it waits; any "
                       "other value: seeded block and warp orders")
-      ->check(CLI::NonNegativeNumber);
+      ->check(number_at_least(0));
   run_app->add_option("--schedules", f->schedules,
                       "run the launch under N schedules (the default, seeded "
                       "block/warp orders, the interleaved policy, ...) and report any finding or "
                       "buffer that differs between them, with the flags that rerun it alone")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1000}));
+      ->check(number_between(1, 1000));
   run_app->add_option("--max-steps", f->max_steps,
                       "warp-level steps before the run counts as runaway")
-      ->check(CLI::PositiveNumber);
+      ->check(number_at_least(1));
   run_app->add_option("--timeout", f->timeout, "wall-clock limit in seconds (default 60)")
-      ->check(CLI::Range(0.001, 86400.0));
+      ->check(number_between(0.001, 86400));
   run_app->add_option("--shared", f->shared,
                       "dynamic shared memory (extern __shared__) in bytes, default 49152")
-      ->check(CLI::NonNegativeNumber);
+      ->check(number_at_least(0));
   run_app->add_option("--arch", f->arch,
                       "the architecture the file is compiled for, as nvcc's -arch: sm_70 ... sm_90 "
                       "(default); sets __CUDA_ARCH__ and which intrinsics exist");

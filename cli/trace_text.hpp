@@ -11,10 +11,16 @@ namespace warpsim::cli {
 
 struct TextStyle {
   bool color = false;  // ANSI colours (undefined results, diagnostics, differences, lane states)
+  // The terminal's width in columns: a step's table puts as many lanes on a line as fit (32, 16,
+  // 8, 4, 2 or 1). 0: 8 lanes a line, whatever their width (files, pipes, tests).
+  int columns = 0;
 };
 
+// The width of the terminal on stdout (ioctl), else $COLUMNS, else 0 (not a terminal).
+int terminal_columns();
+
 // "step 2 of 5 · __shfl_xor_sync · mask 0xffffffff · laneMask 8 · kernel.cu:6 · block 0 warp 0"
-// then rows (lane, in, from, out, ...). Lanes without a value show their state: "·" diverged
+// then rows (lane, in, from, out, ...), as many lanes a line as style.columns allows. Lanes without a value show their state: "·" diverged
 // elsewhere or not in the mask, "x" exited; undefined results "?value"; a lane whose other-side
 // value differs "!value".
 void print_step(std::ostream& out, const StepView& view, const TextStyle& style);
@@ -26,5 +32,8 @@ void print_legend(std::ostream& out);
 void print_diagnostic(std::ostream& out, const Trace& trace, const Diagnostic& diagnostic,
                       const TextStyle& style);
 void print_diagnostics(std::ostream& out, const Trace& trace, const TextStyle& style);
+// A diagnostic under its own step's table: the step's lanes and words, the union labelled.
+void print_step_diagnostic(std::ostream& out, const Trace& trace, const Diagnostic& diagnostic,
+                           const TextStyle& style);
 
 }  // namespace warpsim::cli

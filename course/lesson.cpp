@@ -144,6 +144,9 @@ Preset preset_from(const json& p, const Preset& base, const std::string& where) 
   // Not inherited: a find-the-bug lesson's fixed presets match the reference.
   preset.differs_from_reference = p.value("differs_from_reference", false);
   if (p.contains("gpu")) preset.gpu_skip = gpu_skip(p.at("gpu"), at);
+  // Not inherited either: the lesson's own stay its own (intro_of, outro_of).
+  preset.intro = p.contains("intro") ? paragraphs(p, "intro", at) : std::vector<std::string>{};
+  preset.outro = p.contains("outro") ? paragraphs(p, "outro", at) : std::vector<std::string>{};
   return preset;
 }
 

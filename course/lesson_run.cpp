@@ -1,5 +1,6 @@
 // A lesson's preset run like any kernel file, then narrated: its notes and questions placed on
 // the focus warp's steps by source line and pass.
+#include <algorithm>
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -59,6 +60,13 @@ LessonRun run_lesson(const Lesson& lesson, const Preset& preset, const RunSettin
     NarratedStep narrated;
     narrated.step = step;
     narrated.note = note_at(run, step);
+    narrated.note_first = run.narrative.size();
+    for (std::size_t k = 0; k < run.narrative.size(); ++k) {
+      if (narrated.note != nullptr && run.narrative[k].note == narrated.note) {
+        narrated.note_first = k;
+        break;
+      }
+    }
     const StepInfo& info = run.index.info(step);
     if (in_kernel_file(run, info.where)) {
       for (const Question& q : lesson.questions) {
@@ -184,6 +192,22 @@ bool is_correct(const Answer& answer, std::string_view typed) {
     return static_cast<float>(*given) == static_cast<float>(expected);
   }
   return *given == expected;
+}
+
+bool row_answers(RowKind row, const std::vector<const Question*>& questions) {
+  switch (row) {
+    case RowKind::output:
+    case RowKind::source:
+    case RowKind::predicate:
+    case RowKind::other:
+    case RowKind::after: return true;
+    case RowKind::input:
+      return std::any_of(questions.begin(), questions.end(),
+                         [](const Question* q) { return q->value == AskedValue::input; });
+    case RowKind::argument:
+    case RowKind::width: return false;
+  }
+  return true;
 }
 
 }  // namespace warpsim::course

@@ -235,9 +235,10 @@ int run(const GuiOptions& options) {
     figure.measure = [&fonts](std::string_view text, Face face) {
       return measure_text(fonts, text, face);
     };
-    lane_figure = model.cache.view ? build_step_figure(*model.cache.view, model.cache.history_views,
-                                                       figure)
-                                   : Figure{};
+    lane_figure = model.cache.view   ? build_step_figure(*model.cache.view, model.cache.history_views,
+                                                         figure)
+                  : model.cache.wait ? build_step_figure(model.cache.wait->view, {}, figure)
+                                     : Figure{};
     const Ui ui{fonts, now,
                 layout_screen(display.x, display.y, ImGui::GetFrameHeightWithSpacing(),
                               lane_figure.height + 2 * style.WindowPadding.y,
@@ -277,6 +278,8 @@ int run(const GuiOptions& options) {
         std::fprintf(stderr, "warpsim-gui: %s\n", error.c_str());
         return kExitBadInput;
       }
+      // What the toolbar warned about (a --step past the end, say) is said here too.
+      if (model.notice_is_error) std::fprintf(stderr, "warpsim-gui: %s\n", model.notice.c_str());
       status = run_exit_status(model, options);
       if (options.export_png.empty()) break;
     }

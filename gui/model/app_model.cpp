@@ -42,13 +42,34 @@ void say(Model& m, std::string text, bool error = false) {
 void move_to(Model& m, ViewState& v, std::size_t step, double now) {
   if (!has_steps(m)) return;
   step = std::min(step, m.run->index.step_count() - 1);
-  if (step != v.step) {
+  if (step != v.step || v.at_wait) {
     v.step = step;
+    v.at_wait = false;
     v.moved_at = now;
     v.guesses = {};
     v.predict_feedback.clear();
   }
   v.warp = m.run->index.info(step).warp;
+}
+
+// Whether the cursor may step past `v.step` onto where the warp's lanes wait: it is the last
+// step of a warp that a deadlock stopped (one warp at a time, not in all-warps order).
+bool wait_follows(const Model& m, const ViewState& v) {
+  if (!has_steps(m) || v.all_warps || v.step == kNoStep) return false;
+  const WarpKey warp = m.run->index.info(v.step).warp;
+  const auto steps = m.run->index.steps_of(warp);
+  if (steps.empty() || steps.back() != v.step) return false;
+  const auto warps = m.run->index.warps();
+  return std::any_of(warps.begin(), warps.end(),
+                     [&](const WarpSummary& w) { return w.warp == warp && w.deadlocked; });
+}
+
+void move_to_wait(Model& m, ViewState& v, double now) {
+  if (!wait_follows(m, v) || v.at_wait) return;
+  v.at_wait = true;
+  v.moved_at = now;
+  v.guesses = {};
+  v.predict_feedback.clear();
 }
 
 Scope scope_of(const Model& m, const ViewState& v) {
@@ -237,9 +258,7 @@ std::string readable(const Trace& trace, std::string message) {
 std::vector<std::string> diagnostic_lines(const Trace& trace, const StepView& step) {
   std::vector<std::string> lines;
   for (const std::size_t d : step.diagnostics) {
-    const Diagnostic& diag = trace.diagnostics[d];
-    lines.push_back(std::string(to_string(diag.kind)) + " (lanes " + format_lanes(diag.lanes) +
-                    "): " + readable(trace, diag.message));
+    lines.push_back(diagnostic_at_step_text(trace, trace.diagnostics[d]));
   }
   return lines;
 }
@@ -527,6 +546,17 @@ void finish_run(Model& m, ViewState& v, LoadedRun run, double now) {
     if (!known) v.warp = first_warp(index).value_or(WarpKey{});
     const Scope scope(index, v.warp, v.all_warps);
     move_to(m, v, scope.step_at(*v.start_position), now);
+    if (*v.start_position == scope.size() && wait_follows(m, v)) {
+      move_to_wait(m, v, now);  // the step after the last: where the lanes wait
+    } else if (*v.start_position >= scope.size()) {
+      // Not clamped in silence: the learner asked for a step that is not there.
+      say(m,
+          "--step " + std::to_string(*v.start_position + 1) + ": " +
+              (v.all_warps ? std::string("the trace") : "this warp") + " has " +
+              std::to_string(scope.size()) + (scope.size() == 1 ? " step" : " steps") +
+              "; showing the last",
+          true);
+    }
     v.start_position.reset();
     return;
   }
@@ -632,12 +662,24 @@ void apply(Model& m, ViewState& v, const Commands& commands, double now) {
             },
             [&](const GoTo& c) { move_to(m, v, c.step, now); },
             [&](const StepBy& c) {
-              if (has_steps(m)) move_to(m, v, step_by(scope_of(m, v), v.step, c.delta), now);
+              if (!has_steps(m)) return;
+              if (v.at_wait && c.delta < 0) {  // back from the wait onto the last step
+                v.at_wait = false;
+                v.moved_at = now;
+                if (c.delta == -1) return;
+              }
+              const std::size_t to = step_by(scope_of(m, v), v.step, c.delta);
+              if (to == v.step && c.delta > 0) {
+                move_to_wait(m, v, now);
+                return;
+              }
+              move_to(m, v, to, now);
             },
             [&](const ToEnd& c) {
               if (!has_steps(m)) return;
               const Scope s = scope_of(m, v);
               move_to(m, v, s.step_at(c.last ? s.size() - 1 : 0), now);
+              if (c.last) move_to_wait(m, v, now);
             },
             [&](const NextDiagnostic& c) {
               if (!has_steps(m)) return;
@@ -866,7 +908,17 @@ void tick(Model& m, ViewState& v, double now, double dt) {
 bool has_steps(const Model& m) { return m.run && m.run->index.step_count() > 0; }
 
 bool outputs_hidden(const Model& m, const ViewState& v) {
-  return v.predict && has_steps(m) && !revealed(v, v.step);
+  return v.predict && has_steps(m) && !v.at_wait && !revealed(v, v.step);
+}
+
+bool inputs_hidden(const Model& m, const ViewState& v) {
+  return outputs_hidden(m, v) && course::row_answers(RowKind::input, current_questions(m, v));
+}
+
+bool ending_hidden(const Model& m, const ViewState& v) {
+  if (!v.predict || !has_steps(m)) return false;
+  const std::span<const std::size_t> steps = m.run->index.steps_of(m.run->index.info(v.step).warp);
+  return !steps.empty() && !revealed(v, steps.back());
 }
 
 void refresh(Model& m, const ViewState& v) {
@@ -874,6 +926,13 @@ void refresh(Model& m, const ViewState& v) {
     m.cache = {};
     m.scope = {};
     m.timeline = {};
+    if (m.run) {
+      for (const WarpSummary& w : m.run->index.warps()) {
+        if (!w.deadlocked) continue;
+        m.cache.wait = describe_wait(m.run->result.trace, m.run->index, w.warp);
+        break;
+      }
+    }
     return;
   }
   const LoadedRun& run = *m.run;
@@ -886,8 +945,9 @@ void refresh(Model& m, const ViewState& v) {
     m.scope_generation = gen;
   }
   StepCache& c = m.cache;
-  if (c.generation == gen && c.step == v.step && c.format == v.format && c.history == v.history) {
-    if (c.watched_lane != v.watched_lane) {
+  if (c.generation == gen && c.step == v.step && c.format == v.format && c.history == v.history &&
+      c.at_wait == v.at_wait) {
+    if (c.watched_lane != v.watched_lane && !c.view->waits) {
       c.watched_lane = v.watched_lane;
       c.narrative = narrate_step(*c.view, v.watched_lane);
     }
@@ -896,9 +956,10 @@ void refresh(Model& m, const ViewState& v) {
   c = {};
   c.generation = gen;
   c.step = v.step;
+  c.at_wait = v.at_wait;
   c.format = v.format;
   c.history = v.history;
-  StepViewOptions options{.format = v.format};
+  StepViewOptions options{.format = v.format, .after = true};
   std::array<std::optional<std::uint64_t>, kWarpSize> expected{};
   if (run.gpu) {
     options.other = run.gpu->steps.at(v.step);
@@ -922,12 +983,30 @@ void refresh(Model& m, const ViewState& v) {
   // At its warp's last step, what stopped the warp for good (a deadlock, a crash) is part of
   // what the learner must see: those diagnostics belong to no step.
   if (c.view->position + 1 == c.view->warp_steps) {
+    std::vector<std::string> stopped;
     for (const std::size_t d : run.index.unplaced_diagnostics()) {
       const Diagnostic& diag = run.result.trace.diagnostics[d];
       if (diag.block != c.view->warp.block || diag.warp != c.view->warp.warp) continue;
-      c.diagnostic_lines.push_back(std::string(to_string(diag.kind)) + " after this step (lanes " +
-                                   format_lanes(diag.lanes) + "): " +
-                                   readable(run.result.trace, diag.message));
+      stopped.push_back(std::string(to_string(diag.kind)) + " after this step (lanes " +
+                        format_lanes(diag.lanes) + "): " + readable(run.result.trace, diag.message));
+    }
+    c.wait = describe_wait(run.result.trace, run.index, c.view->warp);
+    if (c.wait && v.at_wait) {
+      // Past the last step: the wait is drawn, the last step joins the bands above it.
+      c.history_views.push_back(std::move(*c.view));
+      if (c.history_views.size() > static_cast<std::size_t>(v.history)) {
+        c.history_views.erase(c.history_views.begin());
+      }
+      c.view = c.wait->view;
+      // The wait says what the deadlock diagnostics say, lane by lane: those stay on the step.
+      c.diagnostic_lines = c.wait->lines;
+      c.watched_lane = v.watched_lane;
+      return;
+    }
+    c.diagnostic_lines.insert(c.diagnostic_lines.end(), stopped.begin(), stopped.end());
+    if (c.wait) {
+      c.diagnostic_lines.push_back("then the warp deadlocks: step on (Right) to see " +
+                                   std::string(kWaitTitle));
     }
   }
   c.watched_lane = v.watched_lane;
@@ -942,11 +1021,16 @@ StepFigureOptions figure_options(const Model& m, const ViewState& v, float width
   o.orientation = v.orientation;
   o.watched_lane = v.watched_lane;
   o.hide_outputs = outputs_hidden(m, v);
+  o.hide_inputs = inputs_hidden(m, v);
   o.guesses = v.guesses;
   // Arrows grow over a quarter of a second after each move (or over most of a played step).
   const double grow = std::min(0.25, 0.6 / std::max(0.1f, v.speed));
   o.reveal = v.animate ? static_cast<float>(std::clamp((now - v.moved_at) / grow, 0.0, 1.0)) : 1.0f;
   o.diagnostics = m.cache.diagnostic_lines;
+  if (o.hide_outputs && !o.diagnostics.empty()) {
+    // A diagnostic names lanes and what they read: part of the answer.
+    o.diagnostics = {"A diagnostic at this step: it shows once your guesses are checked."};
+  }
   if (m.run && m.run->gpu) o.other_note = provenance(m.run->gpu->device);
   if (m.run && m.run->detail) {
     o.other_is_expected = true;
@@ -986,11 +1070,13 @@ const course::NarratedStep* narrated(const Model& m, std::size_t step) {
 }  // namespace
 
 const course::Note* current_note(const Model& m, const ViewState& v) {
+  if (v.at_wait) return nullptr;
   const course::NarratedStep* s = narrated(m, v.step);
   return s == nullptr ? nullptr : s->note;
 }
 
 std::vector<const course::Question*> current_questions(const Model& m, const ViewState& v) {
+  if (v.at_wait) return {};
   const course::NarratedStep* s = narrated(m, v.step);
   return s == nullptr ? std::vector<const course::Question*>{} : s->questions;
 }
@@ -1003,7 +1089,7 @@ Expected<std::size_t> export_svg_sequence(const Model& m, const ViewState& v,
   if (error) return fail(ErrorKind::file, "could not create " + dir + ": " + error.message());
   const LoadedRun& run = *m.run;
   const Scope scope(run.index, v.warp, v.all_warps);
-  const StepViewOptions options{.format = v.format};
+  const StepViewOptions options{.format = v.format, .after = true};
   std::vector<StepView> history;
   for (std::size_t p = 0; p < scope.size(); ++p) {
     const std::size_t step = scope.step_at(p);

@@ -37,6 +37,7 @@
 #include "warpsim/expected.hpp"
 #include "warpsim/runner.hpp"
 #include "warpsim/step_view.hpp"
+#include "warpsim/wait_view.hpp"
 #include "warpsim/trace_index.hpp"
 
 namespace warpsim::gui {
@@ -122,6 +123,9 @@ enum class Tab : std::uint8_t { lessons, exercise, warps, diagnostics, inputs, p
 
 struct ViewState {
   std::size_t step = kNoStep;  // the cursor: an index into Trace::steps
+  // Past the warp's last step, where a deadlock stopped it: where every lane waits (`step` stays
+  // the last step; Left comes back to it).
+  bool at_wait = false;
   WarpKey warp;                // the warp shown (the cursor's)
   bool all_warps = false;      // step through every warp in trace order
   ValueFormat format = ValueFormat::natural;
@@ -163,11 +167,15 @@ struct StepCache {
   std::size_t step = kNoStep;
   ValueFormat format{};
   int history = 0;
+  bool at_wait = false;
   std::optional<StepView> view;
   std::vector<StepView> history_views;   // the warp's earlier steps, oldest first
   std::vector<std::string> diagnostic_lines;
   int watched_lane = -1;
   std::vector<std::string> narrative;    // narrate_step for the watched lane
+  // A deadlock: where every lane of the current warp waits, shown after its last step (or, when
+  // no call completed, the first deadlocked warp's, in place of the steps).
+  std::optional<WaitView> wait;
 };
 
 struct Model {
@@ -291,6 +299,11 @@ StepFigureOptions figure_options(const Model& model, const ViewState& view, floa
                                  const FontMetrics& metrics, double now);
 // Whether the current step's outputs are hidden (predict mode, not yet checked).
 bool outputs_hidden(const Model& model, const ViewState& view);
+// Whether the current step's inputs are hidden too: a lesson question asks what lanes passed in.
+bool inputs_hidden(const Model& model, const ViewState& view);
+// Whether the end of the run (the lesson's outro, the buffers after the kernel) stays hidden:
+// predict mode, and the warp's last step is not yet checked.
+bool ending_hidden(const Model& model, const ViewState& view);
 // "kernel.cu · butterfly_sum · grid 1 · block 32", or "Lesson 4: The butterfly reduction · random"
 std::string launch_title(const RunRequest& request);
 // The lesson's note for the current step (its focus warp, its line and pass), or null.

@@ -61,6 +61,8 @@ bool sizes_cells(const StepView& v, RowKind kind) {
     case RowKind::argument:
     case RowKind::width:
       return true;
+    case RowKind::after:
+      return true;
     case RowKind::output:
     case RowKind::other:
       // Masks out (ballot, match) are drawn compactly: their word is drawn bit by bit.
@@ -159,8 +161,13 @@ class Builder {
     const Palette& p = kPalette;
     std::string head = v_.name;
     for (const auto& [name, value] : v_.facts) head += "  ·  " + name + " " + value;
-    std::string where = "step " + std::to_string(v_.position + 1) + " of " +
-                        std::to_string(v_.warp_steps) + " of block " +
+    const std::string which =
+        !v_.waits             ? "step " + std::to_string(v_.position + 1) + " of " +
+                                    std::to_string(v_.warp_steps)
+        : v_.warp_steps == 0 ? std::string("before any step")
+                             : "after step " + std::to_string(v_.warp_steps) + " of " +
+                                   std::to_string(v_.warp_steps);
+    std::string where = which + " of block " +
                         std::to_string(v_.warp.block) + ", warp " + std::to_string(v_.warp.warp) +
                         "  ·  " + v_.site;
     if (v_.pass > 1) where += " (pass " + std::to_string(v_.pass) + ")";
@@ -290,30 +297,34 @@ class Builder {
 
     lane_numbers();
     state_row();
-    if (!is_block_barrier(v_.op) && v_.op != Op::activemask) mask_row();
+    if (!v_.waits && !is_block_barrier(v_.op) && v_.op != Op::activemask) mask_row();
     history_bands();
     flow_ += 4 * s_;
 
-    switch (v_.family) {
-      case IntrinsicFamily::shuffle:
-        shuffle();
-        break;
-      case IntrinsicFamily::vote:
-      case IntrinsicFamily::activemask:
-        vote();
-        break;
-      case IntrinsicFamily::match:
-        match();
-        break;
-      case IntrinsicFamily::reduce:
-        reduce();
-        break;
-      case IntrinsicFamily::warp_barrier:
-      case IntrinsicFamily::block_barrier:
-        barrier();
-        break;
-      case IntrinsicFamily::bit:
-        break;
+    if (v_.waits) {
+      wait();
+    } else {
+      switch (v_.family) {
+        case IntrinsicFamily::shuffle:
+          shuffle();
+          break;
+        case IntrinsicFamily::vote:
+        case IntrinsicFamily::activemask:
+          vote();
+          break;
+        case IntrinsicFamily::match:
+          match();
+          break;
+        case IntrinsicFamily::reduce:
+          reduce();
+          break;
+        case IntrinsicFamily::warp_barrier:
+        case IntrinsicFamily::block_barrier:
+          barrier();
+          break;
+        case IntrinsicFamily::bit:
+          break;
+      }
     }
     trailing_rows();
 
@@ -464,7 +475,9 @@ class Builder {
     const LaneState state = v_.lanes[at(lane)];
     const Box b = ax_.cell_box(lane, span.f0, span.f1);
     const std::string who = "lane " + std::to_string(lane) + " " + r.label;
-    const bool hidden = o_.hide_outputs && (r.kind == RowKind::output || r.kind == RowKind::other);
+    const bool hidden = (o_.hide_outputs && (r.kind == RowKind::output || r.kind == RowKind::other ||
+                                             r.kind == RowKind::after)) ||
+                        (o_.hide_inputs && r.kind == RowKind::input);
     if (c.text.empty() && state != LaneState::took_part) {
       state_cell(b, state, who + " (" + std::string(to_string(state)) + ")");
       fig_.hits.push_back({b, lane, r.kind, "lane " + std::to_string(lane) + " " +
@@ -475,13 +488,17 @@ class Builder {
     if (hidden) {
       add_fill(fig_, b, kPalette.hidden, 2 * s_);
       add_dashed_stroke(fig_, b, kPalette.faint_ink, 1, 3 * s_, 2 * s_);
-      const std::string& guess = o_.guesses[at(lane)];
+      // The guesses sit in the row asked about: the inputs' when those are hidden.
+      const bool asked_row = r.kind == (o_.hide_inputs ? RowKind::input : RowKind::output);
+      const std::string& guess = asked_row ? o_.guesses[at(lane)] : std::string();
       add_text(fig_, b.center(), guess.empty() ? "?" : fit(guess, ax_.cell - 6 * s_),
                guess.empty() ? kPalette.faint_ink : okabe_ito::blue, Face::value, Align::center);
       probe(b, kPalette.hidden, kPalette.hidden, who + " (hidden)");
       fig_.hits.push_back({b, lane, r.kind,
                            "lane " + std::to_string(lane) +
-                               ": what does it receive? Type your guess in the Predict panel"});
+                               (r.kind == RowKind::input ? ": what does it pass in?"
+                                                         : ": what does it receive?") +
+                               " Type your guess in the Predict panel"});
       return;
     }
     const Rgba fill = c.undefined ? tint(kPalette.undefined, 0.25f)
@@ -508,6 +525,9 @@ class Builder {
       if (c.undefined) tip += " (undefined: CUDA gives no value here)";
     } else if (r.kind == RowKind::input) {
       tip = "lane " + std::to_string(lane) + " passed in " + c.text;
+    } else if (r.kind == RowKind::after) {
+      tip = "lane " + std::to_string(lane) + " holds " + c.text +
+            " after the step (what it passes in at the call's next pass)";
     } else if (r.kind == RowKind::other) {
       tip = "lane " + std::to_string(lane) + " on the GPU received " + c.text +
             (c.differs ? " (the simulator's differs)" : "");
@@ -658,23 +678,35 @@ class Builder {
   void vote() {
     const bool has_in = find_row(v_, RowKind::input) != nullptr;
     if (has_in) value_row(*find_row(v_, RowKind::input));
-    const LaneMask word = vote_word();
+    // Predict mode: the word is the answer (or, with the predicates hidden, gives them away).
+    const bool word_hidden = o_.hide_outputs || o_.hide_inputs;
+    const LaneMask word = word_hidden ? 0 : vote_word();
     const Span drop = zone(28 * s_);
     for (int lane = 0; lane < kWarpSize; ++lane) {
       if (v_.lanes[at(lane)] != LaneState::took_part) continue;
-      const bool set = has_lane(word, lane);
+      const bool set = !word_hidden && has_lane(word, lane);
       add_arrow(fig_, ax_.point(static_cast<float>(lane), drop.f0),
                 ax_.point(static_cast<float>(lane), drop.f1 + gap_ - 1),
                 set ? kPalette.arrow : kPalette.rule, (set ? 1.6f : 1.0f) * s_, 6 * s_);
     }
     const Span w = row(v_.op == Op::activemask ? "lanes" : "word", small_depth(1.5f));
     for (int lane = 0; lane < kWarpSize; ++lane) {
-      bit_cell(ax_.cell_box(lane, w.f0, w.f1), has_lane(word, lane), "word bit " + std::to_string(lane));
+      const Box b = ax_.cell_box(lane, w.f0, w.f1);
+      if (word_hidden) {
+        add_fill(fig_, b, kPalette.hidden, 1.5f * s_);
+        add_text(fig_, b.center(), "?", kPalette.faint_ink, Face::small, Align::center);
+        probe(b, kPalette.hidden, kPalette.hidden, "word bit " + std::to_string(lane) + " (hidden)");
+        continue;
+      }
+      bit_cell(b, has_lane(word, lane), "word bit " + std::to_string(lane));
     }
     const Span f = zone(30 * s_);
     fan(f, std::nullopt);
     std::string caption;
-    switch (v_.op) {
+    switch (word_hidden ? Op::syncwarp : v_.op) {
+      case Op::syncwarp:
+        caption = "which bits are set? Guess, then Check: the word appears";
+        break;
       case Op::ballot:
         caption = "bit i = lane i's predicate:  " + format_mask(word) + " to every lane that took part";
         break;
@@ -710,15 +742,17 @@ class Builder {
       const Span span = row(in->label, value_depth_);
       for (int lane = 0; lane < kWarpSize; ++lane) {
         std::optional<Rgba> fill;
-        if (v_.group[at(lane)] >= 0) fill = group_colour(v_.group[at(lane)]);
+        if (v_.group[at(lane)] >= 0 && !o_.hide_outputs) fill = group_colour(v_.group[at(lane)]);
         value_cell(*in, lane, span, fill);
       }
     }
-    // One bracket per group: ticks from each member down to a line that joins them.
+    // One bracket per group: ticks from each member down to a line that joins them. Predict
+    // mode: the groups are the answer, so none is drawn yet.
     int groups = 0;
     for (int lane = 0; lane < kWarpSize; ++lane) groups = std::max(groups, v_.group[at(lane)] + 1);
     const bool all = v_.op == Op::match_all;
     if (all && v_.participants != 0) groups = 1;
+    if (o_.hide_outputs) groups = 0;
     const int levels = std::clamp(groups, 1, 4);
     const float level_step = 9 * s_;
     const Span z = zone(level_step * static_cast<float>(levels + 1) + 4 * s_);
@@ -738,7 +772,7 @@ class Builder {
       add_line(fig_, ax_.point(static_cast<float>(first), level),
                ax_.point(static_cast<float>(last), level), darker(group_colour(g)), 2 * s_);
     }
-    if (all) {
+    if (all && !o_.hide_outputs) {
       const StepRow* pred = find_row(v_, RowKind::predicate);
       const bool agree = pred != nullptr && v_.participants != 0 &&
                          pred->cells[at(std::countr_zero(v_.participants))].text == "1";
@@ -883,15 +917,51 @@ class Builder {
     other_row();
   }
 
+  // A deadlock (wait_view.hpp): each waiting lane's call, line and mask, then every one of them
+  // stopped at a wall that no lane gets past.
+  void wait() {
+    for (const StepRow& r : v_.rows) small_row(r);
+    const Span z = zone(34 * s_);
+    const float bar = 6 * s_;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      if (v_.lanes[at(lane)] != LaneState::took_part) continue;
+      add_arrow(fig_, ax_.point(static_cast<float>(lane), z.f0),
+                ax_.point(static_cast<float>(lane), z.f1 - bar), okabe_ito::vermillion, 1.5f * s_,
+                7 * s_);
+    }
+    const Box bar_box = ax_.span_box(ax_.lane0, ax_.lanes_end(), z.f1 - bar, z.f1);
+    add_fill(fig_, bar_box, okabe_ito::vermillion, 1.5f * s_);
+    fig_.probes.push_back({bar_box.center(), okabe_ito::vermillion, "deadlock bar"});
+    // Lanes down, a caption would sit over the rows' labels: the banners say it there.
+    if (!down_) {
+      const Span c = zone(m_.small_size + 8 * s_);
+      zone_caption(c, "deadlock: every lane waits for lanes that never arrive; a GPU hangs here");
+    }
+  }
+
   // The other side's (the GPU's) row, once: under the outputs.
   void other_row() {
     const StepRow* other = find_row(v_, RowKind::other);
     if (other == nullptr || other_drawn_) return;
     other_drawn_ = true;
     const Span span = row(other->label, value_depth_);
+    const StepRow* out = find_row(v_, RowKind::output);
     for (int lane = 0; lane < kWarpSize; ++lane) {
+      const std::string& text = other->cells[at(lane)].text;
+      if (v_.op == Op::match_any && out != nullptr) {
+        // In the simulator's row's notation: the letter (and colour) of the group whose mask it
+        // is; a mask the simulator gave no lane keeps its digits.
+        int group = -1;
+        for (int l = 0; l < kWarpSize && group < 0; ++l) {
+          if (v_.group[at(l)] >= 0 && out->cells[at(l)].text == text) group = v_.group[at(l)];
+        }
+        if (group >= 0) {
+          value_cell(*other, lane, span, group_colour(group), std::string(group_letter(group)));
+          continue;
+        }
+      }
       value_cell(*other, lane, span, std::nullopt,
-                 v_.result == ResultKind::lane_mask ? compact_mask(other->cells[at(lane)].text) : "");
+                 v_.result == ResultKind::lane_mask ? compact_mask(text) : "");
     }
   }
 
@@ -901,6 +971,8 @@ class Builder {
       if (r.kind == RowKind::predicate) small_row(r);
     }
     other_row();
+    // What each lane holds once it has used the result (the next pass's value in).
+    if (const StepRow* after = find_row(v_, RowKind::after)) value_row(*after);
   }
 
   // ---- legend

@@ -233,6 +233,8 @@ std::string encode(const RunSummary& summary) {
     out.put(d.where.file);
     out.put(d.where.line);
     out.put(d.occurrences);
+    out.put(std::string_view(d.step_message));
+    out.put(d.step_lanes);
   }
   out.put<std::uint64_t>(summary.printf_records.size());
   for (const PrintfRecord& record : summary.printf_records) {
@@ -240,6 +242,8 @@ std::string encode(const RunSummary& summary) {
     out.put(record.thread);
     out.put(std::string_view(record.text));
   }
+  out.put<std::uint64_t>(summary.waits.size());
+  for (const WarpWait& wait : summary.waits) out.put(wait);  // plain bytes, same build both sides
   return out.take();
 }
 
@@ -263,6 +267,8 @@ std::optional<RunSummary> decode_summary(std::string_view bytes) {
     d.where.file = in.get<std::uint32_t>();
     d.where.line = in.get<std::uint32_t>();
     d.occurrences = in.get<std::uint64_t>();
+    d.step_message = in.text();
+    d.step_lanes = in.get<LaneMask>();
     summary.diagnostics.push_back(std::move(d));
   }
   const auto records = in.get<std::uint64_t>();
@@ -273,6 +279,8 @@ std::optional<RunSummary> decode_summary(std::string_view bytes) {
     record.text = in.text();
     summary.printf_records.push_back(std::move(record));
   }
+  const auto waits = in.get<std::uint64_t>();
+  for (std::uint64_t i = 0; i < waits && in.ok(); ++i) summary.waits.push_back(in.get<WarpWait>());
   if (!in.ok()) return std::nullopt;
   return summary;
 }

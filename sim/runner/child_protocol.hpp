@@ -43,6 +43,7 @@ struct RunSummary {
   std::vector<std::string> files;
   std::vector<Diagnostic> diagnostics;
   std::vector<PrintfRecord> printf_records;
+  std::vector<WarpWait> waits;
 };
 
 std::string encode(const RunSummary& summary);

@@ -279,6 +279,7 @@ void send_results(const ChildJob& job, LaunchResult& result) {
   summary.files = std::move(result.trace.files);
   summary.diagnostics = std::move(result.trace.diagnostics);
   summary.printf_records = std::move(result.trace.printf_records);
+  summary.waits = std::move(result.trace.waits);
   const std::string bytes = encode(summary);
   write_frame(job.result_fd, FrameTag::summary, bytes.data(), bytes.size());
 }

@@ -46,6 +46,7 @@ void add_summary(Trace& trace, const RunSummary& summary) {
   trace.files = summary.files;
   trace.diagnostics = summary.diagnostics;
   trace.printf_records = summary.printf_records;
+  trace.waits = summary.waits;
 }
 
 // A launch that stopped is always among the diagnostics, even where the runtime recorded it only
@@ -59,7 +60,7 @@ void add_stop_diagnostic(Trace& trace, LaunchStatus status, const std::string& m
                                                                       : DiagnosticKind::kernel_fault;
   const bool recorded = std::any_of(trace.diagnostics.begin(), trace.diagnostics.end(),
                                     [&](const Diagnostic& d) { return d.kind == kind; });
-  if (!recorded) trace.diagnostics.push_back({kind, message, 0, 0, 0, -1, {}, 1});
+  if (!recorded) trace.diagnostics.push_back({kind, message, 0, 0, 0, -1, {}, 1, {}, 0});
 }
 
 // Fills the result's trace, message and steps from what the child sent; returns how the run ended.
@@ -69,7 +70,7 @@ RunStatus add_outcome(KernelFileResult& result, const ChildOutcome& outcome,
     result.message = "the kernel's process sent more than the sandbox lets it (huge output?) "
                      "and was stopped";
     result.trace.diagnostics.push_back(
-        {DiagnosticKind::kernel_fault, result.message, 0, 0, 0, -1, {}, 1});
+        {DiagnosticKind::kernel_fault, result.message, 0, 0, 0, -1, {}, 1, {}, 0});
     return RunStatus::crashed;
   }
   const Frame* summary_frame = nullptr;
@@ -117,7 +118,7 @@ RunStatus add_outcome(KernelFileResult& result, const ChildOutcome& outcome,
                                        "could not say where it was"
                                      : describe_wait_status(outcome.wait_status);
   const DiagnosticKind kind = outcome.timed_out ? DiagnosticKind::timeout : DiagnosticKind::kernel_fault;
-  result.trace.diagnostics.push_back({kind, result.message, 0, 0, 0, -1, {}, 1});
+  result.trace.diagnostics.push_back({kind, result.message, 0, 0, 0, -1, {}, 1, {}, 0});
   return outcome.timed_out ? RunStatus::timeout : RunStatus::crashed;
 }
 

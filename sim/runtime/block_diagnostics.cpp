@@ -198,7 +198,32 @@ void BlockRunner::record_barrier_diagnostics(const Warp& first_warp, int first_l
   }
 }
 
+void BlockRunner::record_waits() {
+  for (const Warp& w : warps_) {
+    if ((w.threads & ~w.exited) == 0) continue;  // every thread of it is done: it waits for none
+    WarpWait wait;
+    wait.block = block_linear_;
+    wait.warp = w.index;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      LaneWait& l = wait.lanes[static_cast<std::size_t>(lane)];
+      if (!has_lane(w.threads, lane)) {
+        l.state = LaneWait::State::not_a_thread;
+      } else if (has_lane(w.exited, lane)) {
+        l.state = LaneWait::State::exited;
+      } else if (has_lane(w.at_op, lane)) {
+        l = {LaneWait::State::in_call, w.op[lane], w.where[lane], w.pending.mask[lane]};
+      } else if (has_lane(w.at_barrier, lane)) {
+        l = {LaneWait::State::at_barrier, w.op[lane], w.where[lane], 0};
+      } else {
+        l.state = LaneWait::State::running;
+      }
+    }
+    trace_.waits.push_back(wait);
+  }
+}
+
 void BlockRunner::describe_deadlock() {
+  record_waits();
   for (const Warp& w : warps_) {
     if (w.at_op == 0) continue;
     const int first = lowest_lane(w.at_op);

@@ -206,6 +206,8 @@ class BlockRunner {
                        std::int64_t step_index);
   void record_barrier_diagnostics(const Warp& first_warp, int first_lane,
                                   const sync::BarrierTally& tally, std::int64_t step_index);
+  // Where every lane of the block waits, into the trace (Trace::waits).
+  void record_waits();
   void describe_deadlock();
   // Records `facts` at `where`; the same kind at the same line again widens the first record.
   void diagnose(const DiagnosticFacts& facts, SourceLine where, const Warp& warp,

@@ -14,6 +14,11 @@ void DiagnosticRecorder::record(const DiagnosticFacts& facts, SourceLine where,
     ++d.occurrences;
     DiagnosticFacts& kept = facts_[it->second];
     if (merge_facts(kept, facts)) {
+      // Its own step keeps its own lanes and words (what that step's figure shows).
+      if (d.step_message.empty()) {
+        d.step_message = d.message;
+        d.step_lanes = d.lanes;
+      }
       d.lanes = lanes_of(kept);
       d.message = diagnostic_message(kept, trace_.files);
     }

@@ -120,8 +120,9 @@ std::string diagnostic_message(const DiagnosticFacts& facts, std::span<const std
             return lanes_text(f.lanes) + " at " + at(f.where) + " and " + lanes_text(f.others) +
                    " at " + at(f.elsewhere) + (f.more_sites ? " and other lines" : "") +
                    " met in one " + cuda_name(f.op) +
-                   ": legal on Volta and later, where calls at different lines combine, but "
-                   "fragile (the lanes are at different places in the code)";
+                   ": Volta and later GPUs combine calls from different lines, so it completes, "
+                   "but each group passed its own line's value, at its own place in the "
+                   "algorithm: check that these lanes were meant to meet here";
           },
           [&](const facts::UndefinedSource& f) {
             const char* why = f.why == facts::UndefinedSource::Why::exited ? "has exited"

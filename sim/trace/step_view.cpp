@@ -233,6 +233,26 @@ StepView describe_step(const Trace& trace, const TraceIndex& index, std::size_t 
   if (intrinsic_for(s.op).pred_out) {
     row(RowKind::predicate, "pred", [&](int lane) { return has_lane(s.pred, lane) ? "1" : "0"; });
   }
+  if (options.after && has_input(s.op) && v.result == ResultKind::value) {
+    // The same call's next pass passes the same expression: what each lane holds by then.
+    if (const auto next = index.find(info.warp, info.where, info.pass + 1)) {
+      const TraceStep n = trace.steps.at(*next);
+      if (n.op == s.op && n.type == s.type) {
+        StepRow r;
+        r.kind = RowKind::after;
+        r.label = "after";
+        bool any_changed = false;
+        for (int lane = 0; lane < kWarpSize; ++lane) {
+          if (!has_lane(s.participants, lane) || !has_lane(n.participants, lane)) continue;
+          LaneCell& cell = r.cells[at(lane)];
+          cell.text = format_bits(n.input[at(lane)], in_type, options.format);
+          cell.changed = n.input[at(lane)] != s.input[at(lane)];
+          any_changed = any_changed || cell.changed;
+        }
+        if (any_changed) v.rows.push_back(std::move(r));
+      }
+    }
+  }
   if (options.other != nullptr && v.result != ResultKind::none) {
     StepRow r;
     r.kind = RowKind::other;

@@ -37,6 +37,36 @@ std::optional<DiagnosticKind> diagnostic_kind_from_string(std::string_view name)
   return std::nullopt;
 }
 
+std::string diagnostic_union_text(const Diagnostic& d) {
+  if (d.occurrences <= 1 || d.step_message.empty()) return {};
+  return "over " + std::to_string(d.occurrences) + " steps at this line: lanes " +
+         format_lanes(d.lanes);
+}
+
+std::string diagnostic_at_step_text(const Trace& trace, const Diagnostic& d) {
+  const LaneMask lanes = d.step_message.empty() ? d.lanes : d.step_lanes;
+  std::string message = d.step_message.empty() ? d.message : d.step_message;
+  // Files by their last path component, as everything else on a step names them.
+  for (const std::string& file : trace.files) {
+    const auto slash = file.find_last_of('/');
+    if (slash == std::string::npos) continue;
+    const std::string name = file.substr(slash + 1);
+    for (auto at = message.find(file); at != std::string::npos; at = message.find(file, at)) {
+      message.replace(at, file.size(), name);
+      at += name.size();
+    }
+  }
+  std::string text = std::string(to_string(d.kind));
+  if (lanes != 0) text += " (lanes " + format_lanes(lanes) + ")";
+  text += ": " + message;
+  if (const std::string over = diagnostic_union_text(d); !over.empty()) {
+    text += " (" + over + ")";
+  } else if (d.occurrences > 1) {
+    text += " (" + std::to_string(d.occurrences) + " times at this line)";
+  }
+  return text;
+}
+
 std::uint32_t Trace::file_index(const std::string& path) {
   for (std::size_t i = 0; i < files.size(); ++i) {
     if (files[i] == path) return static_cast<std::uint32_t>(i);

@@ -38,6 +38,11 @@ TraceIndex::TraceIndex(const Trace& trace) {
     ++diagnostics_per_warp[key];
     warps[key].warp = key;  // a warp known only from its diagnostics is still listed
   }
+  waits_ = trace.waits;
+  for (const WarpWait& wait : waits_) {
+    const WarpKey key{wait.block, wait.warp};
+    warps[key].warp = key;  // a warp that deadlocked at its first call is listed too
+  }
   std::sort(placed_.begin(), placed_.end());
   for (const auto& [step_index, diagnostic] : placed_) {
     if (diagnostic_steps_.empty() || diagnostic_steps_.back() != step_index) {
@@ -45,9 +50,21 @@ TraceIndex::TraceIndex(const Trace& trace) {
     }
   }
   for (auto& [key, steps] : warps) {
-    warps_.push_back({key, steps.steps.size(), diagnostics_per_warp[key]});
+    const WarpWait* wait = wait_of(key);
+    const bool waiting =
+        wait != nullptr && std::any_of(wait->lanes.begin(), wait->lanes.end(), [](const LaneWait& l) {
+          return l.state == LaneWait::State::in_call || l.state == LaneWait::State::at_barrier;
+        });
+    warps_.push_back({key, steps.steps.size(), diagnostics_per_warp[key], waiting});
     by_warp_.push_back(std::move(steps));
   }
+}
+
+const WarpWait* TraceIndex::wait_of(WarpKey warp) const {
+  for (const WarpWait& wait : waits_) {
+    if (wait.block == warp.block && wait.warp == warp.warp) return &wait;
+  }
+  return nullptr;
 }
 
 const TraceIndex::WarpSteps* TraceIndex::warp_steps(WarpKey warp) const {

@@ -106,7 +106,12 @@ void write_trace_json(std::ostream& out, const Trace& trace) {
     write_bits(out, d.lanes, false);
     out << ",\"block\":" << d.block << ",\"warp\":" << d.warp << ",\"step\":" << d.step
         << ",\"file\":" << d.where.file << ",\"line\":" << d.where.line
-        << ",\"occurrences\":" << d.occurrences << '}';
+        << ",\"occurrences\":" << d.occurrences;
+    if (!d.step_message.empty()) {  // only a diagnostic that recurred with other lanes has them
+      out << ",\"step_message\":" << json_string(d.step_message) << ",\"step_lanes\":";
+      write_bits(out, d.step_lanes, false);
+    }
+    out << '}';
   }
   out << "],\n\"printf\":[";
   for (std::size_t i = 0; i < trace.printf_records.size(); ++i) {
@@ -116,7 +121,26 @@ void write_trace_json(std::ostream& out, const Trace& trace) {
     out << json_string(p.text);
     out << '}';
   }
-  out << "]}\n";
+  out << ']';
+  if (!trace.waits.empty()) {  // only a deadlock writes it: other traces read as they always did
+    out << ",\n\"waits\":[";
+    for (std::size_t i = 0; i < trace.waits.size(); ++i) {
+      const WarpWait& w = trace.waits[i];
+      out << (i > 0 ? ",\n" : "\n") << "{\"block\":" << w.block << ",\"warp\":" << w.warp
+          << ",\"lanes\":[";
+      for (std::size_t lane = 0; lane < w.lanes.size(); ++lane) {
+        const LaneWait& l = w.lanes[lane];
+        out << (lane > 0 ? "," : "") << "{\"state\":" << static_cast<int>(l.state)
+            << ",\"op\":" << json_string(to_string(l.op)) << ",\"file\":" << l.where.file
+            << ",\"line\":" << l.where.line << ",\"mask\":";
+        write_bits(out, l.mask, false);
+        out << '}';
+      }
+      out << "]}";
+    }
+    out << ']';
+  }
+  out << "}\n";
 }
 
 }  // namespace warpsim

@@ -91,11 +91,37 @@ Expected<Trace> read_trace_json(std::istream& in) {
       diagnostic.step = d.at("step").get<std::int64_t>();
       diagnostic.where = {d.at("file").get<std::uint32_t>(), d.at("line").get<std::uint32_t>()};
       diagnostic.occurrences = d.at("occurrences").get<std::uint64_t>();
+      if (d.contains("step_message")) {
+        diagnostic.step_message = d.at("step_message").get<std::string>();
+        diagnostic.step_lanes = mask(d.at("step_lanes"));
+      }
       t.diagnostics.push_back(std::move(diagnostic));
     }
     for (const json& p : j.at("printf")) {
       t.printf_records.push_back({p.at("block").get<std::uint64_t>(),
                                   p.at("thread").get<std::uint32_t>(), p.at("text").get<std::string>()});
+    }
+    if (j.contains("waits")) {
+      for (const json& w : j.at("waits")) {
+        WarpWait wait;
+        wait.block = w.at("block").get<std::uint64_t>();
+        wait.warp = w.at("warp").get<std::uint32_t>();
+        const json& lanes = w.at("lanes");
+        if (lanes.size() != kWarpSize) throw std::invalid_argument("a wait has 32 lanes");
+        for (std::size_t lane = 0; lane < kWarpSize; ++lane) {
+          const json& l = lanes[lane];
+          const int state = l.at("state").get<int>();
+          if (state < 0 || state > static_cast<int>(LaneWait::State::running)) {
+            throw std::invalid_argument("unknown lane wait state " + l.at("state").dump());
+          }
+          const auto op = op_from_string(l.at("op").get<std::string>());
+          if (!op) throw std::invalid_argument("unknown op " + l.at("op").dump());
+          wait.lanes[lane] = {static_cast<LaneWait::State>(state), *op,
+                              {l.at("file").get<std::uint32_t>(), l.at("line").get<std::uint32_t>()},
+                              mask(l.at("mask"))};
+        }
+        t.waits.push_back(wait);
+      }
     }
     return t;
   } catch (const std::exception& e) {

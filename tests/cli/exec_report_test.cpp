@@ -32,7 +32,7 @@ runner::ProgramResult two_launches() {
   second.record.diagnostics = 1;
   second.trace.grid = second.record.grid;
   second.trace.diagnostics.push_back(
-      {DiagnosticKind::undefined_source, "lane 8 read lane 16", 0x100, 0, 0, -1, {}, 1});
+      {DiagnosticKind::undefined_source, "lane 8 read lane 16", 0x100, 0, 0, -1, {}, 1, {}, 0});
   r.launches = {first, second};
   return r;
 }

@@ -665,3 +665,110 @@ TEST_CASE("a diagnostic repeated at one line reports the union of its lanes and 
   }
   CHECK(repeated);
 }
+
+namespace {
+
+// The lines of `text` that start with `prefix`.
+std::vector<std::string> lines_starting(const std::string& text, const std::string& prefix) {
+  std::vector<std::string> found;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(prefix, 0) == 0) found.push_back(line);
+  }
+  return found;
+}
+
+bool has_digit(const std::string& text) {
+  return std::any_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+}  // namespace
+
+TEST_CASE("predict mode shows nothing that answers a question before it is asked") {
+  SUBCASE("the note that names the answer waits for the answers; the out and from rows are '?'") {
+    const Outcome run = run_cli({"lesson", "23", "--predict", "--all"});
+    INFO("stderr: " << run.err);
+    REQUIRE(run.exit_code == 0);
+    const std::size_t asked = run.out.find("Predict: ");
+    REQUIRE(asked != std::string::npos);
+    const std::string before = run.out.substr(0, asked);
+    const std::string after = run.out.substr(asked);
+    const std::string note = "lane 0 (31) and lane 1 (30) swap values";
+    CHECK_FALSE(contains(before, note));
+    CHECK(contains(after, note));
+    const auto out_rows = lines_starting(before, "   out |");
+    const auto from_rows = lines_starting(before, "  from |");
+    CHECK(out_rows.size() == 4);
+    CHECK(from_rows.size() == 4);
+    for (const std::string& row : out_rows) CHECK_MESSAGE(!has_digit(row.substr(8)), row);
+    for (const std::string& row : from_rows) CHECK_MESSAGE(!has_digit(row.substr(8)), row);
+    CHECK(contains(after, "   out |  30  31  28  29  26  27  24  25"));  // then revealed
+  }
+  SUBCASE("a question about what lanes pass in hides the in row too") {
+    const Outcome run = run_cli({"lesson", "broadcast", "--predict", "--all"});
+    INFO("stderr: " << run.err);
+    REQUIRE(run.exit_code == 0);
+    const std::size_t asked = run.out.find("Predict: ");
+    REQUIRE(asked != std::string::npos);
+    const auto in_rows = lines_starting(run.out.substr(0, asked), "    in |");
+    REQUIRE_FALSE(in_rows.empty());
+    for (const std::string& row : in_rows) CHECK_MESSAGE(!has_digit(row.substr(8)), row);
+    // Without --predict the same rows hold the values.
+    const Outcome plain = run_cli({"lesson", "broadcast", "--all"});
+    const auto shown = lines_starting(plain.out, "    in |");
+    REQUIRE_FALSE(shown.empty());
+    CHECK(has_digit(shown.front().substr(8)));
+  }
+}
+
+TEST_CASE("a deadlocked lesson ends on where every lane waits, and for whom") {
+  const Outcome run = run_cli({"lesson", "23", "--all"});
+  INFO("stderr: " << run.err);
+  REQUIRE(run.exit_code == 0);
+  CHECK(contains(run.out, "; 1 warp-level step of block 0 warp 0, 1 in all, traced by the "
+                          "simulator; then the warp deadlocks: where every lane waits)"));
+  CHECK(contains(run.out, "after step 1 of 1 · where every lane waits · stopped deadlock · kernel.cu:28"));
+  CHECK(contains(run.out, "  call |     shfl_up   shfl_down     shfl_up   shfl_down"));
+  CHECK(contains(run.out, "  line |          28          25          28          25"));
+  CHECK(contains(run.out, "  mask |  0xffffffff  0xffffffff"));
+  CHECK(contains(run.out,
+                 "lanes 0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30 wait in __shfl_up_sync at "
+                 "kernel.cu:28 with mask 0xffffffff for lanes 1,3,5,7,9,11,13,15,17,19,21,23,25,27,"
+                 "29,31, which never arrive: lanes 1,3,5,7,9,11,13,15,17,19,21,23,25,27,29,31 wait "
+                 "in __shfl_down_sync at kernel.cu:25 (different calls never meet)"));
+  CHECK(run.out.find("where every lane waits ·") > run.out.find("step 1 of 1 · __shfl_xor_sync"));
+}
+
+TEST_CASE("the command line's own messages read well") {
+  SUBCASE("a number out of range names its bounds, not the largest double") {
+    const Outcome run = run_cli({"run", "x.cu", "--max-steps", "0"});
+    CHECK(run.exit_code == 2);
+    CHECK(contains(run.err, "--max-steps: 0 is not allowed: it must be 1 or more"));
+    CHECK_FALSE(contains(run.err, "1797693"));
+    const Outcome timeout = run_cli({"run", "x.cu", "--timeout", "0"});
+    CHECK(contains(timeout.err, "--timeout: 0 is not allowed: it must be from 0.001 to 86400"));
+    const Outcome seed = run_cli({"run", "x.cu", "--seed", "-1"});
+    CHECK(contains(seed.err, "--seed: -1 is not allowed: it must be 0 or more"));
+  }
+  SUBCASE("run --help lists every element type of the table") {
+    const Outcome help = run_cli({"run", "--help"});
+    CHECK(contains(help.out, "TYPE is i32 u32 f32 i64 u64 f64 u8 i8 u16 i16 f16 bf16 b8"));
+  }
+  SUBCASE("lessons lists each lesson's presets, as lesson --help says") {
+    const Outcome list = run_cli({"lessons"});
+    CHECK(contains(list.out, "    presets: default fixed random fixed-random"));  // lesson 23
+    CHECK(contains(run_cli({"lesson", "--help"}).out, "warpsim lessons lists them"));
+  }
+  SUBCASE("lessons --verify --gpu without a GPU stops at once with one message") {
+    if (std::filesystem::exists("/dev/nvidia0")) {
+      MESSAGE("a GPU is present: the fast refusal is not what runs here");
+      return;
+    }
+    const Outcome run = run_cli({"lessons", "--verify", "--gpu"});
+    CHECK(run.exit_code == 3);
+    CHECK(run.out.empty());
+    CHECK(std::count(run.err.begin(), run.err.end(), '\n') == 1);
+    CHECK(contains(run.err, "warpsim lessons: --gpu: "));
+    CHECK(run.seconds < 10);
+  }
+}

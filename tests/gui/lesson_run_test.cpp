@@ -132,3 +132,133 @@ TEST_CASE("a kernel file that does not compile: its errors on their lines, no st
   CHECK(o.m.notice_is_error);
   CHECK_FALSE(has_steps(o.m));
 }
+
+namespace {
+
+// Whether a figure promises a hit whose tooltip starts with `text`.
+bool has_tip(const Figure& f, const std::string& text) {
+  return std::any_of(f.hits.begin(), f.hits.end(),
+                     [&](const Hit& h) { return h.tooltip.rfind(text, 0) == 0; });
+}
+
+bool has_text(const Figure& f, const std::string& part) {
+  return std::any_of(f.shapes.begin(), f.shapes.end(), [&](const Shape& s) {
+    const Text* t = std::get_if<Text>(&s);
+    return t != nullptr && t->text.find(part) != std::string::npos;
+  });
+}
+
+// Opens `args` (a run that may stop, e.g. in a deadlock) as warpsim-gui would.
+void open_any(Opened& o, const std::vector<std::string>& args,
+              std::shared_ptr<const course::Catalogue> catalogue = nullptr) {
+  if (!catalogue) {
+    catalogue = std::make_shared<const course::Catalogue>(
+        course::load_catalogue(std::filesystem::path(WARPSIM_SOURCE_DIR) / "lessons"));
+  }
+  REQUIRE(init(o.m, o.v, *parse_gui_options(args), catalogue));
+  RunRequest request = std::move(*o.m.wanted);
+  o.m.wanted.reset();
+  finish_run(o.m, o.v, run_and_load(1, request), 0);
+  refresh(o.m, o.v);
+}
+
+}  // namespace
+
+TEST_CASE("predict mode: an asked input is hidden, and the end of the lesson waits for the last answer") {
+  Opened o;
+  open(o, {"broadcast"});
+  Model& m = o.m;
+  ViewState& v = o.v;
+  apply(m, v, {SetPredict{true}}, 0);
+  refresh(m, v);
+  // Lesson 3's first step asks what lane 7 passes in: the in row is hidden with the outputs.
+  REQUIRE(outputs_hidden(m, v));
+  REQUIRE(inputs_hidden(m, v));
+  // Its only step is its last: the outro and the buffers after the kernel wait for the answers.
+  REQUIRE(m.run->index.step_count() == 1);
+  CHECK(ending_hidden(m, v));
+  Figure f = build_step_figure(*m.cache.view, {}, figure_options(m, v, 1200, {}, 1e9));
+  CHECK_FALSE(has_tip(f, "lane 7 passed in"));
+  CHECK(has_tip(f, "lane 7: what does it pass in?"));
+  CHECK_FALSE(has_tip(f, "lane 0 received"));
+  apply(m, v, {SetGuess{7, "0"}, CheckGuesses{}}, 0);
+  refresh(m, v);
+  CHECK_FALSE(inputs_hidden(m, v));
+  f = build_step_figure(*m.cache.view, {}, figure_options(m, v, 1200, {}, 1e9));
+  CHECK(has_tip(f, "lane 7 passed in"));
+  CHECK(has_tip(f, "lane 0 received"));
+  CHECK_FALSE(ending_hidden(m, v));
+}
+
+TEST_CASE("predict mode: a ballot's word and a match's groups are hidden with the outputs") {
+  Opened o;
+  open(o, {"argmax-ballot"});
+  Model& m = o.m;
+  ViewState& v = o.v;
+  apply(m, v, {SetPredict{true}}, 0);
+  // Every step of the warp: where a vote is drawn, its word's bits are not.
+  for (int i = 0; i < 40; ++i) {
+    refresh(m, v);
+    if (m.cache.view->family == IntrinsicFamily::vote) {
+      const Figure f = build_step_figure(*m.cache.view, {}, figure_options(m, v, 1200, {}, 1e9));
+      CHECK(has_text(f, "which bits are set?"));
+      CHECK_FALSE(has_text(f, "bit i = lane i's predicate"));
+      break;
+    }
+    apply(m, v, {StepBy{1}}, 0);
+  }
+}
+
+TEST_CASE("a deadlock is drawn: where every lane waits, the warp listed as deadlocked") {
+  SUBCASE("lesson 23: after its one step") {
+    Opened o;
+    open_any(o, {"23"});
+    CHECK(o.m.run->result.status == runner::RunStatus::deadlock);
+    const auto warps = o.m.run->index.warps();
+    REQUIRE(warps.size() == 1);
+    CHECK(warps[0].deadlocked);
+    CHECK(warps[0].steps == 1);
+    REQUIRE(o.m.cache.wait.has_value());
+    REQUIRE(o.m.cache.wait->lines.size() == 2);
+    CHECK(o.m.cache.wait->lines[0].starts_with("lanes 0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30 "
+                                               "wait in __shfl_up_sync at kernel.cu:28"));
+    CHECK(o.m.cache.diagnostic_lines.back() ==
+          "then the warp deadlocks: step on (Right) to see where every lane waits");
+    // One step on: the wait itself, drawn; the step before it a band above; back again.
+    apply(o.m, o.v, {StepBy{1}}, 0);
+    refresh(o.m, o.v);
+    CHECK(o.v.at_wait);
+    REQUIRE(o.m.cache.view->waits);
+    CHECK(o.m.cache.history_views.size() == 1);
+    CHECK(o.m.cache.diagnostic_lines == o.m.cache.wait->lines);
+    const Figure f = build_step_figure(*o.m.cache.view, o.m.cache.history_views,
+                                       figure_options(o.m, o.v, 1200, {}, 1e9));
+    CHECK(has_text(f, "where every lane waits"));
+    CHECK(has_text(f, "after step 1 of 1"));
+    apply(o.m, o.v, {StepBy{-1}}, 0);
+    refresh(o.m, o.v);
+    CHECK_FALSE(o.v.at_wait);
+    CHECK_FALSE(o.m.cache.view->waits);
+  }
+  SUBCASE("a kernel that deadlocks at its first call: no step, the wait drawn instead") {
+    Opened o;
+    const std::string file =
+        std::string(WARPSIM_SOURCE_DIR) + "/tests/corpus/kernels/23_misuse_branch_deadlock.cu";
+    open_any(o,
+             {file, "--kernel", "filtered_diff_sum", "--grid", "1", "--block", "32", "--arg",
+              "i32[32]:iota", "--arg", "i32[1]:zeros", "--arg", "i32:10"},
+             std::make_shared<const course::Catalogue>());
+    CHECK(o.m.run->result.status == runner::RunStatus::deadlock);
+    CHECK_FALSE(has_steps(o.m));
+    REQUIRE(o.m.cache.wait.has_value());
+    CHECK(o.m.cache.wait->view.warp_steps == 0);
+    CHECK(o.m.cache.wait->waiting == ~LaneMask{0});
+    CHECK(o.m.cache.wait->never_arrive == ~LaneMask{0});
+    const Figure f = build_step_figure(o.m.cache.wait->view, {}, figure_options(o.m, o.v, 1200, {}, 1e9));
+    CHECK(has_text(f, "before any step"));
+    CHECK(std::any_of(f.probes.begin(), f.probes.end(),
+                      [](const Probe& p) { return p.what == "deadlock bar"; }));
+    REQUIRE_FALSE(o.m.run->index.warps().empty());
+    CHECK(o.m.run->index.warps()[0].deadlocked);
+  }
+}

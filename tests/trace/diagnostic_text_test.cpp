@@ -80,9 +80,10 @@ TEST_CASE("the misuse found in completed steps") {
   const facts::SplitCallSites split{Op::shfl_xor, 0xff, {0, 19}, 0xffffff00, {0, 22}, false};
   CHECK(lanes_of(split) == kFullMask);
   CHECK(message(split) ==
-        "lanes 0-7 at dot.cu:19 and lanes 8-31 at dot.cu:22 met in one __shfl_xor_sync: legal "
-        "on Volta and later, where calls at different lines combine, but fragile (the lanes are "
-        "at different places in the code)");
+        "lanes 0-7 at dot.cu:19 and lanes 8-31 at dot.cu:22 met in one __shfl_xor_sync: Volta "
+        "and later GPUs combine calls from different lines, so it completes, but each group "
+        "passed its own line's value, at its own place in the algorithm: check that these lanes "
+        "were meant to meet here");
   CHECK(message(facts::UndefinedSource{Op::shfl_down, 0x1fff, 0, 16,
                                        facts::UndefinedSource::Why::exited}) ==
         "__shfl_down_sync: lanes 0-12 read a lane that has exited (e.g. lane 0 read lane 16); "

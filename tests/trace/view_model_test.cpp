@@ -2,13 +2,16 @@
 // real launches.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <numeric>
+#include <sstream>
 #include <vector>
 
 #include "warpsim/cuda_shim.hpp"
 #include "warpsim/launch.hpp"
 #include "warpsim/step_view.hpp"
 #include "warpsim/trace_index.hpp"
+#include "warpsim/wait_view.hpp"
 #include "view_model_kernels.cuh"
 
 using namespace warpsim;
@@ -156,4 +159,82 @@ TEST_CASE("values in every format") {
   CHECK(format_bits(0x0000ffffu, ValueType::none, ValueFormat::natural) == "0x0000ffff");
   CHECK(value_format_from_string("hex") == ValueFormat::hex);
   CHECK_FALSE(value_format_from_string("octal").has_value());
+}
+
+TEST_CASE("a deadlock's last word: where every lane waits, the lanes that never arrive, in JSON") {
+  std::vector<int> out(32);
+  LaunchOptions options;
+  options.grid = {1};
+  options.block = {32};
+  const LaunchResult r = launch(options, [&] { vm_deadlock(out.data()); });
+  REQUIRE(r.status == LaunchStatus::deadlock);
+  REQUIRE(r.trace.waits.size() == 1);
+  const TraceIndex index(r.trace);
+  REQUIRE(index.warps().size() == 1);
+  CHECK(index.warps()[0].deadlocked);
+  CHECK(index.warps()[0].steps == 1);
+  const auto wait = describe_wait(r.trace, index, {0, 0});
+  REQUIRE(wait.has_value());
+  const StepView& v = wait->view;
+  CHECK(v.waits);
+  CHECK(v.position == 1);
+  CHECK(v.warp_steps == 1);
+  CHECK(v.step == r.trace.steps.size());
+  CHECK(wait->waiting == 0x0fffffffu);
+  // Lanes 28-31 exited: no lane waits for them.
+  CHECK(wait->never_arrive == 0x0fffffffu);
+  CHECK(v.lanes[3] == LaneState::took_part);
+  CHECK(v.lanes[30] == LaneState::exited);
+  REQUIRE(v.rows.size() == 3);
+  CHECK(v.rows[0].label == "call");
+  CHECK(v.rows[0].cells[0].text == "shfl_down");
+  CHECK(v.rows[0].cells[20].text == "shfl_up");
+  CHECK(v.rows[0].cells[30].text.empty());
+  CHECK(v.rows[2].cells[0].text == "0xffffffff");
+  REQUIRE(wait->lines.size() == 2);
+  CHECK(wait->lines[0].starts_with("lanes 0-15 wait in __shfl_down_sync at "));
+  CHECK(wait->lines[0].find("with mask 0xffffffff for lanes 16-27, which never arrive: lanes "
+                            "16-27 wait in __shfl_up_sync at ") != std::string::npos);
+  CHECK(wait->lines[0].ends_with("(different calls never meet)"));
+  CHECK(wait->lines[1].starts_with("lanes 16-27 wait in __shfl_up_sync at "));
+  CHECK_FALSE(describe_wait(r.trace, index, {0, 1}).has_value());
+
+  std::stringstream json;
+  write_trace_json(json, r.trace);
+  const auto back = read_trace_json(json);
+  REQUIRE(back);
+  CHECK(back->waits == r.trace.waits);
+}
+
+TEST_CASE("an after row: what each lane holds once it has used the step's result") {
+  std::vector<int> in(32), out(32);
+  std::iota(in.begin(), in.end(), 0);
+  const LaunchResult r = run(1, 32, [&] { vm_butterfly(in.data(), out.data()); });
+  const TraceIndex index(r.trace);
+  const StepView first = describe_step(r.trace, index, 0, {.after = true});
+  REQUIRE(has_row(first, RowKind::after));
+  CHECK(row(first, RowKind::after).cells[0].text == "16");  // 0 + lane 16's 16
+  CHECK(row(first, RowKind::after).cells[17].text == "18");  // 17 + lane 1's 1
+  CHECK(row(first, RowKind::after).cells[0].changed);
+  CHECK_FALSE(has_row(describe_step(r.trace, index, 0), RowKind::after));  // only when asked
+  CHECK_FALSE(has_row(describe_step(r.trace, index, 4, {.after = true}), RowKind::after));  // last
+}
+
+TEST_CASE("a diagnostic that recurs: its own step's lanes, the union labelled as one") {
+  std::vector<int> out(64);
+  LaunchOptions options;
+  options.grid = {1};
+  options.block = {64};
+  const LaunchResult r = launch(options, [&] { vm_not_in_mask(out.data()); });
+  const auto d = std::find_if(r.trace.diagnostics.begin(), r.trace.diagnostics.end(),
+                              [](const Diagnostic& x) { return x.kind == DiagnosticKind::caller_not_in_mask; });
+  REQUIRE(d != r.trace.diagnostics.end());
+  CHECK(d->occurrences == 2);
+  CHECK(d->lanes == 0xffffff00u);       // both warps' lanes
+  CHECK(d->step_lanes == 0xffff0000u);  // warp 0's, at its own step
+  const std::string text = diagnostic_at_step_text(r.trace, *d);
+  CAPTURE(text);
+  CHECK(text.starts_with("caller_not_in_mask (lanes 16-31): "));
+  CHECK(text.ends_with(" (over 2 steps at this line: lanes 8-31)"));
+  CHECK(text.find("lanes 8-31 ") == std::string::npos);  // the step's own sentence names its own
 }

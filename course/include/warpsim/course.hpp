@@ -23,6 +23,7 @@
 #include "warpsim/device_trace.hpp"
 #include "warpsim/expected.hpp"
 #include "warpsim/runner.hpp"
+#include "warpsim/step_view.hpp"
 #include "warpsim/trace_index.hpp"
 
 namespace warpsim::course {
@@ -47,6 +48,9 @@ struct Preset {
   std::vector<DiagnosticKind> diagnostics;        // the kinds this preset must report (none: none)
   bool differs_from_reference = false;            // a find-the-bug preset: it must differ
   std::optional<std::string> gpu_skip;            // why this preset must not run on a GPU
+  // Paragraphs shown instead of the lesson's intro and outro (a find-the-bug preset says what
+  // to look for in its own run); empty: the lesson's.
+  std::vector<std::string> intro, outro;
 };
 
 enum class AskedValue : std::uint8_t { output, input, source };
@@ -88,6 +92,14 @@ struct Lesson {
   std::filesystem::path reference_file() const { return dir / "reference.cu"; }
   const Preset* preset(std::string_view name) const;  // nullptr when there is none
 };
+
+// What the walkthrough and the GUI show before the first step and after the last of `preset`.
+inline const std::vector<std::string>& intro_of(const Lesson& lesson, const Preset& preset) {
+  return preset.intro.empty() ? lesson.intro : preset.intro;
+}
+inline const std::vector<std::string>& outro_of(const Lesson& lesson, const Preset& preset) {
+  return preset.outro.empty() ? lesson.outro : preset.outro;
+}
 
 // Reads and checks one lesson folder: the JSON's fields and types, every note's and question's
 // site (exactly one line of kernel.cu), the presets' --arg specs. The error names the file and
@@ -132,6 +144,9 @@ runner::KernelFileRequest request_for(const std::filesystem::path& file, const L
 struct NarratedStep {
   std::size_t step = 0;        // index into the trace
   const Note* note = nullptr;  // the note for this pass, or the line's note without a pass
+  // A note without a pass covers several steps: the narrative position of the first step it was
+  // shown at (this step's own when it is the first).
+  std::size_t note_first = 0;
   std::vector<const Question*> questions;
 };
 
@@ -160,6 +175,13 @@ Expected<std::vector<Answer>> answers(const LessonRun& run, const Question& ques
 // Whether what a learner typed is the answer: numerically equal for numbers (so "16", "16.0"
 // and "0x10" all match 16), hex or decimal for masks.
 bool is_correct(const Answer& answer, std::string_view typed);
+
+// Predict mode: whether a row of a step's figure answers one of the step's `questions`, so that
+// every view hides it until they are answered. What lanes received, the lanes they read,
+// match_all's pred and the other side's row always do (from any of them the asked values follow);
+// what lanes passed in does when a question asks for it. With no lesson question (a free guess
+// at any lane's result) the same rows as for an output question.
+bool row_answers(RowKind row, const std::vector<const Question*>& questions);
 
 // ---------------------------------------------------------------------------------------------
 // Recorded GPU runs (lessons/<id>/gpu/<preset>.json.gz)

@@ -15,7 +15,13 @@ void draw_lane_view(const Model& m, const ViewState& v, const Ui& ui, Commands& 
     ImGui::End();
     return;
   }
-  if (!has_steps(m)) {
+  if (!has_steps(m) && m.cache.wait) {
+    // Deadlocked at its first call: no step completed, but where every lane waits is drawn.
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.835f, 0.369f, 0, 1));
+    ImGui::TextWrapped("No warp-level call completed: the kernel deadlocked at its first one.");
+    for (const std::string& line : m.cache.wait->lines) ImGui::TextWrapped("%s", line.c_str());
+    ImGui::PopStyleColor();
+  } else if (!has_steps(m)) {
     ImGui::PushFont(ui.fonts.title);
     if (m.running || m.wanted) {
       ImGui::TextUnformatted("Running the kernel ...");

@@ -188,6 +188,10 @@ void draw_narrative_view(const Model& m, const ViewState& v, const Ui& ui, Comma
       ImGui::PopFont();
       ImGui::TextWrapped("%s", note->text.c_str());
       ImGui::Spacing();
+    } else if (s->waits) {
+      ImGui::PushFont(ui.fonts.title);
+      ImGui::TextWrapped("After step %u of %u: %s", s->warp_steps, s->warp_steps, s->name.c_str());
+      ImGui::PopFont();
     } else {
       ImGui::PushFont(ui.fonts.title);
       ImGui::TextWrapped("Step %u of %u: %s", s->position + 1, s->warp_steps, s->name.c_str());
@@ -195,7 +199,8 @@ void draw_narrative_view(const Model& m, const ViewState& v, const Ui& ui, Comma
     }
     if (focus && s->position == 0 &&
         ImGui::CollapsingHeader("Introduction", ImGuiTreeNodeFlags_DefaultOpen)) {
-      for (const std::string& p : lesson->intro) ImGui::TextWrapped("%s", p.c_str());
+      const auto& intro = m.run->preset ? course::intro_of(*lesson, *m.run->preset) : lesson->intro;
+      for (const std::string& p : intro) ImGui::TextWrapped("%s", p.c_str());
     }
     for (const course::Question* q : current_questions(m, v)) {
       ImGui::PushStyleColor(ImGuiCol_Text, colour4(okabe_ito::blue));
@@ -203,13 +208,18 @@ void draw_narrative_view(const Model& m, const ViewState& v, const Ui& ui, Comma
       ImGui::PopStyleColor();
     }
     ImGui::PushStyleColor(ImGuiCol_Text, colour4(kPalette.faint_ink));
-    ImGui::TextWrapped("%s: %s  (%s, pass %u)", s->name.c_str(), s->contract.c_str(),
-                       s->site.c_str(), s->pass);
+    if (s->waits) {
+      ImGui::TextWrapped("%s", s->contract.c_str());
+    } else {
+      ImGui::TextWrapped("%s: %s  (%s, pass %u)", s->name.c_str(), s->contract.c_str(),
+                         s->site.c_str(), s->pass);
+    }
     ImGui::PopStyleColor();
     if (!outputs_hidden(m, v)) {
       for (const std::string& line : m.cache.narrative) ImGui::TextWrapped("%s", line.c_str());
     }
-    for (const std::string& d : m.cache.diagnostic_lines) {
+    for (const std::string& d : outputs_hidden(m, v) ? std::vector<std::string>{}
+                                                      : m.cache.diagnostic_lines) {
       ImGui::PushStyleColor(ImGuiCol_Text, colour4(okabe_ito::vermillion));
       ImGui::TextWrapped("! %s", d.c_str());
       ImGui::PopStyleColor();
@@ -226,10 +236,12 @@ void draw_narrative_view(const Model& m, const ViewState& v, const Ui& ui, Comma
       ImGui::TextWrapped("Predict mode: what each lane receives is hidden. Guess in the Predict tab.");
       ImGui::PopStyleColor();
     }
-    if (s->position + 1 == s->warp_steps && r.status == runner::RunStatus::completed) {
+    if (s->position + 1 == s->warp_steps && r.status == runner::RunStatus::completed &&
+        !ending_hidden(m, v)) {
       ImGui::Spacing();
       if (focus) {
-        for (const std::string& p : lesson->outro) ImGui::TextWrapped("%s", p.c_str());
+        const auto& outro = m.run->preset ? course::outro_of(*lesson, *m.run->preset) : lesson->outro;
+        for (const std::string& p : outro) ImGui::TextWrapped("%s", p.c_str());
       }
       ImGui::TextDisabled("After the kernel:");
       for (const runner::OutputBuffer& b : r.buffers) {

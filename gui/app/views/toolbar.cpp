@@ -114,7 +114,9 @@ void draw_toolbar(const Model& m, const ViewState& v, const Ui& ui, Commands& ou
   ImGui::SameLine();
   if (button(">|", Action::last, "Last step")) out.push_back(ToEnd{true});
   ImGui::SameLine();
-  if (has_steps(m) && !m.scope.empty()) {
+  if (has_steps(m) && !m.scope.empty() && v.at_wait) {
+    ImGui::Text("after step %zu of %zu", m.scope.size(), m.scope.size());
+  } else if (has_steps(m) && !m.scope.empty()) {
     ImGui::Text("step %zu of %zu", m.scope.position_of(v.step) + 1, m.scope.size());
   } else {
     ImGui::TextDisabled("no steps");

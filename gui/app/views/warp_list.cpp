@@ -8,15 +8,16 @@
 namespace warpsim::gui {
 
 void draw_warp_list(const Model& m, const ViewState& v, const Ui&, Commands& out) {
-  if (!has_steps(m)) {
+  if (!m.run || m.run->index.warps().empty()) {  // a warp deadlocked at its first call is listed
     ImGui::TextDisabled("No warps yet.");
     return;
   }
   const TraceIndex& index = m.run->index;
   const auto warps = index.warps();
-  ImGui::TextDisabled("%zu warps in %llu blocks; where each is when the trace is at the cursor",
-                      warps.size(),
-                      static_cast<unsigned long long>(m.run->result.trace.grid.count()));
+  const unsigned long long blocks = m.run->result.trace.grid.count();
+  ImGui::TextDisabled("%zu %s in %llu %s; where each is when the trace is at the cursor",
+                      warps.size(), warps.size() == 1 ? "warp" : "warps", blocks,
+                      blocks == 1 ? "block" : "blocks");
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
                                 ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp;
   if (!ImGui::BeginTable("##warps", 4, flags)) return;
@@ -49,10 +50,18 @@ void draw_warp_list(const Model& m, const ViewState& v, const Ui&, Commands& out
         ImGui::TextColored(ImVec4(0.835f, 0.369f, 0, 1), "%zu", w.diagnostics);
       }
       ImGui::TableNextColumn();
-      if (p.done == 0) {
+      if (w.deadlocked && p.done == p.total) {
+        // Its lanes wait for good: the launch stopped here (the lane view draws where).
+        if (p.total == 0) {
+          ImGui::TextColored(ImVec4(0.835f, 0.369f, 0, 1), "deadlocked at its first call");
+        } else {
+          ImGui::TextColored(ImVec4(0.835f, 0.369f, 0, 1), "deadlocked after %zu %s", p.total,
+                             p.total == 1 ? "step" : "steps");
+        }
+      } else if (p.done == 0) {
         ImGui::TextDisabled("not started");
       } else if (p.done == p.total) {
-        ImGui::TextDisabled("done (%zu steps)", p.total);
+        ImGui::TextDisabled("done (%zu %s)", p.total, p.total == 1 ? "step" : "steps");
       } else {
         const std::size_t last = index.steps_of(w.warp)[p.done - 1];
         ImGui::Text("%zu/%zu %s", p.done, p.total, std::string(to_string(index.info(last).op)).c_str());

@@ -50,6 +50,8 @@ enum class RowKind : std::uint8_t {
   output,     // what each lane received
   predicate,  // match_all's *pred
   other,      // the other side's output (a GPU run), when given
+  after,      // what each lane holds after the step: what it passes in at the next pass of the
+              // same call (StepViewOptions::after), where that differs from what it passed here
 };
 
 struct LaneCell {
@@ -61,7 +63,7 @@ struct LaneCell {
 
 struct StepRow {
   RowKind kind = RowKind::input;
-  std::string label;  // "in", "laneMask", "width", "from", "out", "pred", "gpu"
+  std::string label;  // "in", "laneMask", "width", "from", "out", "pred", "gpu", "after"
   std::array<LaneCell, kWarpSize> cells{};
 };
 
@@ -88,6 +90,7 @@ struct StepView {
   ResultKind result = ResultKind::value;
   std::vector<StepRow> rows;
   std::vector<std::size_t> diagnostics;  // indices into Trace::diagnostics tied to this step
+  bool waits = false;                    // not a call: where every lane waits (wait_view.hpp)
   bool has_other = false;                // an `other` row is present
   LaneMask other_differs = 0;            // lanes whose other-side output differs
 };
@@ -98,6 +101,10 @@ struct StepViewOptions {
   // call); nullopt for a lane the other side has no value for. Null: no other row.
   const std::array<std::optional<std::uint64_t>, kWarpSize>* other = nullptr;
   std::string other_label = "gpu";
+  // An `after` row: each lane's value once the step's result is used (the butterfly's lane 0
+  // holds 16 after round 1, a sort's lane its new key), read from the warp's next pass over the
+  // same call, which passes the same expression. None at the last pass, or when no lane's differs.
+  bool after = false;
 };
 
 StepView describe_step(const Trace& trace, const TraceIndex& index, std::size_t step,

@@ -3,6 +3,7 @@
 // this and nothing else.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
@@ -54,6 +55,11 @@ struct Diagnostic {
   std::int64_t step = -1;    // index into Trace::steps, -1 when not tied to a step
   SourceLine where{};
   std::uint64_t occurrences = 1;  // same kind at the same line again (other warps, iterations)
+  // When it recurred: `lanes` and `message` name the union over every occurrence; these name
+  // only those of its own step (`step`), as that step's figure shows them. Empty / 0: the same
+  // as `message` / `lanes`.
+  std::string step_message;
+  LaneMask step_lanes = 0;
 };
 
 // One device printf call, captured per lane.
@@ -63,15 +69,48 @@ struct PrintfRecord {
   std::string text;
 };
 
+// Where one lane stood when a launch stopped in a deadlock.
+struct LaneWait {
+  enum class State : std::uint8_t {
+    not_a_thread,  // beyond the block's last thread (a partial warp)
+    exited,        // returned from the kernel
+    in_call,       // waits in a warp-level call: `op` at `where`, with member mask `mask`
+    at_barrier,    // waits at a block barrier: `op` at `where`
+    running,       // in none (cannot happen once every lane is quiescent; kept so none is lost)
+  };
+  State state = State::not_a_thread;
+  Op op{};
+  SourceLine where{};
+  LaneMask mask = 0;
+  friend bool operator==(const LaneWait&, const LaneWait&) = default;
+};
+
+// One warp of the block a deadlock stopped, every lane as it waits: the trace's last word on it.
+struct WarpWait {
+  std::uint64_t block = 0;   // linear block index
+  std::uint32_t warp = 0;    // warp index within the block
+  std::array<LaneWait, kWarpSize> lanes{};
+  friend bool operator==(const WarpWait&, const WarpWait&) = default;
+};
+
 struct Trace {
   Dim3 grid, block;
   std::vector<std::string> files;  // source files named by SourceLine::file
   StepLog steps;                   // one step per warp-level call, compactly stored
   std::vector<Diagnostic> diagnostics;
   std::vector<PrintfRecord> printf_records;  // in the order lanes printed
+  // A launch stopped in a deadlock: where every lane of each warp of the stopped block waits.
+  std::vector<WarpWait> waits;
 
   std::uint32_t file_index(const std::string& path);  // interns a file name
 };
+
+// A diagnostic as the views show it on its own step: its kind, the step's lanes and message,
+// then, when it recurred, the union labelled as such: "missing_lane (lanes 1-3): ... (over 4 steps
+// at this line: lanes 0-7)". Files are named by their last path component.
+std::string diagnostic_at_step_text(const Trace& trace, const Diagnostic& diagnostic);
+// "over 4 steps at this line: lanes 0-7" (empty when it did not recur or named no other lanes).
+std::string diagnostic_union_text(const Diagnostic& diagnostic);
 
 // "0-15,17,20-22": lanes of a mask, for messages. "none" for an empty mask.
 std::string format_lanes(LaneMask lanes);

@@ -42,6 +42,7 @@ struct WarpSummary {
   WarpKey warp;
   std::size_t steps = 0;        // steps of this warp
   std::size_t diagnostics = 0;  // diagnostics naming this warp
+  bool deadlocked = false;      // a deadlock stopped it: lanes of it wait for good (Trace::waits)
 };
 
 class TraceIndex {
@@ -64,6 +65,10 @@ class TraceIndex {
   std::optional<std::size_t> find(WarpKey warp, SourceLine line, std::uint32_t pass) const;
   // Source lines that hold steps, each once, in (file, line) order.
   std::vector<SourceLine> lines() const;
+
+  // Where every lane of `warp` waits when a deadlock stopped the launch (after its last step);
+  // null when it did not stop there.
+  const WarpWait* wait_of(WarpKey warp) const;
 
   // Indices into trace.diagnostics tied to `step`; those tied to no step.
   std::vector<std::size_t> diagnostics_of(std::size_t step) const;
@@ -94,6 +99,7 @@ class TraceIndex {
   std::vector<std::pair<std::size_t, std::size_t>> placed_;  // (step, diagnostic), sorted
   std::vector<std::size_t> unplaced_;
   std::vector<std::size_t> diagnostic_steps_;
+  std::vector<WarpWait> waits_;  // as Trace::waits
 };
 
 }  // namespace warpsim
