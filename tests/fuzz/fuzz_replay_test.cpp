@@ -205,6 +205,7 @@ TEST_CASE("every fuzz program gives the GPU's recorded outputs in the simulator"
       INFO(name);
       REQUIRE_MESSAGE(gpu.count(name) != 0, name << " is missing from " << recorded);
       const KernelOutcome& expected = gpu.at(name);
+      const std::size_t block = entry.at("block").get<std::size_t>();
       const auto found = runs[i].kernels.find(name);
       REQUIRE_MESSAGE(found != runs[i].kernels.end(), name << " never ran in the simulator");
       const KernelOutcome& got = found->second;
@@ -235,7 +236,9 @@ TEST_CASE("every fuzz program gives the GPU's recorded outputs in the simulator"
           }
           if (same) continue;
           if (threads++ < 3) {
-            first << "\n  thread " << t << " (lane " << t % 32 << "): expected";
+            const std::size_t in_block = t % block;
+            first << "\n  thread " << t << " (block " << t / block << ", warp " << in_block / 32
+                  << ", lane " << in_block % 32 << "): expected";
             for (std::size_t k = 0; k < words_per_thread; ++k) {
               first << ' ' << std::hex << expected.words[t * words_per_thread + k];
             }
