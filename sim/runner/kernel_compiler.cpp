@@ -107,10 +107,7 @@ Expected<std::string> read_file(const std::string& path) {
 // Writes `contents` to `path` through a temporary name in the same directory, so a reader sees
 // the old file or the whole new one.
 bool write_file_atomically(const std::string& path, std::string_view contents) {
-  // A program's files compile on several threads of one process: each its own name.
-  const std::string temporary =
-      path + ".tmp." + std::to_string(getpid()) + "." +
-      std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
+  const std::string temporary = path + temporary_suffix();
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
     out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
@@ -692,11 +689,7 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
   if (!write_file_atomically(source, prepared_source)) {
     return fail("cannot write " + source + ": " + std::strerror(errno));
   }
-  // Threads of one process may compile the same source at once (a class graded in parallel,
-  // with identical submissions): each its own temporary names.
-  const std::string suffix =
-      ".tmp." + std::to_string(getpid()) + "." +
-      std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
+  const std::string suffix = temporary_suffix();
   const std::string temporary_object = object + suffix;
   const std::string make_rule = stem + ".d" + suffix;
   // What shapes the shim as this compile reads it: a precompiled shim is built with these.
@@ -819,9 +812,7 @@ Expected<CompiledKernel> link_program(const Toolchain& toolchain,
     ::utimensat(AT_FDCWD, executable.c_str(), nullptr, 0);  // a use, for the cache's LRU order
     return Expected<CompiledKernel>({executable, true, {}, 0});
   }
-  const std::string temporary =
-      executable + ".tmp." + std::to_string(getpid()) + "." +
-      std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
+  const std::string temporary = executable + temporary_suffix();
   std::vector<std::string> argv = toolchain.compiler;
   argv.insert(argv.end(), {"-o", temporary});
   argv.insert(argv.end(), objects.begin(), objects.end());
@@ -879,6 +870,11 @@ std::string unsupported_library_hint(std::string_view output) {
            "simulator's build with #ifndef __WARPSIM__ around its include and its calls";
   }
   return {};
+}
+
+std::string temporary_suffix() {
+  return ".tmp." + std::to_string(getpid()) + "." +
+         std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
 }
 
 }  // namespace warpsim::runner

@@ -13,6 +13,11 @@
 
 namespace warpsim::runner {
 
+// ".tmp.PID.THREAD": the suffix of a file or folder that this process and thread write before
+// renaming it into the cache. One process may build several programs at once, on several threads
+// (a test that runs programs in parallel), and they share the cache's toolkit headers and shim.
+std::string temporary_suffix();
+
 struct Toolchain {
   std::vector<std::string> compiler;  // argv prefix: $WARPSIM_CXX split on spaces, or "c++"
   std::string compiler_path;          // the resolved executable of compiler[0]

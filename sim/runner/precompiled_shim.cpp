@@ -85,7 +85,7 @@ std::string precompiled_shim_dir(const Toolchain& toolchain, const std::string& 
   // Built from a one-line file that includes the shim, so that the shim is an included header (its
   // #pragma once as in any compile), under a name of this process: several processes may build
   // the same header at once; the last rename wins, each complete.
-  const std::string suffix = ".tmp." + std::to_string(::getpid());
+  const std::string suffix = temporary_suffix();
   const std::string source = dir + "/source" + suffix + ".hpp";
   const std::string temporary = header + suffix;
   {

@@ -46,7 +46,7 @@ Expected<std::string> translated_cub_headers(const Toolchain& toolchain) {
   const fs::path dir = fs::path(toolchain.cache_dir) / ("cub-ptx-" + key.hex());
   if (fs::exists(dir / "complete")) return Expected<std::string>(dir.string());
 
-  const fs::path building = dir.string() + ".tmp." + std::to_string(getpid());
+  const fs::path building = dir.string() + temporary_suffix();
   std::error_code error;
   fs::remove_all(building, error);
   for (auto it = fs::recursive_directory_iterator(cub, error);
@@ -70,7 +70,11 @@ Expected<std::string> translated_cub_headers(const Toolchain& toolchain) {
   if (error) return fail(ErrorKind::file, "cannot read " + cub.string() + ": " + error.message());
   std::ofstream(building / "complete") << "translated from " << cub.string() << "\n";
   fs::rename(building, dir, error);
-  if (error && !fs::exists(dir / "complete")) {  // another process may have won the race
+  if (error) {
+    std::error_code ignored;
+    fs::remove_all(building, ignored);
+  }
+  if (error && !fs::exists(dir / "complete")) {  // another process or thread may have won the race
     return fail(ErrorKind::file, "cannot create " + dir.string() + ": " + error.message());
   }
   fs::remove_all(building, error);

@@ -313,7 +313,7 @@ struct CachePruning {
 // Drops compiled kernels, least recently used first (a cache hit counts as a use), until the
 // folder holds at most limits.max_bytes. An entry used within keep_recent_seconds stays even over
 // the limit: another warpsim may be about to load it. Leftovers of interrupted compiles
-// (*.tmp.PID) older than that go too. warpsim run prunes after every compile it adds.
+// (*.tmp.PID.THREAD) older than that go too. warpsim run prunes after every compile it adds.
 CachePruning prune_kernel_cache(const std::string& kernels_dir, const CacheLimits& limits);
 
 // ---------------------------------------------------------------------------------------------
