@@ -433,9 +433,9 @@ def failure_class(program: Program, result: str, output: str) -> str:
         return ""
     lines = output.splitlines()
     main = str(program.sources[0]) if program.sources else ""
-    if len(program.sources) > 1 and (re.search(r"arguments? (was|were) not expected", output)
-                                     or "undefined reference" in output):
-        return "several sources: exec compiled only the first"
+    undefined = re.search(r"undefined reference to [`‘']([^'’]+)['’]", output)
+    if undefined:
+        return f"link error: {undefined.group(1)} is defined nowhere"
     for line in lines:
         m = re.match(r"(\S+?):(\d+):\d+: (?:fatal )?error: (.*)", line)
         if not m:

@@ -233,6 +233,9 @@ TEST_CASE("rewrite_launches turns each <<<>>> into the shim's launch_kernel, lin
            {"if (c) ::ns::k<<<1, 32>>>(x);", "::ns::k", "1, 32"},
            {"else ::k<<<1, 32>>>(x);", "::k", "1, 32"},
            {"[&] { k<<<1, 32>>>(x); }();", "k", "1, 32"},
+           // nvcc's lexer: `<<` then `<`, `>>` then `>`, the third apart (Rodinia's form).
+           {"k << < nb, tpb >> > (a, n);", "k", " nb, tpb "},
+           {"k<< <g, b>>>(x);", "k", "g, b"},
        }) {
     CAPTURE(c.source);
     const std::string rewritten = rewrite_launches(c.source);
@@ -243,6 +246,14 @@ TEST_CASE("rewrite_launches turns each <<<>>> into the shim's launch_kernel, lin
     CHECK(rewritten.find("<<<") == std::string::npos);
     CHECK(rewritten.find(">>>") == std::string::npos);
   }
+  // A bare 0 or NULL argument stays a null pointer constant (Rodinia's huffman passes 0 for an
+  // unsigned int*); other zeros, inside expressions or the configuration, are left alone.
+  const std::string zeros = rewrite_launches("k<<<1, 0>>>(p, 0, NULL, n0, f(0, 1), 0 + x);");
+  CHECK(zeros.find("(p, ::warpsim::shim::ZeroLiteral{}, ::warpsim::shim::ZeroLiteral{}, n0, "
+                   "f(0, 1), 0 + x);") != std::string::npos);
+  CHECK(zeros.find("launch_config(1, 0)") != std::string::npos);
+  CHECK(rewrite_launches("k<<<1, 1>>>(0);", LaunchTarget::gpu_recorder).find("ZeroLiteral") ==
+        std::string::npos);
   // Launch configurations over several lines keep every line where it was.
   const std::string multi = "int x;\nk<<<grid,\n    block>>>(a,\n b);\nint y;\n";
   const std::string rewritten = rewrite_launches(multi);
@@ -253,7 +264,7 @@ TEST_CASE("rewrite_launches turns each <<<>>> into the shim's launch_kernel, lin
   // Comments, strings and shifts are left alone.
   for (const std::string untouched :
        {"// k<<<1, 1>>>();", "const char* s = \"k<<<1, 1>>>()\";", "int y = x << 2 >> 1;",
-        "x <<<"}) {
+        "x <<<", "k < << 1, 1 >>> (x);"}) {
     CAPTURE(untouched);
     CHECK(rewrite_launches(untouched) == untouched);
   }
