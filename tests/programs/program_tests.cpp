@@ -172,7 +172,7 @@ TEST_CASE("a device-side assert stops its launch; the program goes on with cudaE
   const ProcessOutcome run = run_warpsim({"exec", (kCases / "device_assert.cu").string()});
   INFO(run.err);
   CHECK(run.exit_code == 0);
-  CHECK(run.out == "first: cudaSuccess\nsecond: cudaErrorAssert\n"
+  CHECK(run.out == "first: cudaSuccess\nsecond: cudaErrorAssert (device-side assert triggered)\n"
                    "after: cudaErrorAssert cudaErrorAssert\n");
   CHECK(contains(run.err, "device_assert.cu:7: void check_below(const int*, int): block: [0,0,0], "
                           "thread: [2"));

@@ -149,6 +149,10 @@ TEST_CASE("extern __shared__ declarations become references to the runtime's buf
       {"extern __shared__ Pair<int, float> pairs[];",
        "Pair < int , float > (&pairs)[] = *reinterpret_cast<Pair < int , float > (*)[]>"
        "(warpsim_runner_dynamic_shared_);"},
+      // A 2-D array: the buffer as rows (cudaTensorCoreGemm's shmem[][CHUNK_K * K + SKEW]).
+      {"extern __shared__ half shmem[][CHUNK_K * K + SKEW_HALF];",
+       "half (&shmem)[][CHUNK_K * K + SKEW_HALF] = *reinterpret_cast<half (*)[][CHUNK_K * K + "
+       "SKEW_HALF]>(warpsim_runner_dynamic_shared_);"},
       // Left alone: static shared arrays, comments, strings, other externs.
       {"__shared__ float tile[32][33];", "__shared__ float tile[32][33];"},
       {"// extern __shared__ float s[];", "// extern __shared__ float s[];"},
@@ -161,6 +165,16 @@ TEST_CASE("extern __shared__ declarations become references to the runtime's buf
     CAPTURE(source);
     CHECK(rewrite_extern_shared(row.source) == row.expected);
   }
+  // In a macro's definition (the samples' SharedMemory<T> specializations), lines kept.
+  const std::string macro =
+      "#define SHARED(t, n) \\\n  t& at(int i) { \\\n    extern __shared__ t n[]; \\\n"
+      "    return n[i]; \\\n  }\nSHARED(float, s_float)\n";
+  const std::string rewritten = rewrite_extern_shared(macro);
+  CHECK(rewritten.find("t (&n)[] = *reinterpret_cast<t (*)[]>(warpsim_runner_dynamic_shared_); \\\n") !=
+        std::string::npos);
+  CHECK(rewritten.find("extern") == std::string::npos);
+  CHECK(std::count(rewritten.begin(), rewritten.end(), '\n') ==
+        std::count(macro.begin(), macro.end(), '\n'));
 }
 
 TEST_CASE("the rewrite keeps every line where it was") {
@@ -582,7 +596,7 @@ TEST_CASE("inline PTX in a macro's definition is rewritten there, keeping its li
   CHECK(rewrite_inline_ptx(plain) == plain);
 }
 
-TEST_CASE("inline PTX becomes C++ on the asm's own line; PTX warpsim does not run a static_assert") {
+TEST_CASE("inline PTX becomes C++ on the asm's own line; PTX warpsim does not run a stop or a static_assert") {
   const std::string one =
       "int f() {\n  unsigned id;\n  asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(id));\n  "
       "return id;\n}\n";
@@ -612,7 +626,10 @@ TEST_CASE("inline PTX becomes C++ on the asm's own line; PTX warpsim does not ru
   CHECK(unsupported.find("inline PTX is not simulated (ld.shared.u32 t, [%1]): only generic and .global "
                         "addresses with cache hints are run for ld (not .shared)") !=
         std::string::npos);
-  // In a toolkit's headers (cub), whose unused functions must compile: a stop if a lane gets there.
+  // In the user's files (rewrite_user_file) and a toolkit's headers (cub), whose unused functions
+  // must compile: a stop if a lane gets there.
+  CHECK(rewrite_user_file(load).find("::warpsim::ptx::not_simulated(\"ld.shared.u32 t, [%1])") !=
+        std::string::npos);
   CHECK(rewrite_inline_ptx(load, UnsupportedPtx::runtime_stop) ==
         "::warpsim::ptx::not_simulated(\"ld.shared.u32 t, [%1]): only generic and .global "
         "addresses with cache hints are run for ld (not .shared)\");\n");

@@ -16,7 +16,7 @@ int main() {
   std::printf("first: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
   check_below<<<1, 32>>>(values, 20);  // lanes 20..31 fail
   const cudaError_t error = cudaDeviceSynchronize();
-  std::printf("second: %s\n", cudaGetErrorName(error));
+  std::printf("second: %s (%s)\n", cudaGetErrorName(error), cudaGetErrorString(error));
   std::printf("after: %s %s\n", cudaGetErrorName(cudaGetLastError()),
               cudaGetErrorName(cudaGetLastError()));
   assert(error == cudaErrorAssert);  // host code: holds

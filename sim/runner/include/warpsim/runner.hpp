@@ -215,9 +215,9 @@ std::string rewrite_extern_shared(std::string_view source);
 // Inline PTX: every asm statement whose template reads as PTX (its first word has a '.', or it
 // is a `{ ... }` block) is translated into C++ on its own line (sim/runner/ptx_translate.hpp), so
 // warp-level instructions run and are traced like their intrinsics. PTX warpsim does not run
-// becomes, with `unsupported` compile_error (the user's own files), a static_assert that fails at
-// its line and names the instruction; with runtime_stop (a toolkit's headers, whose unused
-// functions must still compile), a call that stops the launch with that message if it runs.
+// becomes, with `unsupported` compile_error, a static_assert that fails at its line and names the
+// instruction; with runtime_stop (what rewrite_user_file and the toolkit's headers use: code that
+// is not run must still compile), a call that stops the launch with that message if it runs.
 // asm inside a macro's definition is translated there, keeping its continuation lines; a
 // parameter stringized into the template (`"ld." #hint ".u32 ..."`) is read as an ld's or st's
 // qualifiers, with a check of its spelling at each use. Other asm (a symbol name, x86 in host
