@@ -415,7 +415,11 @@ def classify(code: int, output: str) -> tuple[str, str]:
     if code == 124:
         return "timeout", first_error(output)
     if code >= 128:
-        return "crash", first_error(output)
+        # warpsim's own account of the crash (the signal, the launch, the lane, an access outside
+        # an allocation), else the first error line.
+        killed = [l for l in output.splitlines() if "the program was killed by" in l]
+        return "crash", (killed[-1].strip().removeprefix("warpsim exec: ") if killed
+                         else first_error(output))
     refusal = [l for l in output.splitlines() if "not simulated" in l or "does not simulate" in l]
     if refusal:
         return "refused", refusal[0].strip()

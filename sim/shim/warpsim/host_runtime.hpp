@@ -636,6 +636,10 @@ inline cudaError_t cudaEventCreate(cudaEvent_t* event) {
 inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned) {
   return cudaEventCreate(event);
 }
+// cuda_runtime.h's C++ overload (simpleIPC calls it).
+inline cudaError_t cudaEventCreate(cudaEvent_t* event, unsigned flags) {
+  return cudaEventCreateWithFlags(event, flags);
+}
 inline cudaError_t cudaEventDestroy(cudaEvent_t event) {
   delete event;
   return cudaSuccess;
