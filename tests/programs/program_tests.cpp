@@ -180,6 +180,18 @@ TEST_CASE("a device-side assert stops its launch; the program goes on with cudaE
   CHECK(contains(run.err, "device_assert"));  // the launch's status in the report
 }
 
+TEST_CASE("texture references over linear memory: cudaBindTexture, tex1Dfetch; tex2D stops") {
+  const ProcessOutcome run = run_warpsim({"exec", (kCases / "texture_reference.cu").string()});
+  INFO(run.err);
+  CHECK(run.exit_code == 0);
+  CHECK(run.out == "PASSED\n");
+  const ProcessOutcome stopped =
+      run_warpsim({"exec", (kCases / "texture_reference.cu").string(), "--", "2d"});
+  CHECK(stopped.exit_code == 123);
+  CHECK(contains(stopped.err, "texture_reference.cu:15: textures and surfaces are not simulated: "
+                              "tex2D of a texture reference"));
+}
+
 TEST_CASE("a kernel that spins on a flag nobody sets is named as a livelock and stops the program") {
   const ProcessOutcome run =
       run_warpsim({"exec", "--time-limit", "20", (kCases / "spin_forever.cu").string()});
