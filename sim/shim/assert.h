@@ -3,6 +3,7 @@
    assertion prints what the GPU prints and stops the launch, the program going on with
    cudaErrorAssert (warpsim/device_assert.hpp); in host code it is the C library's. No include
    guard, as the C library's: each inclusion defines assert anew, by NDEBUG. */
+#pragma GCC system_header  /* as the file it stands for: #include_next is an extension */
 #include_next <assert.h>
 #if defined(__cplusplus) && defined(WARPSIM_DEVICE_ASSERT) && !defined(NDEBUG)
 #undef assert

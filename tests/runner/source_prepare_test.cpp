@@ -151,8 +151,8 @@ TEST_CASE("extern __shared__ declarations become references to the runtime's buf
        "(warpsim_runner_dynamic_shared_);"},
       // A 2-D array: the buffer as rows (cudaTensorCoreGemm's shmem[][CHUNK_K * K + SKEW]).
       {"extern __shared__ half shmem[][CHUNK_K * K + SKEW_HALF];",
-       "half (&shmem)[][CHUNK_K * K + SKEW_HALF] = *reinterpret_cast<half (*)[][CHUNK_K * K + "
-       "SKEW_HALF]>(warpsim_runner_dynamic_shared_);"},
+       "half (&shmem)[][CHUNK_K*K+SKEW_HALF] = *reinterpret_cast<half (*)[][CHUNK_K*K+SKEW_HALF]>"
+       "(warpsim_runner_dynamic_shared_);"},
       // Left alone: static shared arrays, comments, strings, other externs.
       {"__shared__ float tile[32][33];", "__shared__ float tile[32][33];"},
       {"// extern __shared__ float s[];", "// extern __shared__ float s[];"},
@@ -248,7 +248,7 @@ TEST_CASE("rewrite_launches turns each <<<>>> into the shim's launch_kernel, lin
            {"else ::k<<<1, 32>>>(x);", "::k", "1, 32"},
            {"[&] { k<<<1, 32>>>(x); }();", "k", "1, 32"},
            // nvcc's lexer: `<<` then `<`, `>>` then `>`, the third apart (Rodinia's form).
-           {"k << < nb, tpb >> > (a, n);", "k", " nb, tpb "},
+           {"k << < nb, tpb >> >(a, n);", "k", " nb, tpb "},
            {"k<< <g, b>>>(x);", "k", "g, b"},
        }) {
     CAPTURE(c.source);
@@ -260,6 +260,10 @@ TEST_CASE("rewrite_launches turns each <<<>>> into the shim's launch_kernel, lin
     CHECK(rewritten.find("<<<") == std::string::npos);
     CHECK(rewritten.find(">>>") == std::string::npos);
   }
+  // Rodinia's spacing, the arguments apart too.
+  CHECK(rewrite_launches("k << < nb, tpb >> > (a, n);") ==
+        "::warpsim::shim::launch_kernel(\"k\", __FILE__, __LINE__, ::warpsim::shim::launch_config( "
+        "nb, tpb ), [&](auto&&... warpsim_launch_args_) { k(warpsim_launch_args_...); }) (a, n);");
   // A bare 0 or NULL argument stays a null pointer constant (Rodinia's huffman passes 0 for an
   // unsigned int*); other zeros, inside expressions or the configuration, are left alone.
   const std::string zeros = rewrite_launches("k<<<1, 0>>>(p, 0, NULL, n0, f(0, 1), 0 + x);");

@@ -13,6 +13,10 @@
 #include "warpsim/launch_stop.hpp"
 #include "warpsim/program_runtime.hpp"
 
+// The C library's (glibc's <assert.h> declares it only without NDEBUG).
+extern "C" void __assert_fail(const char* assertion, const char* file, unsigned int line,
+                              const char* function) noexcept __attribute__((__noreturn__));
+
 namespace warpsim::shim {
 
 [[noreturn]] inline void assert_failed(const char* expression, const char* file, unsigned line,
