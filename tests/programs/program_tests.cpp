@@ -192,6 +192,17 @@ TEST_CASE("texture references over linear memory: cudaBindTexture, tex1Dfetch; t
                               "tex2D of a texture reference"));
 }
 
+TEST_CASE("exec --Xcompiler passes flags to the host compiler and the link (OpenMP)") {
+  const std::string program = (kCases / "openmp_host.cu").string();
+  const ProcessOutcome run = run_warpsim({"exec", "--Xcompiler=-fopenmp", program});
+  INFO(run.err);
+  CHECK(run.exit_code == 0);
+  CHECK(run.out == "14 14 14 14\n");
+  const ProcessOutcome without = run_warpsim({"exec", program});
+  CHECK(without.exit_code == 125);
+  CHECK(contains(without.err, "omp_get_thread_num"));
+}
+
 TEST_CASE("a kernel that spins on a flag nobody sets is named as a livelock and stops the program") {
   const ProcessOutcome run =
       run_warpsim({"exec", "--time-limit", "20", (kCases / "spin_forever.cu").string()});
