@@ -270,6 +270,12 @@ CommandRun add_exec_command(CLI::App& app, std::vector<std::string> program_args
       ->allow_extra_args(false);
   exec_app->add_option("-D", f->request.definitions, "a macro for the compiler: NAME or NAME=VALUE")
       ->allow_extra_args(false);
+  exec_app
+      ->add_option("--Xcompiler", f->request.host_compiler_flags,
+                   "flags for the host compiler, comma-separated, at every compile and the link "
+                   "(nvcc's -Xcompiler: --Xcompiler=-fopenmp)")
+      ->delimiter(',')
+      ->allow_extra_args(false);
   exec_app->add_option("--trace", f->request.trace_dir,
                        "write one trace JSON per launch into this folder (as run --trace)");
   exec_app->add_option("--json", f->json_path, "write the report as one JSON object to this file");

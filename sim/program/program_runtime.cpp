@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -49,6 +50,8 @@ constexpr unsigned char kPadByte = 0xa5;
 struct ProgramState {
   std::mutex mutex;
   int last_error = kSuccess;
+  int sticky_error = kSuccess;          // kErrorAssert after a device assert
+  std::atomic<bool> assert_failed{false};  // in the running launch
   std::uint64_t launches = 0;
   std::map<std::uintptr_t, std::size_t> allocations;  // start -> bytes, symbols included
   std::set<std::uintptr_t> symbols;                    // the starts of registered symbols
@@ -399,6 +402,15 @@ int launch_kernel(const KernelLaunchRequest& request, void (*body)(void*), void*
     write_trace_json(out, result.trace);
     if (!out.flush()) record.trace_file.clear();
   }
+  if (!completed && s.assert_failed.exchange(false)) {
+    // A device assert: the GPU stops the kernel and the context reports cudaErrorAssert from
+    // then on; the program goes on (it usually checks for exactly that).
+    record.status = "device_assert";
+    write_line(s.record_fd, to_json_line(record));
+    std::lock_guard lock(s.mutex);
+    s.sticky_error = s.last_error = kErrorAssert;
+    return kSuccess;
+  }
   write_line(s.record_fd, to_json_line(record));
   if (!completed) {
     // Under warpsim exec the report says it; run on its own, the program says it here.
@@ -416,8 +428,16 @@ int last_error(bool reset) {
   ProgramState& s = state();
   std::lock_guard lock(s.mutex);
   const int error = s.last_error;
-  if (reset) s.last_error = kSuccess;
+  if (reset) s.last_error = s.sticky_error;
   return error;
+}
+
+void note_device_assert() { state().assert_failed = true; }
+
+int sticky_error() {
+  ProgramState& s = state();
+  std::lock_guard lock(s.mutex);
+  return s.sticky_error;
 }
 
 // Allocations from this size up are mappings of their own: zero pages the kernel gives as they

@@ -628,7 +628,7 @@ UserSources user_sources(const Toolchain& toolchain, std::string_view source,
       // PTX warpsim does not run, in a header: a stop if a lane reaches it (a library's header
       // holds many functions a kernel never calls), as in the toolkit's headers.
       [](std::string_view text) {
-        return rewrite_user_file(text, LaunchTarget::simulator, UnsupportedPtx::runtime_stop);
+        return rewrite_user_file(text, LaunchTarget::simulator);
       },
       [sandbox = toolchain.sandbox](const std::string& path) -> std::optional<std::string> {
         // A header the sandbox hides is left to the compiler, which cannot see it either.
@@ -718,8 +718,12 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
   // folder after the user's -I, as ever).
   if (options.output == CompileOutput::object) argv.push_back("-iquote" + options.user_dir);
   argv.insert(argv.end(), options.user_flags.begin(), options.user_flags.end());
-  for (const std::string& arg : {"-I" + options.user_dir, std::string("-MD"), std::string("-MF"),
-                                 make_rule, std::string("-o"), temporary_object, source}) {
+  // A host file (.c, .cpp) of a program sees its folder for "..." includes only, as the host
+  // compiler nvcc hands it to does: Rodinia's kmeans keeps an AIX unistd.h beside getopt.c,
+  // whose #include <unistd.h> means the system's.
+  if (!options.c_language && !options.host_cplusplus) argv.push_back("-I" + options.user_dir);
+  for (const std::string& arg : {std::string("-MD"), std::string("-MF"), make_rule,
+                                 std::string("-o"), temporary_object, source}) {
     argv.push_back(arg);
   }
   if (options.output != CompileOutput::object) {
@@ -788,10 +792,11 @@ std::vector<Expected<CompiledKernel>> compile_kernels(const Toolchain& toolchain
 
 Expected<CompiledKernel> link_program(const Toolchain& toolchain,
                                       const std::vector<std::string>& objects,
-                                      bool color_diagnostics) {
+                                      bool color_diagnostics,
+                                      const std::vector<std::string>& host_flags) {
   auto version = compiler_version(toolchain);
   if (!version) return fail(version.error().message);
-  std::vector<std::string> flags;
+  std::vector<std::string> flags = host_flags;
 #if defined(WARPSIM_RUNNER_SANITIZED_LIBRARY)
   flags.push_back("-fsanitize=address,undefined");  // as codegen_flags builds the objects
 #endif

@@ -141,7 +141,8 @@ std::vector<Expected<CompiledKernel>> compile_kernels(const Toolchain& toolchain
 // the linker's own output, unchanged.
 Expected<CompiledKernel> link_program(const Toolchain& toolchain,
                                       const std::vector<std::string>& objects,
-                                      bool color_diagnostics);
+                                      bool color_diagnostics,
+                                      const std::vector<std::string>& host_flags);
 
 // One line for the user after a failed compile whose output shows a CUDA library warpsim does
 // not simulate (cuBLAS, cuFFT, cuDNN, NCCL, Thrust, CUTLASS, ...: a missing header, or Thrust

@@ -314,7 +314,8 @@ Expected<std::string> build_program(const ProgramRequest& request, const Toolcha
   if (!failed.empty()) {
     return fail(ErrorKind::compile, files_text(failed) + " did not compile", std::move(output));
   }
-  auto linked = link_program(toolchain, objects, request.color_compiler_output);
+  auto linked = link_program(toolchain, objects, request.color_compiler_output,
+                             request.host_compiler_flags);
   if (!linked) {
     LinkFailure failure = explain_link_failure(linked.error().message, objects, request.files);
     std::string message =
@@ -408,6 +409,8 @@ ProgramResult run_program(const ProgramRequest& request) {
   }
   auto user_flags = user_compiler_flags(request.include_dirs, request.definitions);
   if (!user_flags) return bad_input(user_flags.error().message);
+  user_flags->insert(user_flags->end(), request.host_compiler_flags.begin(),
+                     request.host_compiler_flags.end());
   auto executable = build_program(request, *toolchain, *arch, *user_flags);
   if (!executable) return bad_input(executable.error().message, executable.error().details);
 
@@ -545,6 +548,7 @@ Expected<NativeRun> run_program_with_nvcc(const ProgramRequest& request) {
   auto user_flags = user_compiler_flags(request.include_dirs, request.definitions);
   if (!user_flags) return user_flags.error();
   argv.insert(argv.end(), user_flags->begin(), user_flags->end());
+  for (const std::string& flag : request.host_compiler_flags) argv.push_back("-Xcompiler=" + flag);
   std::vector<std::pair<std::string, std::string>> environment;
   if (request.buffers_dir.empty()) {
     argv.insert(argv.end(), request.files.begin(), request.files.end());

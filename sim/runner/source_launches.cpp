@@ -79,10 +79,12 @@ std::size_t launch_target_start(const std::vector<Token>& tokens, std::size_t k)
   return start;
 }
 
+// `<<<` or `>>>` at token `k`, as nvcc's lexer reads it: a `<<` (two characters together) then a
+// `<`, which may stand apart (Rodinia writes `k << < grid, block >> > (args)`); `< <<` is no
+// launch for nvcc either.
 bool three_in_a_row(const std::vector<Token>& tokens, std::size_t k, std::string_view c) {
   return k + 2 < tokens.size() && tokens[k].text == c && tokens[k + 1].text == c &&
-         tokens[k + 2].text == c && tokens[k + 1].offset == tokens[k].offset + 1 &&
-         tokens[k + 2].offset == tokens[k].offset + 2;
+         tokens[k + 2].text == c && tokens[k + 1].offset == tokens[k].offset + 1;
 }
 
 // The token index of the `>>>` closing the launch configuration that starts after `<<<` at `k`.
@@ -98,6 +100,32 @@ std::optional<std::size_t> launch_config_end(const std::vector<Token>& tokens, s
     if (depth == 0 && three_in_a_row(tokens, j, ">")) return j;
   }
   return std::nullopt;
+}
+
+// The offsets of the launch arguments written as a bare `0` or `NULL` in the parenthesized list
+// opening at token `open`: nvcc converts such a null pointer constant to the kernel's parameter,
+// a pointer included; forwarded through the shim's launch as an int it would no longer convert.
+std::vector<std::size_t> zero_literal_arguments(const std::vector<Token>& tokens, std::size_t open) {
+  std::vector<std::size_t> found;
+  int depth = 0;
+  std::size_t first = open + 1;
+  for (std::size_t j = open; j < tokens.size(); ++j) {
+    const std::string_view text = tokens[j].text;
+    if (text == "(" || text == "[" || text == "{") {
+      ++depth;
+      continue;
+    }
+    const bool closes = text == ")" || text == "]" || text == "}";
+    if ((depth == 1 && text == ",") || (closes && depth == 1)) {
+      if (j == first + 1 && (tokens[first].text == "0" || tokens[first].text == "NULL")) {
+        found.push_back(first);
+      }
+      first = j + 1;
+    }
+    if (closes && --depth == 0) break;
+    if (text == ";") break;
+  }
+  return found;
 }
 
 std::string without_newlines(std::string_view text) {
@@ -183,6 +211,13 @@ std::string rewrite_launch_expressions(std::string_view source, LaunchTarget for
     }
     out.append(static_cast<std::size_t>(std::count(target.begin(), target.end(), '\n')), '\n');
     copied = tokens[*close + 2].offset + 1;
+    if (for_target == LaunchTarget::simulator && is_punctuation(tokens, *close + 3, "(")) {
+      for (const std::size_t zero : zero_literal_arguments(tokens, *close + 3)) {
+        out.append(source.substr(copied, tokens[zero].offset - copied));
+        out += "::warpsim::shim::ZeroLiteral{}";
+        copied = tokens[zero].offset + tokens[zero].text.size();
+      }
+    }
     k = *close + 2;
   }
   out.append(source.substr(copied));

@@ -50,7 +50,11 @@ std::string shared_reference(const std::vector<Token>& tokens, std::size_t first
   }
   const auto bracket = std::find(kept.begin(), kept.end(), "[");
   if (bracket == kept.begin() || bracket == kept.end() || bracket - 1 == kept.begin()) return {};
-  const auto close = std::find(bracket, kept.end(), "]");
+  // Every extent (`tile[][33]`, a 2-D array: the shared buffer as rows of 33).
+  auto close = kept.end();
+  for (auto it = bracket; it != kept.end(); ++it) {
+    if (*it == "]") close = it;
+  }
   if (close == kept.end()) return {};
   std::string type;
   for (auto it = kept.begin(); it != bracket - 1; ++it) {
@@ -66,8 +70,10 @@ std::string shared_reference(const std::vector<Token>& tokens, std::size_t first
 
 }  // namespace
 
-std::string rewrite_extern_shared(std::string_view source) {
-  const std::string stripped = strip_for_scan(source);
+namespace {
+
+// One pass over `source` (a file, or one macro's replacement text) whose scan text is `stripped`.
+std::string rewrite_extern_shared_in(std::string_view source, const std::string& stripped) {
   const std::vector<Token> tokens = tokenize(stripped);
   std::string out;
   std::size_t copied = 0;  // source offset up to which `out` holds the text
@@ -112,6 +118,17 @@ std::string rewrite_extern_shared(std::string_view source) {
   return out;
 }
 
+}  // namespace
+
+std::string rewrite_extern_shared(std::string_view source) {
+  // In macros too (the samples' BUILD_SHAREDMEMORY_TYPE declares `extern __shared__ t n[]`).
+  const std::string in_macros = rewrite_macro_bodies(
+      source, "__shared__", [](std::string_view body, const MacroDefinition&) {
+        return rewrite_extern_shared_in(body, strip_macro_body_for_scan(body));
+      });
+  return rewrite_extern_shared_in(in_macros, strip_for_scan(in_macros));
+}
+
 namespace {
 
 // The prelude every prepared source starts with, then the user's source under its own name.
@@ -130,11 +147,12 @@ std::string prepared_user_source(std::string_view user_source, std::string_view 
 
 }  // namespace
 
-std::string rewrite_user_file(std::string_view source, LaunchTarget target,
-                              UnsupportedPtx unsupported) {
+std::string rewrite_user_file(std::string_view source, LaunchTarget target) {
   if (target == LaunchTarget::gpu_recorder) return rewrite_launches(source, target);
-  return insert_loop_ticks(rewrite_launches(
-      rewrite_extern_shared(rewrite_inline_ptx(rename_host_builtins(source), unsupported))));
+  // PTX warpsim does not run stops the launch if a lane reaches it, naming it and the line: code
+  // that is never run (a branch for another architecture, an unused helper) still runs the rest.
+  return insert_loop_ticks(rewrite_launches(rewrite_extern_shared(
+      rewrite_inline_ptx(rename_host_builtins(source), UnsupportedPtx::runtime_stop))));
 }
 
 std::string prepare_source(std::string_view user_source, std::string_view absolute_path,

@@ -168,6 +168,41 @@ TEST_CASE("a runtime API warpsim does not simulate stops the program when reache
   CHECK(contains(not_reached.out, "PASSED"));
 }
 
+TEST_CASE("a device-side assert stops its launch; the program goes on with cudaErrorAssert") {
+  const ProcessOutcome run = run_warpsim({"exec", (kCases / "device_assert.cu").string()});
+  INFO(run.err);
+  CHECK(run.exit_code == 0);
+  CHECK(run.out == "first: cudaSuccess\nsecond: cudaErrorAssert (device-side assert triggered)\n"
+                   "after: cudaErrorAssert cudaErrorAssert\n");
+  CHECK(contains(run.err, "device_assert.cu:7: void check_below(const int*, int): block: [0,0,0], "
+                          "thread: [2"));
+  CHECK(contains(run.err, "Assertion `values[threadIdx.x] < limit` failed."));
+  CHECK(contains(run.err, "device_assert"));  // the launch's status in the report
+}
+
+TEST_CASE("texture references over linear memory: cudaBindTexture, tex1Dfetch; tex2D stops") {
+  const ProcessOutcome run = run_warpsim({"exec", (kCases / "texture_reference.cu").string()});
+  INFO(run.err);
+  CHECK(run.exit_code == 0);
+  CHECK(run.out == "PASSED\n");
+  const ProcessOutcome stopped =
+      run_warpsim({"exec", (kCases / "texture_reference.cu").string(), "--", "2d"});
+  CHECK(stopped.exit_code == 123);
+  CHECK(contains(stopped.err, "texture_reference.cu:15: textures and surfaces are not simulated: "
+                              "tex2D of a texture reference"));
+}
+
+TEST_CASE("exec --Xcompiler passes flags to the host compiler and the link (OpenMP)") {
+  const std::string program = (kCases / "openmp_host.cu").string();
+  const ProcessOutcome run = run_warpsim({"exec", "--Xcompiler=-fopenmp", program});
+  INFO(run.err);
+  CHECK(run.exit_code == 0);
+  CHECK(run.out == "14 14 14 14\n");
+  const ProcessOutcome without = run_warpsim({"exec", program});
+  CHECK(without.exit_code == 125);
+  CHECK(contains(without.err, "omp_get_thread_num"));
+}
+
 TEST_CASE("a kernel that spins on a flag nobody sets is named as a livelock and stops the program") {
   const ProcessOutcome run =
       run_warpsim({"exec", "--time-limit", "20", (kCases / "spin_forever.cu").string()});
@@ -562,6 +597,36 @@ TEST_CASE("a program of several files: each its own translation unit, .c built a
   CHECK(text.exit_code == 0);
   CHECK(contains(text.err, "warpsim exec: main.cpp + kernels.cu + checksum.c: 1 launch, "));
   CHECK(contains(text.err, "1. scale<<<8, 128>>>  kernels.cu:23"));
+}
+
+TEST_CASE("a program's C file calls the runtime by its C names; <...> skips its own folder") {
+  // As nvcc builds it: the C compiler sees prototypes (or none), the linker finds the runtime's
+  // C symbols (Rodinia's b+tree calls cudaSetDevice from main.c). Device 0 works, device 1 is an
+  // invalid device, as on a machine with one GPU. A header beside the file is found by "..."
+  // only (Rodinia's kmeans keeps an AIX unistd.h beside getopt.c).
+  const fs::path dir = multi_file_variant(
+      "multi-c-runtime", "checksum.c",
+      "#include <stdlib.h>\n#include <string.h>\n#include <unistd.h>\n"
+      "#include \"multi_file.h\"\n"
+      "int cudaSetDevice(int);\nint cudaMalloc(void**, size_t);\n"
+      "int cudaMemcpy(void*, const void*, size_t, int);\nint cudaFree(void*);\n"
+      "int cudaDeviceSynchronize(void);\nconst char* cudaGetErrorString(int);\n"
+      "double weighted_checksum(const float* values, int n) {\n"
+      "  float* copy = 0; double sum = 0; int i;\n"
+      "  if (cudaSetDevice(0) != 0 || cudaSetDevice(1) != 101) return -1;\n"
+      "  if (strcmp(cudaGetErrorString(101), \"invalid device ordinal\") != 0) return -2;\n"
+      "  if (cudaMalloc((void**)&copy, n * sizeof(float)) != 0) return -3;\n"
+      "  if (cudaMemcpy(copy, values, n * sizeof(float), 1) != 0) return -4;\n"
+      "  for (i = 0; i < n; ++i) sum += (double)copy[i] * (i + 1);\n"
+      "  if (cudaFree(copy) != 0 || cudaDeviceSynchronize() != 0) return -5;\n"
+      "  return sum;\n}\n");
+  std::ofstream(dir / "unistd.h") << "#error \"the program's own unistd.h was used\"\n";
+  std::vector<std::string> args{"exec"};
+  for (const std::string& file : multi_file_sources(dir)) args.push_back(file);
+  const ProcessOutcome run = run_warpsim(args);
+  INFO(run.err);
+  CHECK(run.exit_code == 0);
+  CHECK(run.out == "scales: device 3, host 2; checksum 4507503.0 (expected 4507503.0)\nPASSED\n");
 }
 
 TEST_CASE("an edit to one file of a program recompiles that file alone") {

@@ -326,17 +326,20 @@ TEST_CASE("inline PTX blocks agree with CUDA's intrinsics lane by lane, traced a
   CHECK(divergent[0].participants == 0x55555555u);
 }
 
-TEST_CASE("an instruction outside the set in a PTX block fails to compile, naming it and the line") {
+TEST_CASE("an instruction outside the set in a PTX block stops the launch there, naming it") {
   use_scratch_cache();
   KernelFileRequest request = 
       one_block_request("inline_ptx_unsupported.cu", "ptx_unsupported", 32, {"u32[32]:zeros"});
   const KernelFileResult r = run_kernel_file(request);
-  CHECK(r.status == RunStatus::bad_input);
-  CHECK(contains(r.message, "did not compile"));
-  CHECK(contains(r.details, "inline_ptx_unsupported.cu:5:"));
-  CHECK(contains(r.details, "inline PTX is not simulated (atom.global.add.u32 %0, [%2], t): no such "
-                            "instruction in the set warpsim runs"));
-  CHECK_FALSE(contains(r.details, "Assembler messages"));
+  CHECK(r.status == RunStatus::kernel_exception);
+  CHECK_MESSAGE(contains(r.message, "inline_ptx_unsupported.cu:6: inline PTX is not simulated "
+                                    "(atom.global.add.u32 %0, [%2], t): no such instruction in "
+                                    "the set warpsim runs"),
+                r.message);
+  // A kernel of the same file that never reaches it runs.
+  request.kernel = "ptx_not_reached";
+  const KernelFileResult other = run_kernel_file(request);
+  CHECK_MESSAGE(other.status == RunStatus::completed, other.message);
 }
 
 TEST_CASE("inline PTX in macros runs: parameters as operands, a stringized cache hint") {
@@ -371,22 +374,24 @@ TEST_CASE("a PTX access at an address a GPU cannot take stops the launch, as the
   CHECK(r.message.find("CUDA_ERROR_MISALIGNED_ADDRESS") != std::string::npos);
 }
 
-TEST_CASE("a macro's PTX warpsim does not run fails to compile, naming it at the macro's lines") {
+TEST_CASE("a macro's PTX warpsim does not run stops the launch at the macro's use, naming it") {
   use_scratch_cache();
   KernelFileRequest request = one_block_request("inline_ptx_macro_unsupported.cu",
                                                 "ptx_macro_unsupported", 32, {"u32[32]:zeros"});
   const KernelFileResult r = run_kernel_file(request);
-  CHECK(r.status == RunStatus::bad_input);
-  CHECK(contains(r.message, "did not compile"));
-  CHECK_MESSAGE(contains(r.details, "inline_ptx_macro_unsupported.cu:6:"), r.details);
-  CHECK(contains(r.details, "inline_ptx_macro_unsupported.cu:11:"));
-  CHECK(contains(r.details, "inline PTX is not simulated (ld.shared.u32 %0, [%1]): only generic and "
-                            ".global addresses with cache hints are run for ld (not .shared)"));
-  CHECK(contains(r.details, "inline_ptx_macro_unsupported.cu:12:"));
-  CHECK(contains(r.details, "inline PTX is not simulated (ld.shared): only the cache hints and "
-                            ".global(.nc) are run"));
-  CHECK_FALSE(contains(r.details, "Assembler messages"));
-  CHECK_FALSE(contains(r.details, "no such instruction"));
+  CHECK(r.status == RunStatus::kernel_exception);
+  CHECK_MESSAGE(contains(r.message, "inline_ptx_macro_unsupported.cu:11: inline PTX is not "
+                                    "simulated (ld.shared.u32 %0, [%1]): only generic and .global "
+                                    "addresses with cache hints are run for ld (not .shared)"),
+                r.message);
+  // The stringized qualifier (.shared) is named where it is used.
+  request.kernel = "ptx_macro_hint_unsupported";
+  const KernelFileResult hinted = run_kernel_file(request);
+  CHECK(hinted.status == RunStatus::kernel_exception);
+  CHECK_MESSAGE(contains(hinted.message, "inline_ptx_macro_unsupported.cu:17: inline PTX is not "
+                                         "simulated (ld.shared): only the cache hints and "
+                                         ".global(.nc) are run"),
+                hinted.message);
 }
 
 namespace {

@@ -149,6 +149,10 @@ TEST_CASE("extern __shared__ declarations become references to the runtime's buf
       {"extern __shared__ Pair<int, float> pairs[];",
        "Pair < int , float > (&pairs)[] = *reinterpret_cast<Pair < int , float > (*)[]>"
        "(warpsim_runner_dynamic_shared_);"},
+      // A 2-D array: the buffer as rows (cudaTensorCoreGemm's shmem[][CHUNK_K * K + SKEW]).
+      {"extern __shared__ half shmem[][CHUNK_K * K + SKEW_HALF];",
+       "half (&shmem)[][CHUNK_K*K+SKEW_HALF] = *reinterpret_cast<half (*)[][CHUNK_K*K+SKEW_HALF]>"
+       "(warpsim_runner_dynamic_shared_);"},
       // Left alone: static shared arrays, comments, strings, other externs.
       {"__shared__ float tile[32][33];", "__shared__ float tile[32][33];"},
       {"// extern __shared__ float s[];", "// extern __shared__ float s[];"},
@@ -161,6 +165,16 @@ TEST_CASE("extern __shared__ declarations become references to the runtime's buf
     CAPTURE(source);
     CHECK(rewrite_extern_shared(row.source) == row.expected);
   }
+  // In a macro's definition (the samples' SharedMemory<T> specializations), lines kept.
+  const std::string macro =
+      "#define SHARED(t, n) \\\n  t& at(int i) { \\\n    extern __shared__ t n[]; \\\n"
+      "    return n[i]; \\\n  }\nSHARED(float, s_float)\n";
+  const std::string rewritten = rewrite_extern_shared(macro);
+  CHECK(rewritten.find("t (&n)[] = *reinterpret_cast<t (*)[]>(warpsim_runner_dynamic_shared_); \\\n") !=
+        std::string::npos);
+  CHECK(rewritten.find("extern") == std::string::npos);
+  CHECK(std::count(rewritten.begin(), rewritten.end(), '\n') ==
+        std::count(macro.begin(), macro.end(), '\n'));
 }
 
 TEST_CASE("the rewrite keeps every line where it was") {
@@ -233,6 +247,9 @@ TEST_CASE("rewrite_launches turns each <<<>>> into the shim's launch_kernel, lin
            {"if (c) ::ns::k<<<1, 32>>>(x);", "::ns::k", "1, 32"},
            {"else ::k<<<1, 32>>>(x);", "::k", "1, 32"},
            {"[&] { k<<<1, 32>>>(x); }();", "k", "1, 32"},
+           // nvcc's lexer: `<<` then `<`, `>>` then `>`, the third apart (Rodinia's form).
+           {"k << < nb, tpb >> >(a, n);", "k", " nb, tpb "},
+           {"k<< <g, b>>>(x);", "k", "g, b"},
        }) {
     CAPTURE(c.source);
     const std::string rewritten = rewrite_launches(c.source);
@@ -243,6 +260,18 @@ TEST_CASE("rewrite_launches turns each <<<>>> into the shim's launch_kernel, lin
     CHECK(rewritten.find("<<<") == std::string::npos);
     CHECK(rewritten.find(">>>") == std::string::npos);
   }
+  // Rodinia's spacing, the arguments apart too.
+  CHECK(rewrite_launches("k << < nb, tpb >> > (a, n);") ==
+        "::warpsim::shim::launch_kernel(\"k\", __FILE__, __LINE__, ::warpsim::shim::launch_config( "
+        "nb, tpb ), [&](auto&&... warpsim_launch_args_) { k(warpsim_launch_args_...); }) (a, n);");
+  // A bare 0 or NULL argument stays a null pointer constant (Rodinia's huffman passes 0 for an
+  // unsigned int*); other zeros, inside expressions or the configuration, are left alone.
+  const std::string zeros = rewrite_launches("k<<<1, 0>>>(p, 0, NULL, n0, f(0, 1), 0 + x);");
+  CHECK(zeros.find("(p, ::warpsim::shim::ZeroLiteral{}, ::warpsim::shim::ZeroLiteral{}, n0, "
+                   "f(0, 1), 0 + x);") != std::string::npos);
+  CHECK(zeros.find("launch_config(1, 0)") != std::string::npos);
+  CHECK(rewrite_launches("k<<<1, 1>>>(0);", LaunchTarget::gpu_recorder).find("ZeroLiteral") ==
+        std::string::npos);
   // Launch configurations over several lines keep every line where it was.
   const std::string multi = "int x;\nk<<<grid,\n    block>>>(a,\n b);\nint y;\n";
   const std::string rewritten = rewrite_launches(multi);
@@ -253,7 +282,7 @@ TEST_CASE("rewrite_launches turns each <<<>>> into the shim's launch_kernel, lin
   // Comments, strings and shifts are left alone.
   for (const std::string untouched :
        {"// k<<<1, 1>>>();", "const char* s = \"k<<<1, 1>>>()\";", "int y = x << 2 >> 1;",
-        "x <<<"}) {
+        "x <<<", "k < << 1, 1 >>> (x);"}) {
     CAPTURE(untouched);
     CHECK(rewrite_launches(untouched) == untouched);
   }
@@ -571,7 +600,7 @@ TEST_CASE("inline PTX in a macro's definition is rewritten there, keeping its li
   CHECK(rewrite_inline_ptx(plain) == plain);
 }
 
-TEST_CASE("inline PTX becomes C++ on the asm's own line; PTX warpsim does not run a static_assert") {
+TEST_CASE("inline PTX becomes C++ on the asm's own line; PTX warpsim does not run a stop or a static_assert") {
   const std::string one =
       "int f() {\n  unsigned id;\n  asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(id));\n  "
       "return id;\n}\n";
@@ -601,7 +630,10 @@ TEST_CASE("inline PTX becomes C++ on the asm's own line; PTX warpsim does not ru
   CHECK(unsupported.find("inline PTX is not simulated (ld.shared.u32 t, [%1]): only generic and .global "
                         "addresses with cache hints are run for ld (not .shared)") !=
         std::string::npos);
-  // In a toolkit's headers (cub), whose unused functions must compile: a stop if a lane gets there.
+  // In the user's files (rewrite_user_file) and a toolkit's headers (cub), whose unused functions
+  // must compile: a stop if a lane gets there.
+  CHECK(rewrite_user_file(load).find("::warpsim::ptx::not_simulated(\"ld.shared.u32 t, [%1])") !=
+        std::string::npos);
   CHECK(rewrite_inline_ptx(load, UnsupportedPtx::runtime_stop) ==
         "::warpsim::ptx::not_simulated(\"ld.shared.u32 t, [%1]): only generic and .global "
         "addresses with cache hints are run for ld (not .shared)\");\n");
@@ -618,13 +650,10 @@ TEST_CASE("inline PTX becomes C++ on the asm's own line; PTX warpsim does not ru
   }
 }
 
-TEST_CASE("PTX warpsim does not run: a compile error in the file given, a stop when reached in a header") {
+TEST_CASE("PTX warpsim does not run stops when reached, in the file given and in a header") {
   const std::string source =
       "__device__ float h(float x) { float y; asm(\"tanh.approx.f16x2 %0, %1;\" : \"=r\"(y) : \"r\"(x)); return y; }\n";
-  const std::string given = warpsim::runner::rewrite_user_file(source);
-  CHECK(given.find("static_assert(sizeof(char) == 0") != std::string::npos);
-  const std::string header = warpsim::runner::rewrite_user_file(
-      source, warpsim::runner::LaunchTarget::simulator, warpsim::runner::UnsupportedPtx::runtime_stop);
-  CHECK(header.find("::warpsim::ptx::not_simulated(") != std::string::npos);
-  CHECK(header.find("static_assert") == std::string::npos);
+  const std::string rewritten = warpsim::runner::rewrite_user_file(source);
+  CHECK(rewritten.find("::warpsim::ptx::not_simulated(") != std::string::npos);
+  CHECK(rewritten.find("static_assert") == std::string::npos);
 }

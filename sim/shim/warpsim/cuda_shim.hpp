@@ -30,6 +30,8 @@
 #include "warpsim/vector_types.hpp"
 #include "warpsim/half_types.hpp"
 #include "warpsim/host_runtime.hpp"
+#include "warpsim/c_linkage_runtime.hpp"
+#include "warpsim/device_assert.hpp"
 #include "warpsim/warp_intrinsics.hpp"
 #include "warpsim/atomics.hpp"
 #include "warpsim/device_math.hpp"

@@ -158,6 +158,17 @@ struct cudaDeviceProp {
   unsigned int gpuPciSubsystemID;
   int hostNumaMultinodeIpcSupported;
   int reserved[56];
+  // Fields CUDA 13's header removed (CUDA 12 had them; nvcc 13 refuses a program that reads
+  // them), kept so that older programs (Rodinia's gaussian, huffman) run; answered as an H100,
+  // from the same attributes.
+  int clockRate;                       // kHz
+  int memoryClockRate;                 // kHz
+  int deviceOverlap;                   // copies overlap kernels
+  int kernelExecTimeoutEnabled;
+  int computeMode;                     // cudaComputeModeDefault
+  int maxTexture1DLinear;
+  int singleToDoublePrecisionPerfRatio;
+  int cooperativeMultiDeviceLaunch;
 };
 
 enum cudaFuncAttribute {
@@ -320,6 +331,14 @@ inline cudaDeviceProp warpsim_simulated_device_properties() {
   p.gpuPciDeviceID = static_cast<unsigned>(a(cudaDevAttrGpuPciDeviceId));
   p.gpuPciSubsystemID = static_cast<unsigned>(a(cudaDevAttrGpuPciSubsystemId));
   p.hostNumaMultinodeIpcSupported = a(cudaDevAttrHostNumaMultinodeIpcSupported);
+  p.clockRate = a(cudaDevAttrClockRate);
+  p.memoryClockRate = a(cudaDevAttrMemoryClockRate);
+  p.deviceOverlap = a(cudaDevAttrGpuOverlap);
+  p.kernelExecTimeoutEnabled = a(cudaDevAttrKernelExecTimeout);
+  p.computeMode = a(cudaDevAttrComputeMode);
+  p.maxTexture1DLinear = a(cudaDevAttrMaxTexture1DLinearWidth);
+  p.singleToDoublePrecisionPerfRatio = a(cudaDevAttrSingleToDoublePrecisionPerfRatio);
+  p.cooperativeMultiDeviceLaunch = 0;  // one device
   return p;
 }
 
@@ -432,9 +451,13 @@ inline cudaError_t cudaDriverGetVersion(int* version) {
 }
 inline cudaError_t cudaRuntimeGetVersion(int* version) { return cudaDriverGetVersion(version); }
 // Launches have run when they return: there is never anything left to wait for.
-inline cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
-inline cudaError_t cudaThreadSynchronize() { return cudaSuccess; }
+inline cudaError_t cudaDeviceSynchronize() {
+  return static_cast<cudaError_t>(::warpsim::program::sticky_error());
+}
+inline cudaError_t cudaThreadSynchronize() { return cudaDeviceSynchronize(); }
 inline cudaError_t cudaDeviceReset() { return cudaSuccess; }
+// CUDA 9's names (removed since; older programs call them, Rodinia's huffman).
+inline cudaError_t cudaThreadExit() { return cudaDeviceReset(); }
 template <class F>
 cudaError_t cudaFuncSetAttribute(F*, cudaFuncAttribute, int) {
   return cudaSuccess;
@@ -609,7 +632,7 @@ inline cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   delete stream;
   return cudaSuccess;
 }
-inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaDeviceSynchronize(); }
 inline cudaError_t cudaStreamQuery(cudaStream_t) { return cudaSuccess; }
 inline cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned = 0) {
   return cudaSuccess;
@@ -624,6 +647,10 @@ inline cudaError_t cudaEventCreate(cudaEvent_t* event) {
 }
 inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned) {
   return cudaEventCreate(event);
+}
+// cuda_runtime.h's C++ overload (simpleIPC calls it).
+inline cudaError_t cudaEventCreate(cudaEvent_t* event, unsigned flags) {
+  return cudaEventCreateWithFlags(event, flags);
 }
 inline cudaError_t cudaEventDestroy(cudaEvent_t event) {
   delete event;
@@ -716,6 +743,16 @@ std::uint64_t host_pointers(const Values& values, std::index_sequence<I...>) {
           ... | std::uint64_t{0});
 }
 
+// A launch argument written as a bare `0` or `NULL` (rewrite_launches puts this in its place):
+// it becomes whatever the kernel's parameter is, a null pointer included, as nvcc converts it
+// (Rodinia's huffman passes 0 for an unsigned int*).
+struct ZeroLiteral {
+  template <class T>
+  constexpr operator T() const noexcept {
+    return T{};
+  }
+};
+
 template <class Call>
 struct KernelLaunch {
   const char* kernel;
@@ -799,4 +836,5 @@ KernelLaunch<Call> launch_kernel(const char* kernel, const char* file, unsigned 
 #include "warpsim/pitched_memory.hpp"
 #include "warpsim/launch_api.hpp"
 #include "warpsim/texture_types.hpp"
+#include "warpsim/texture_references.hpp"
 #include "warpsim/not_simulated_api.hpp"

@@ -20,6 +20,7 @@ inline constexpr int kSuccess = 0;
 inline constexpr int kErrorInvalidValue = 1;
 inline constexpr int kErrorMemoryAllocation = 2;
 inline constexpr int kErrorInvalidConfiguration = 9;
+inline constexpr int kErrorAssert = 710;
 
 struct KernelLaunchRequest {
   const char* kernel = "";  // as written at the launch: "reduce<256>", "ns::scan"
@@ -46,8 +47,15 @@ struct KernelLaunchRequest {
 // on stderr: its buffers would be meaningless, and on a GPU it would hang or fault.
 int launch_kernel(const KernelLaunchRequest& request, void (*body)(void*), void* context);
 
-// cudaGetLastError (reset = true) and cudaPeekAtLastError: the last launch error, 0 when none.
+// cudaGetLastError (reset = true) and cudaPeekAtLastError: the last launch error, 0 when none;
+// after a device assert, kErrorAssert for good (a sticky error: reset does not clear it).
 int last_error(bool reset);
+// The running lane's assert failed (warpsim/device_assert.hpp): its launch, which the lane then
+// stops, ends without ending the program, and from then on sticky_error() is kErrorAssert.
+void note_device_assert();
+// kErrorAssert after a device assert, else kSuccess: what the calls that wait for the device
+// (cudaDeviceSynchronize, cudaStreamSynchronize, ...) return.
+int sticky_error();
 
 // cudaMalloc and friends: `bytes` of host memory aligned as cudaMalloc aligns (256 bytes), set
 // to zeros (CUDA leaves it undefined), zero bytes giving a null pointer. Null when out of memory.

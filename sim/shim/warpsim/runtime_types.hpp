@@ -329,6 +329,7 @@ inline const char* cudaGetErrorString(cudaError_t error) {
     case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
     case cudaErrorNoDevice: return "no CUDA-capable device is detected";
     case cudaErrorNotReady: return "device not ready";
+    case cudaErrorAssert: return "device-side assert triggered";
     case cudaErrorUnknown: return "unknown error";
     default: return cudaGetErrorName(error);
   }

@@ -1,5 +1,6 @@
-// A PTX block whose second instruction warpsim does not run (an atomic): the whole asm fails to
-// compile at its own line, naming that instruction, rather than running half of the block.
+// A PTX block whose second instruction warpsim does not run (an atomic): a lane that reaches the
+// asm stops the launch at its own line, naming that instruction, rather than running half of the
+// block; a kernel that never reaches it runs.
 __device__ unsigned load_of(const unsigned* p, unsigned x) {
   unsigned r;
   asm volatile("{\n\t.reg .u32 t;\n\tadd.u32 t, %1, 1;\n\tatom.global.add.u32 %0, [%2], t;\n}\n"
@@ -8,3 +9,4 @@ __device__ unsigned load_of(const unsigned* p, unsigned x) {
   return r;
 }
 __global__ void ptx_unsupported(unsigned* out) { out[threadIdx.x] = load_of(out, threadIdx.x); }
+__global__ void ptx_not_reached(unsigned* out) { out[threadIdx.x] = threadIdx.x; }

@@ -28,6 +28,9 @@ struct ProgramRequest {
   std::string arch = "sm_90";             // as nvcc's -arch: sets __CUDA_ARCH__
   std::vector<std::string> include_dirs;  // -I
   std::vector<std::string> definitions;   // -D NAME or NAME=VALUE
+  // Flags for the host compiler, at every compile and at the link, as nvcc's -Xcompiler passes
+  // them (-fopenmp for a program that uses OpenMP).
+  std::vector<std::string> host_compiler_flags;
   std::vector<std::string> program_args;  // after `--`
   std::string trace_dir;                  // one trace JSON per launch ("" for none)
   double time_limit_seconds = 60;         // wall clock, compile excluded

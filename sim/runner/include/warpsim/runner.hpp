@@ -215,9 +215,9 @@ std::string rewrite_extern_shared(std::string_view source);
 // Inline PTX: every asm statement whose template reads as PTX (its first word has a '.', or it
 // is a `{ ... }` block) is translated into C++ on its own line (sim/runner/ptx_translate.hpp), so
 // warp-level instructions run and are traced like their intrinsics. PTX warpsim does not run
-// becomes, with `unsupported` compile_error (the user's own files), a static_assert that fails at
-// its line and names the instruction; with runtime_stop (a toolkit's headers, whose unused
-// functions must still compile), a call that stops the launch with that message if it runs.
+// becomes, with `unsupported` compile_error, a static_assert that fails at its line and names the
+// instruction; with runtime_stop (what rewrite_user_file and the toolkit's headers use: code that
+// is not run must still compile), a call that stops the launch with that message if it runs.
 // asm inside a macro's definition is translated there, keeping its continuation lines; a
 // parameter stringized into the template (`"ld." #hint ".u32 ..."`) is read as an ld's or st's
 // qualifiers, with a check of its spelling at each use. Other asm (a symbol name, x86 in host
@@ -271,11 +271,10 @@ std::vector<std::string> source_flags(std::string_view user_source);
 // includes: see sim/runner/user_headers.hpp): host built-in names, inline PTX, `extern
 // __shared__`, launches, loop ticks. For nvcc (gpu_recorder) only the launches are wrapped.
 // Line numbers are unchanged; no prelude, no #line.
-// `unsupported` as rewrite_inline_ptx's: the user's headers take runtime_stop (a library header's
-// unused functions must compile, as the toolkit's do), the file given compile_error.
+// PTX warpsim does not run stops the launch when a lane reaches it (rewrite_inline_ptx's
+// runtime_stop), in the file given and in its headers alike: code never run still compiles.
 std::string rewrite_user_file(std::string_view source,
-                              LaunchTarget target = LaunchTarget::simulator,
-                              UnsupportedPtx unsupported = UnsupportedPtx::compile_error);
+                              LaunchTarget target = LaunchTarget::simulator);
 
 // The translation unit of a whole program (`warpsim exec`): prepare_source without the kernel
 // entry point; `main` is the user's.

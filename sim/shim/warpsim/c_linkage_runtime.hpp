@@ -1,0 +1,37 @@
+// The runtime calls a program's C files make (nvcc hands a .c file to the host C compiler, which
+// links against libcudart's C symbols): Rodinia's b+tree calls cudaSetDevice from main.c. The
+// shim's runtime functions are C++ (overloads, templates, default arguments), so each call here
+// gets a C-linkage twin under the C name that forwards to it. They are inline and `used`: every
+// C++ file of the program emits them, the linker keeps one, and a program that defines the name
+// itself keeps its own. Only calls whose arguments a C caller passes as C++ declares them are
+// listed (no structs whose layout is the shim's).
+#pragma once
+
+#include <cstddef>
+
+#define WARPSIM_C_LINKAGE(result, name, parameters, arguments)                              \
+  extern "C" inline __attribute__((used)) result warpsim_c_##name parameters __asm__(#name); \
+  extern "C" inline result warpsim_c_##name parameters { return ::name arguments; }
+
+WARPSIM_C_LINKAGE(cudaError_t, cudaSetDevice, (int device), (device))
+WARPSIM_C_LINKAGE(cudaError_t, cudaGetDevice, (int* device), (device))
+WARPSIM_C_LINKAGE(cudaError_t, cudaGetDeviceCount, (int* count), (count))
+WARPSIM_C_LINKAGE(cudaError_t, cudaDeviceSynchronize, (void), ())
+WARPSIM_C_LINKAGE(cudaError_t, cudaThreadSynchronize, (void), ())
+WARPSIM_C_LINKAGE(cudaError_t, cudaDeviceReset, (void), ())
+WARPSIM_C_LINKAGE(cudaError_t, cudaGetLastError, (void), ())
+WARPSIM_C_LINKAGE(cudaError_t, cudaPeekAtLastError, (void), ())
+WARPSIM_C_LINKAGE(const char*, cudaGetErrorString, (cudaError_t error), (error))
+WARPSIM_C_LINKAGE(const char*, cudaGetErrorName, (cudaError_t error), (error))
+WARPSIM_C_LINKAGE(cudaError_t, cudaMalloc, (void** pointer, std::size_t bytes), (pointer, bytes))
+WARPSIM_C_LINKAGE(cudaError_t, cudaMallocHost, (void** pointer, std::size_t bytes),
+                  (pointer, bytes))
+WARPSIM_C_LINKAGE(cudaError_t, cudaFree, (void* pointer), (pointer))
+WARPSIM_C_LINKAGE(cudaError_t, cudaFreeHost, (void* pointer), (pointer))
+WARPSIM_C_LINKAGE(cudaError_t, cudaMemcpy,
+                  (void* destination, const void* source, std::size_t bytes, cudaMemcpyKind kind),
+                  (destination, source, bytes, kind))
+WARPSIM_C_LINKAGE(cudaError_t, cudaMemset, (void* destination, int value, std::size_t bytes),
+                  (destination, value, bytes))
+
+#undef WARPSIM_C_LINKAGE
