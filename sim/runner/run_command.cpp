@@ -103,7 +103,7 @@ RunStatus add_outcome(KernelFileResult& result, const ChildOutcome& outcome,
          << " s: loading the kernel object (its static initialisers) did not end";
     result.message = text.str();
     result.trace.diagnostics.push_back(
-        {DiagnosticKind::timeout, result.message, 0, 0, 0, -1, {}, 1});
+        {DiagnosticKind::timeout, result.message, 0, 0, 0, -1, {}, 1, {}, 0});
     return RunStatus::timeout;
   }
   if (stop_frame != nullptr) {
