@@ -258,13 +258,20 @@ static void look_for_answers() {
     CHECK(g.at("status") == "failed");
     // The forged report is taken for a report, but the outputs are the grader's own reading of
     // the buffers: nothing was summed.
+    // Where the forged report reaches the grader it is taken for one (wrong outputs); where
+    // the isolation ends the process first (namespaces without bwrap) it never reported.
     const json& first = g.at("cases").at(0);
-    CHECK_MESSAGE(first.at("outcome") == "wrong_output", first.dump());
-    CHECK_MESSAGE(contains(first.value("message", ""), "out[0] is 0, expected"), first.dump());
+    CHECK_MESSAGE(first.at("passed") == false, first.dump());
+    if (first.at("outcome") == "wrong_output") {
+      CHECK_MESSAGE(contains(first.value("message", ""), "out[0] is 0, expected"), first.dump());
+    } else {
+      CHECK_MESSAGE(first.at("outcome") == "stopped", first.dump());
+    }
   }
   {
     const json& g = by_student.at("read_expected");
-    CHECK(g.at("status") == "failed");
+    // Without bwrap the reference is readable (the sandbox line says so): then it may pass.
+    if (files_hidden) CHECK(g.at("status") == "failed");
     if (files_hidden) {
       const json& first = g.at("cases").at(0);
       CHECK_MESSAGE(first.at("outcome") == "wrong_output", first.dump());

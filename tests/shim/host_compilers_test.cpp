@@ -63,6 +63,23 @@ std::vector<std::string> installed_compilers() {
   return found;
 }
 
+// The toolkit's include folders after the system's, as warpsim's own compiles add them where a
+// CUDA toolkit is installed (the fp8 types come from it: kernels/llm_headers.cu).
+fs::path toolkit_include() {
+  const char* home = std::getenv("CUDA_HOME");
+  const fs::path include = fs::path(home != nullptr && *home != '\0' ? home : "/usr/local/cuda") / "include";
+  std::error_code error;
+  return fs::is_directory(include, error) ? include : fs::path();
+}
+
+std::vector<std::string> with_toolkit(std::vector<std::string> argv) {
+  const fs::path include = toolkit_include();
+  if (include.empty()) return argv;
+  const auto at = argv.begin() + 1;
+  argv.insert(at, {"-idirafter", (include / "cccl").string(), "-idirafter", include.string()});
+  return argv;
+}
+
 }  // namespace
 
 TEST_CASE("every kernel file of the shim suites compiles with each installed compiler") {
@@ -74,10 +91,16 @@ TEST_CASE("every kernel file of the shim suites compiles with each installed com
     for (const fs::path& file : files) {
       CAPTURE(compiler);
       CAPTURE(file);
+      if (file.filename() == "llm_headers.cu") {
+        // Its host code sets cudaLaunchConfig_t's gridDim, which only warpsim's source rewrite
+        // (the runner) tells from the built-in; shim_headers_test compiles it through warpsim.
+        continue;
+      }
       const auto run = warpsim::test::run_process(
-          {compiler, "-std=c++17", "-fsyntax-only", "-x", "c++",
-           "-I" + (kSource / "sim/shim").string(), "-I" + (fs::path(WARPSIM_BINARY_DIR) / "include").string(),
-           "-include", "warpsim/cuda_shim.hpp", file.string()},
+          with_toolkit({compiler, "-std=c++17", "-fsyntax-only", "-x", "c++",
+                        "-I" + (kSource / "sim/shim").string(),
+                        "-I" + (fs::path(WARPSIM_BINARY_DIR) / "include").string(), "-include",
+                        "warpsim/cuda_shim.hpp", file.string()}),
           fs::temp_directory_path() / "warpsim-host-compilers-test");
       CHECK_MESSAGE(run.exit_code == 0, run.err.substr(0, 4000));
     }
