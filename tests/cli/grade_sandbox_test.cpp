@@ -284,6 +284,14 @@ static void look_for_answers() {
       {"write_far_away", "invalid memory write at address"}};
   for (const auto& [student, phrase] : out_of_bounds) {
     CAPTURE(student);
+#if defined(__SANITIZE_ADDRESS__)
+    // Known limit: in a sanitizer build the kernel host's memory is laid out otherwise and the
+    // address 16 MiB past the buffer can be mapped, so the far write goes unnoticed there.
+    if (student == "write_far_away") {
+      MESSAGE("write_far_away not checked in a sanitizer build (the address may be mapped)");
+      continue;
+    }
+#endif
     const json& g = by_student.at(student);
     CHECK(g.at("status") == "failed");
     const json& first = g.at("cases").at(0);
