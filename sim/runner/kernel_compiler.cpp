@@ -104,24 +104,6 @@ Expected<std::string> read_file(const std::string& path) {
   return Expected<std::string>(text.str());
 }
 
-// Writes `contents` to `path` through a temporary name in the same directory, so a reader sees
-// the old file or the whole new one.
-bool write_file_atomically(const std::string& path, std::string_view contents) {
-  const std::string temporary = path + temporary_suffix();
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
-    if (!out.flush()) {
-      std::remove(temporary.c_str());
-      return false;
-    }
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    return false;
-  }
-  return true;
-}
 
 Expected<std::string> choose_cache_dir() {
   std::string dir = env_or_empty("WARPSIM_CACHE_DIR");
@@ -880,6 +862,23 @@ std::string unsupported_library_hint(std::string_view output) {
 std::string temporary_suffix() {
   return ".tmp." + std::to_string(getpid()) + "." +
          std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
+}
+
+bool write_file_atomically(const std::string& path, std::string_view contents) {
+  const std::string temporary = path + temporary_suffix();
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
+    if (!out.flush()) {
+      std::remove(temporary.c_str());
+      return false;
+    }
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    std::remove(temporary.c_str());
+    return false;
+  }
+  return true;
 }
 
 }  // namespace warpsim::runner

@@ -18,6 +18,10 @@ namespace warpsim::runner {
 // (a test that runs programs in parallel), and they share the cache's toolkit headers and shim.
 std::string temporary_suffix();
 
+// Writes `contents` to `path` through a temporary name (temporary_suffix) in the same directory,
+// so a reader sees the old file or the whole new one; false when it could not.
+bool write_file_atomically(const std::string& path, std::string_view contents);
+
 struct Toolchain {
   std::vector<std::string> compiler;  // argv prefix: $WARPSIM_CXX split on spaces, or "c++"
   std::string compiler_path;          // the resolved executable of compiler[0]

@@ -49,6 +49,14 @@ void add_summary(Trace& trace, const RunSummary& summary) {
   trace.waits = summary.waits;
 }
 
+// A diagnostic of the whole run: no lanes, block, step or line of its own.
+Diagnostic whole_run(DiagnosticKind kind, const std::string& message) {
+  Diagnostic d;
+  d.kind = kind;
+  d.message = message;
+  return d;
+}
+
 // A launch that stopped is always among the diagnostics, even where the runtime recorded it only
 // as the result's message.
 void add_stop_diagnostic(Trace& trace, LaunchStatus status, const std::string& message) {
@@ -60,7 +68,7 @@ void add_stop_diagnostic(Trace& trace, LaunchStatus status, const std::string& m
                                                                       : DiagnosticKind::kernel_fault;
   const bool recorded = std::any_of(trace.diagnostics.begin(), trace.diagnostics.end(),
                                     [&](const Diagnostic& d) { return d.kind == kind; });
-  if (!recorded) trace.diagnostics.push_back({kind, message, 0, 0, 0, -1, {}, 1, {}, 0});
+  if (!recorded) trace.diagnostics.push_back(whole_run(kind, message));
 }
 
 // Fills the result's trace, message and steps from what the child sent; returns how the run ended.
@@ -69,8 +77,7 @@ RunStatus add_outcome(KernelFileResult& result, const ChildOutcome& outcome,
   if (outcome.too_much_output) {
     result.message = "the kernel's process sent more than the sandbox lets it (huge output?) "
                      "and was stopped";
-    result.trace.diagnostics.push_back(
-        {DiagnosticKind::kernel_fault, result.message, 0, 0, 0, -1, {}, 1, {}, 0});
+    result.trace.diagnostics.push_back(whole_run(DiagnosticKind::kernel_fault, result.message));
     return RunStatus::crashed;
   }
   const Frame* summary_frame = nullptr;
@@ -102,8 +109,7 @@ RunStatus add_outcome(KernelFileResult& result, const ChildOutcome& outcome,
     text << "the kernel's process did not reach the launch within " << kStartAllowanceSeconds
          << " s: loading the kernel object (its static initialisers) did not end";
     result.message = text.str();
-    result.trace.diagnostics.push_back(
-        {DiagnosticKind::timeout, result.message, 0, 0, 0, -1, {}, 1, {}, 0});
+    result.trace.diagnostics.push_back(whole_run(DiagnosticKind::timeout, result.message));
     return RunStatus::timeout;
   }
   if (stop_frame != nullptr) {
@@ -118,7 +124,7 @@ RunStatus add_outcome(KernelFileResult& result, const ChildOutcome& outcome,
                                        "could not say where it was"
                                      : describe_wait_status(outcome.wait_status);
   const DiagnosticKind kind = outcome.timed_out ? DiagnosticKind::timeout : DiagnosticKind::kernel_fault;
-  result.trace.diagnostics.push_back({kind, result.message, 0, 0, 0, -1, {}, 1, {}, 0});
+  result.trace.diagnostics.push_back(whole_run(kind, result.message));
   return outcome.timed_out ? RunStatus::timeout : RunStatus::crashed;
 }
 

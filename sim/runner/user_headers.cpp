@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +14,7 @@
 #include <sstream>
 
 #include "content_hash.hpp"
+#include "kernel_compiler.hpp"
 #include "source_tokens.hpp"
 
 namespace warpsim::runner {
@@ -201,11 +201,7 @@ Expected<void> write_prepared_headers(const std::vector<PreparedHeader>& headers
       ::utimensat(AT_FDCWD, header.path.c_str(), nullptr, 0);  // a use, for the cache's pruning
       continue;
     }
-    const std::string temporary = header.path + ".tmp." + std::to_string(::getpid());
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << header.text;
-    if (!out.flush() || std::rename(temporary.c_str(), header.path.c_str()) != 0) {
-      std::remove(temporary.c_str());
+    if (!write_file_atomically(header.path, header.text)) {
       return fail(ErrorKind::file, "cannot write " + header.path + ": " + std::strerror(errno));
     }
   }
