@@ -76,9 +76,9 @@ case "$mode" in
     no_warnings "$root/build/release"
     ctest --test-dir "$root/build/release" --output-on-failure -j "$jobs"
     # AddressSanitizer with UBSan (and warnings as errors) on what the tests not labelled `heavy`
-    # run (the target sanitizer_suite): the heavy ones spend their time compiling and running
-    # user kernels and programs, which the release tree has just run; the sanitizers look at
-    # warpsim's own code, which the rest cover.
+    # run (the target sanitizer_suite): the heavy ones drive `warpsim` and the grader end to end
+    # or compile hundreds of user kernels, which the release tree has just run; the sanitizers
+    # look at warpsim's own code, which the others run in their own process.
     configure "$root/build/asan" -DCMAKE_BUILD_TYPE=Debug -DWARPSIM_SANITIZE=ON -DWARPSIM_WERROR=ON
     build "$root/build/asan" sanitizer_suite
     ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "support/kernel_cache.hpp"
 #include "warpsim/course.hpp"
 
 namespace fs = std::filesystem;
@@ -15,13 +16,6 @@ using namespace warpsim::course;
 namespace {
 
 const fs::path kLessons = fs::path(WARPSIM_SOURCE_DIR) / "lessons";
-
-void use_scratch_cache() {
-  if (std::getenv("WARPSIM_CACHE_DIR") != nullptr) return;
-  const fs::path dir = fs::path(WARPSIM_BINARY_DIR) / "tests" / "course" / "kernel-cache";
-  fs::create_directories(dir);
-  setenv("WARPSIM_CACHE_DIR", dir.c_str(), 1);
-}
 
 // A lesson folder in the build tree, from a JSON text and a kernel.
 fs::path scratch_lesson(const std::string& name, const std::string& json, const std::string& kernel) {
@@ -69,7 +63,7 @@ TEST_CASE("every lesson in lessons/ loads, with at least two questions and a def
 }
 
 TEST_CASE("notes anchor to a line and a pass; questions' answers come from the trace") {
-  use_scratch_cache();
+  warpsim::test::use_test_kernel_cache();
   const fs::path dir = scratch_lesson(
       "anchors",
       lesson_json(R"([{"site":"step: add","pass":1,"text":"first"},{"site":"step: add","text":"other"}])",
@@ -132,7 +126,7 @@ TEST_CASE("a lesson whose text names no line, or several, or asks too little is 
 }
 
 TEST_CASE("verification catches a note past the last step, a wrong reference and a GPU difference") {
-  use_scratch_cache();
+  warpsim::test::use_test_kernel_cache();
   const fs::path dir = scratch_lesson(
       "verify", lesson_json(R"([{"site":"step: add","pass":6,"text":"there is no sixth"}])", kTwoQuestions),
       kKernel);

@@ -14,6 +14,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "support/kernel_cache.hpp"
 #include "warpsim/course.hpp"
 #include "warpsim/grading.hpp"
 
@@ -25,13 +26,6 @@ namespace {
 
 const fs::path kLessons = fs::path(WARPSIM_SOURCE_DIR) / "lessons";
 constexpr std::uint64_t kSeed = 20261123;
-
-void use_scratch_cache() {
-  if (std::getenv("WARPSIM_CACHE_DIR") != nullptr) return;
-  const fs::path dir = fs::path(WARPSIM_BINARY_DIR) / "tests" / "course" / "kernel-cache";
-  fs::create_directories(dir);
-  setenv("WARPSIM_CACHE_DIR", dir.c_str(), 1);
-}
 
 const ExerciseCatalogue& catalogue() {
   static const ExerciseCatalogue loaded = load_exercises(kLessons);
@@ -304,7 +298,7 @@ TEST_CASE(
 TEST_CASE(
     "every exercise: the reference passes, the starter fails, wrong variants fail where and as "
     "named, right ones pass") {
-  use_scratch_cache();
+  warpsim::test::use_test_kernel_cache();
   for (const Exercise& e : catalogue().exercises) {
     if (!selected(e)) continue;
     CAPTURE(e.id);
@@ -337,7 +331,7 @@ TEST_CASE(
 TEST_CASE(
     "order and lockstep: right solutions pass under other seeds, order-dependent ones fail under "
     "every seed") {
-  use_scratch_cache();
+  warpsim::test::use_test_kernel_cache();
   for (const char* id : {"ballot-compact", "block-reduction", "inclusive-scan"}) {
     const Exercise& e = exercise(id);
     if (!selected(e)) continue;
@@ -371,7 +365,7 @@ TEST_CASE(
 TEST_CASE(
     "the first failing case is explained lane by lane: its elements, the step where it departs, "
     "that step's line") {
-  use_scratch_cache();
+  warpsim::test::use_test_kernel_cache();
   const Exercise& scan = exercise("inclusive-scan");
   if (!selected(scan)) return;
   const GradeResult r = grade(scan, scan.dir / "wrong" / "off-by-one.cu", {.seed = kSeed});
@@ -417,7 +411,7 @@ TEST_CASE(
 }
 
 TEST_CASE("a grading is reproducible from its seed") {
-  use_scratch_cache();
+  warpsim::test::use_test_kernel_cache();
   const Exercise& e = exercise("argmax");
   if (!selected(e)) return;
   const auto run = [&](std::uint64_t seed) {
@@ -438,7 +432,7 @@ TEST_CASE("a grading is reproducible from its seed") {
 }
 
 TEST_CASE("bad submissions: no file, a compile error, a kernel that does not fit the signature") {
-  use_scratch_cache();
+  warpsim::test::use_test_kernel_cache();
   const Exercise& e = exercise("warp-sum");
   if (!selected(e)) return;
   const fs::path dir = fs::path(WARPSIM_BINARY_DIR) / "tests" / "course" / "submissions";
@@ -464,7 +458,7 @@ TEST_CASE("bad submissions: no file, a compile error, a kernel that does not fit
 TEST_CASE(
     "a class: one grading per submission file or folder; a folder without exactly one .cu is its "
     "own problem") {
-  use_scratch_cache();
+  warpsim::test::use_test_kernel_cache();
   const Exercise& e = exercise("warp-sum");
   if (!selected(e)) return;
   const fs::path dir = fs::path(WARPSIM_BINARY_DIR) / "tests" / "course" / "class";
@@ -493,7 +487,7 @@ TEST_CASE(
 }
 
 TEST_CASE("any case can be explained on demand, and each case is reported as it finishes") {
-  use_scratch_cache();
+  warpsim::test::use_test_kernel_cache();
   const Exercise& e = exercise("warp-sum");
   if (!selected(e)) return;
   std::vector<std::string> seen;
@@ -521,7 +515,7 @@ TEST_CASE("any case can be explained on demand, and each case is reported as it 
 }
 
 TEST_CASE("with a GPU, every case that passes in the simulator also runs there and must agree") {
-  use_scratch_cache();
+  warpsim::test::use_test_kernel_cache();
   const Exercise& e = exercise("warp-sum");
   if (!general()) return;
   // A stand-in GPU that returns the simulator's outputs, once faithfully and once with one
@@ -597,7 +591,7 @@ TEST_CASE(
     "a missing __syncwarp or __syncthreads: the verdict leads with the race the memory checks "
     "name, then what it did to the outputs") {
   if (!general()) return;
-  use_scratch_cache();
+  warpsim::test::use_test_kernel_cache();
   const fs::path root = fs::path(WARPSIM_BINARY_DIR) / "tests" / "course" / "named-bugs";
   struct Row {
     const char* id;
@@ -692,7 +686,7 @@ TEST_CASE(
     "an instructor's folders: lessons and exercises from outside the repository join the "
     "catalogues; --verify's checks hold for a good exercise and name what breaks in a bad one") {
   if (!general()) return;
-  use_scratch_cache();
+  warpsim::test::use_test_kernel_cache();
   const fs::path root = fs::path(WARPSIM_BINARY_DIR) / "tests" / "course" / "instructor";
   fs::remove_all(root);
   const fs::path dir = cut_exercise("inclusive-scan", {"one-warp", "several-blocks"}, root / "course");

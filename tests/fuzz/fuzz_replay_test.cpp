@@ -23,6 +23,7 @@
 #include <thread>
 #include <vector>
 
+#include "support/kernel_cache.hpp"
 #include "support/scratch_dir.hpp"
 #include "warpsim/program.hpp"
 
@@ -165,11 +166,7 @@ TEST_CASE("every fuzz program gives the GPU's recorded outputs in the simulator"
   for (const auto& entry : known_list.at("known_mismatches")) {
     known[entry.at("kernel").get<std::string>()] = entry.at("cause").get<std::string>();
   }
-  if (std::getenv("WARPSIM_CACHE_DIR") == nullptr) {
-    const fs::path cache = fs::path(WARPSIM_BINARY_DIR) / "tests" / "fuzz" / "kernel-cache";
-    fs::create_directories(cache);
-    setenv("WARPSIM_CACHE_DIR", cache.c_str(), 1);
-  }
+  warpsim::test::use_test_kernel_cache();
   const warpsim::test::ScratchDir scratch("warpsim-fuzz-test");
   REQUIRE_FALSE(scratch.path().empty());
 

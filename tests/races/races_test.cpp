@@ -14,6 +14,7 @@
 #include <sstream>
 #include <string>
 
+#include "support/kernel_cache.hpp"
 #include "warpsim/course.hpp"
 #include "warpsim/grading.hpp"
 #include "warpsim/launch.hpp"
@@ -27,13 +28,6 @@ namespace {
 
 const fs::path kRaces = fs::path(WARPSIM_SOURCE_DIR) / "tests" / "races";
 const fs::path kCorpus = fs::path(WARPSIM_SOURCE_DIR) / "tests" / "corpus";
-
-void use_scratch_cache() {
-  if (std::getenv("WARPSIM_CACHE_DIR") != nullptr) return;
-  const fs::path dir = fs::path(WARPSIM_BINARY_DIR) / "tests" / "races" / "kernel-cache";
-  fs::create_directories(dir);
-  setenv("WARPSIM_CACHE_DIR", dir.c_str(), 1);
-}
 
 nlohmann::json read_json(const fs::path& path) {
   std::ifstream in(path);
@@ -77,7 +71,7 @@ std::set<std::uint32_t> named_lines(const std::string& message, const std::strin
 }
 
 KernelFileRequest request_of(const nlohmann::json& entry, const fs::path& file) {
-  use_scratch_cache();
+  warpsim::test::use_test_kernel_cache();
   KernelFileRequest r;
   r.file = file.string();
   r.kernel = entry.at("kernel").get<std::string>();
@@ -223,7 +217,7 @@ TEST_CASE("no corpus kernel is reported") {
 TEST_CASE("no lesson preset is reported") {
   const course::Catalogue catalogue = course::load_catalogue(fs::path(WARPSIM_SOURCE_DIR) / "lessons");
   REQUIRE(!catalogue.lessons.empty());
-  use_scratch_cache();
+  warpsim::test::use_test_kernel_cache();
   for (const course::Lesson& lesson : catalogue.lessons) {
     for (const course::Preset& preset : lesson.presets) {
       KernelFileRequest request = course::request_for(lesson.kernel_file(), preset.launch);
@@ -242,7 +236,7 @@ TEST_CASE("no exercise's reference or right solution is reported, on any of its 
   const course::ExerciseCatalogue catalogue =
       course::load_exercises(fs::path(WARPSIM_SOURCE_DIR) / "lessons");
   REQUIRE(!catalogue.exercises.empty());
-  use_scratch_cache();
+  warpsim::test::use_test_kernel_cache();
   for (const course::Exercise& exercise : catalogue.exercises) {
     const auto cases = course::make_cases(exercise, 1);
     REQUIRE_MESSAGE(cases, exercise.id);

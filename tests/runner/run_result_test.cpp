@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "support/kernel_cache.hpp"
 #include "warpsim/runner.hpp"
 
 namespace fs = std::filesystem;
@@ -39,16 +40,8 @@ KernelFileRequest one_block_request(const std::string& file, const char* kernel,
   return request;
 }
 
-// Compiled kernels go to a cache of this test's own (unless the caller chose one).
-void use_scratch_cache() {
-  if (std::getenv("WARPSIM_CACHE_DIR") != nullptr) return;
-  const fs::path dir = fs::path(WARPSIM_BINARY_DIR) / "tests" / "runner" / "kernel-cache";
-  fs::create_directories(dir);
-  setenv("WARPSIM_CACHE_DIR", dir.c_str(), 1);
-}
-
 KernelFileRequest butterfly() {
-  use_scratch_cache();
+  warpsim::test::use_test_kernel_cache();
   KernelFileRequest r;
   r.file = kKernels + "butterfly_reduce.cu";
   r.kernel = "butterfly_reduce";
@@ -104,7 +97,7 @@ TEST_CASE("without recorded steps the trace still holds the diagnostics and the 
 }
 
 TEST_CASE("a deadlock is a status with its diagnostic in the trace") {
-  use_scratch_cache();
+  warpsim::test::use_test_kernel_cache();
   KernelFileRequest request = one_block_request("deadlock.cu", "stuck", 32, {"i32[32]:zeros"});
   const KernelFileResult r = run_kernel_file(request);
   CHECK(r.status == RunStatus::deadlock);
@@ -117,7 +110,7 @@ TEST_CASE("a deadlock is a status with its diagnostic in the trace") {
 }
 
 TEST_CASE("a compile error is bad input whose details hold the compiler's output") {
-  use_scratch_cache();
+  warpsim::test::use_test_kernel_cache();
   KernelFileRequest request = 
       one_block_request("compile_error.cu", "broken", 32, {"f32[32]:zeros"});
   const KernelFileResult r = run_kernel_file(request);
@@ -174,7 +167,7 @@ TEST_CASE("the kernel host started by hand says it is warpsim's, and stops") {
 namespace {
 
 KernelFileResult run_never_set(const std::string& kernel, std::vector<std::string> specs) {
-  use_scratch_cache();
+  warpsim::test::use_test_kernel_cache();
   KernelFileRequest request;
   request.file = kKernels + "never_set_shuffle.cu";
   request.kernel = kernel;
@@ -235,7 +228,7 @@ TEST_CASE("a reduction over one lane's never-set value names every other lane as
 }
 
 TEST_CASE("inline PTX of the warp-level and bit set runs, traced at the asm's line") {
-  use_scratch_cache();
+  warpsim::test::use_test_kernel_cache();
   KernelFileRequest request = one_block_request("inline_ptx.cu", "ptx_warp", 32,
                         {"f32[32]:iota", "f32[32]:zeros", "u32[160]:zeros"});
   const KernelFileResult r = run_kernel_file(request);
@@ -273,7 +266,7 @@ std::uint32_t line_containing(const std::string& file, const std::string& text) 
 }  // namespace
 
 TEST_CASE("inline PTX blocks agree with CUDA's intrinsics lane by lane, traced at the asm's line") {
-  use_scratch_cache();
+  warpsim::test::use_test_kernel_cache();
   KernelFileRequest request = one_block_request("inline_ptx.cu", "ptx_blocks", 32,
                         {"i32[32]:random:7:-1000:1000", "u32[2048]:zeros"});
   const KernelFileResult r = run_kernel_file(request);
@@ -327,7 +320,7 @@ TEST_CASE("inline PTX blocks agree with CUDA's intrinsics lane by lane, traced a
 }
 
 TEST_CASE("an instruction outside the set in a PTX block stops the launch there, naming it") {
-  use_scratch_cache();
+  warpsim::test::use_test_kernel_cache();
   KernelFileRequest request = 
       one_block_request("inline_ptx_unsupported.cu", "ptx_unsupported", 32, {"u32[32]:zeros"});
   const KernelFileResult r = run_kernel_file(request);
@@ -343,7 +336,7 @@ TEST_CASE("an instruction outside the set in a PTX block stops the launch there,
 }
 
 TEST_CASE("inline PTX in macros runs: parameters as operands, a stringized cache hint") {
-  use_scratch_cache();
+  warpsim::test::use_test_kernel_cache();
   KernelFileRequest request = one_block_request("inline_ptx_macros.cu", "ptx_macros", 32,
                         {"u32[32]:random:9:0:1000", "u32[128]:zeros"});
   const KernelFileResult r = run_kernel_file(request);
@@ -363,7 +356,7 @@ TEST_CASE("inline PTX in macros runs: parameters as operands, a stringized cache
 }
 
 TEST_CASE("a PTX access at an address a GPU cannot take stops the launch, as the GPU would") {
-  use_scratch_cache();
+  warpsim::test::use_test_kernel_cache();
   KernelFileRequest request = 
       one_block_request("inline_ptx_misaligned.cu", "misaligned_vector", 32, {"u32[160]:zeros"});
   const KernelFileResult r = run_kernel_file(request);
@@ -375,7 +368,7 @@ TEST_CASE("a PTX access at an address a GPU cannot take stops the launch, as the
 }
 
 TEST_CASE("a macro's PTX warpsim does not run stops the launch at the macro's use, naming it") {
-  use_scratch_cache();
+  warpsim::test::use_test_kernel_cache();
   KernelFileRequest request = one_block_request("inline_ptx_macro_unsupported.cu",
                                                 "ptx_macro_unsupported", 32, {"u32[32]:zeros"});
   const KernelFileResult r = run_kernel_file(request);
@@ -409,7 +402,7 @@ TEST_CASE("the toolkit's cub runs unmodified: warp and block reductions and scan
     MESSAGE("skipped: no CUDA toolkit with include/cccl/cub (set CUDA_HOME)");
     return;
   }
-  use_scratch_cache();
+  warpsim::test::use_test_kernel_cache();
   KernelFileRequest request = one_block_request("cub_algorithms.cu", "cub_warp", 32,
                         {"i32[32]:random:5:-100:100", "i32[67]:zeros", "f32[1]:zeros"});
   const KernelFileResult warp = run_kernel_file(request);
@@ -497,7 +490,7 @@ TEST_CASE("cub's block loads and stores and its cache-hinted ThreadLoad/ThreadSt
     MESSAGE("skipped: no CUDA toolkit with include/cccl/cub (set CUDA_HOME)");
     return;
   }
-  use_scratch_cache();
+  warpsim::test::use_test_kernel_cache();
   KernelFileRequest request = one_block_request("cub_load_store.cu", "cub_load_store", 128,
                         {"i32[512]:random:3:-1000:1000", "i32[512]:zeros", "i32[512]:zeros",
                          "u32[2048]:zeros"});
@@ -542,7 +535,7 @@ TEST_CASE("PTX that cub writes and warpsim does not run stops the launch, naming
     MESSAGE("skipped: no CUDA toolkit with include/cccl/cub (set CUDA_HOME)");
     return;
   }
-  use_scratch_cache();
+  warpsim::test::use_test_kernel_cache();
   KernelFileRequest request = 
       one_block_request("cub_algorithms.cu", "cub_thread_exit", 32, {"i32[32]:zeros"});
   const KernelFileResult r = run_kernel_file(request);

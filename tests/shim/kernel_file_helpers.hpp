@@ -1,5 +1,5 @@
-// Running kernel files of tests/shim/kernels through the runner's C++ API, with a kernel cache of
-// the shim suites' own.
+// Running kernel files of tests/shim/kernels through the runner's C++ API, with the tests' shared
+// kernel cache (support/kernel_cache.hpp).
 #pragma once
 
 #include <cstdlib>
@@ -9,15 +9,11 @@
 
 #include "warpsim/kernel_file.hpp"
 
+#include "support/kernel_cache.hpp"
+
 namespace warpsim::test {
 
-inline void use_shim_test_cache() {
-  if (std::getenv("WARPSIM_CACHE_DIR") != nullptr) return;
-  const std::filesystem::path dir =
-      std::filesystem::path(WARPSIM_BINARY_DIR) / "tests" / "shim" / "kernel-cache";
-  std::filesystem::create_directories(dir);
-  setenv("WARPSIM_CACHE_DIR", dir.c_str(), 1);
-}
+inline void use_shim_test_cache() { use_test_kernel_cache(); }
 
 // Runs `kernel` of tests/shim/kernels/`file` on one block of `threads`, compiled for `arch`.
 inline KernelFileResult run_shim_kernel(const std::string& file, const std::string& kernel,

@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "support/kernel_cache.hpp"
+
 extern char** environ;
 
 namespace warpsim::test {
@@ -36,7 +38,7 @@ inline std::string read_text(const std::filesystem::path& path) {
 }
 
 // Runs `argv` (argv[0] a path) with the caller's environment, minus WARPSIM_* variables, plus
-// WARPSIM_CACHE_DIR=<scratch>/cache and `extra_env` ("NAME=value", overriding those). Output goes through files in
+// WARPSIM_CACHE_DIR=the tests' shared kernel cache (support/kernel_cache.hpp) and `extra_env` ("NAME=value", overriding those). Output goes through files in
 // `scratch`, so a large output cannot block the child.
 inline ProcessOutcome run_process(const std::vector<std::string>& argv_text,
                                   const std::filesystem::path& scratch,
@@ -54,7 +56,7 @@ inline ProcessOutcome run_process(const std::vector<std::string>& argv_text,
   std::vector<char*> argv;
   for (std::string& arg : args) argv.push_back(arg.data());
   argv.push_back(nullptr);
-  std::vector<std::string> env_text{"WARPSIM_CACHE_DIR=" + (scratch / "cache").string()};
+  std::vector<std::string> env_text{"WARPSIM_CACHE_DIR=" + test_kernel_cache().string()};
   for (char** e = environ; *e != nullptr; ++e) {
     if (std::string(*e).rfind("WARPSIM_", 0) != 0) env_text.push_back(*e);
   }
