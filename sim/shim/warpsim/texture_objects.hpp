@@ -175,9 +175,14 @@ inline float half_bits_to_float(unsigned short h) {
   return sign != 0 ? -magnitude : magnitude;
 }
 
-inline Texel read_texel(const Texture& texture, int x, int y, int z) {
+__attribute__((always_inline)) inline Texel read_texel(const Texture& texture, int x, int y, int z) {
   const Image& image = texture.image;
   const unsigned char* at = image.texel(x, y, z);
+  if (image.desc.f == cudaChannelFormatKindFloat && image.desc.x == 32 && image.desc.y == 0) {
+    float f;  // the common case, one float, without the loop
+    std::memcpy(&f, at, 4);
+    return Texel{{f, 0, 0, 0}};
+  }
   const int bits = image.desc.x;
   const int channels = static_cast<int>(image.texel_bytes * 8 / static_cast<std::size_t>(bits));
   const bool normalized = texture.desc.readMode == cudaReadModeNormalizedFloat;
@@ -233,7 +238,8 @@ struct Axis {
   float weight;
 };
 
-inline int address(long long i, int n, cudaTextureAddressMode mode) {
+__attribute__((always_inline)) inline int address(long long i, int n, cudaTextureAddressMode mode) {
+  if (i >= 0 && i < n) return static_cast<int>(i);  // inside: every mode agrees (no division)
   switch (mode) {
     case cudaAddressModeWrap: {
       long long k = i % n;
@@ -250,13 +256,22 @@ inline int address(long long i, int n, cudaTextureAddressMode mode) {
   }
 }
 
-inline Axis axis(float c, int n, cudaTextureAddressMode mode, bool normalized, bool linear) {
-  if (std::isnan(c)) c = 0;
+// floor(c) for |c| <= 1e9, inline (std::floor is a library call without SSE4.1).
+__attribute__((always_inline)) inline float floor_of(float c) {
+  const float truncated = static_cast<float>(static_cast<long long>(c));
+  return truncated > c ? truncated - 1.0f : truncated;
+}
+
+__attribute__((always_inline)) inline Axis axis(float c, int n, cudaTextureAddressMode mode, bool normalized, bool linear) {
+  // Far outside, every mode has settled: keep the index within a long long.
+  const float limit = 1e9f;
+  if (!(c >= -limit)) c = c != c ? 0 : -limit;  // NaN reads as 0
+  if (c > limit) c = limit;
   if (normalized) {
     if (mode == cudaAddressModeWrap) {
-      c -= std::floor(c);
+      c -= floor_of(c);
     } else if (mode == cudaAddressModeMirror) {
-      const float whole = std::floor(c);
+      const float whole = floor_of(c);
       const bool odd = std::fmod(std::fabs(whole), 2.0f) == 1.0f;
       c = odd ? 1.0f - (c - whole) : c - whole;
     }
@@ -264,22 +279,40 @@ inline Axis axis(float c, int n, cudaTextureAddressMode mode, bool normalized, b
   } else if (mode == cudaAddressModeWrap || mode == cudaAddressModeMirror) {
     mode = cudaAddressModeClamp;
   }
-  // Far outside, every mode has settled: keep the index within a long long.
-  const float limit = 1e9f;
-  c = c < -limit ? -limit : c > limit ? limit : c;
   Axis a{};
   if (linear) {
     const float below = c - 0.5f;
-    const float whole = std::floor(below);
-    a.weight = std::rint((below - whole) * 256.0f) / 256.0f;
+    const float whole = floor_of(below);
+    // frac * 256 to the nearest integer, ties to even (as std::rint), in 1/256ths.
+    const float scaled = (below - whole) * 256.0f;
+    float steps = floor_of(scaled + 0.5f);
+    if (steps - scaled == 0.5f && static_cast<long long>(steps) % 2 != 0) steps -= 1.0f;
+    a.weight = steps / 256.0f;
     const long long i = static_cast<long long>(whole);
     a.index[0] = address(i, n, mode);
     a.index[1] = address(i + 1, n, mode);
   } else {
-    a.index[0] = a.index[1] = address(static_cast<long long>(std::floor(c)), n, mode);
+    a.index[0] = a.index[1] = address(static_cast<long long>(floor_of(c)), n, mode);
     a.weight = 0;
   }
   return a;
+}
+
+// One of the 2, 4 or 8 texels a linear filter reads (`corner`'s bit k: the second index of axis
+// k) and its weight, the product of the axes' weights.
+struct Corner {
+  int index[3];
+  float weight;
+};
+__attribute__((always_inline)) inline Corner corner_of(const Axis (&axes)[3], int dims,
+                                                       int corner) {
+  Corner at{{0, 0, 0}, 1.0f};
+  for (int k = 0; k < 3; ++k) {
+    const int side = k < dims ? (corner >> k) & 1 : 0;
+    if (k < dims) at.weight *= side != 0 ? axes[k].weight : 1.0f - axes[k].weight;
+    at.index[k] = axes[k].index[side];
+  }
+  return at;
 }
 
 // A fetch at (x, y, z) of `dims` filtered axes, in 2-D slice `slice` beyond the third axis
@@ -312,25 +345,31 @@ inline Texel sample(const Texture& texture, int dims, float x, float y, float z,
     return read_texel(texture, axes[0].index[0], axes[1].index[0], axes[2].index[0]);
   }
   // Corners in the guide's order: x varies fastest, then y, then z.
-  float sum[4] = {0, 0, 0, 0};
   const int corners = 1 << dims;
-  for (int corner = 0; corner < corners; ++corner) {
-    float weight = 1.0f;
-    int at[3];
-    bool border = false;
-    for (int k = 0; k < 3; ++k) {
-      const int side = k < dims ? (corner >> k) & 1 : 0;
-      if (k < dims) weight *= side != 0 ? axes[k].weight : 1.0f - axes[k].weight;
-      at[k] = axes[k].index[side];
-      border = border || at[k] < 0;
+  const bool one_float = image.desc.f == cudaChannelFormatKindFloat && image.desc.x == 32 &&
+                         image.desc.y == 0;
+  if (one_float) {  // the common case, kept in registers
+    float sum = 0;
+    for (int corner = 0; corner < corners; ++corner) {
+      const Corner at = corner_of(axes, dims, corner);
+      float value = d.borderColor[0];
+      if (at.index[0] >= 0 && at.index[1] >= 0 && at.index[2] >= 0) {
+        std::memcpy(&value, image.texel(at.index[0], at.index[1], at.index[2]), 4);
+      }
+      sum += at.weight * value;
     }
+    return Texel{{sum, 0, 0, 0}};
+  }
+  float sum[4] = {0, 0, 0, 0};
+  for (int corner = 0; corner < corners; ++corner) {
+    const Corner at = corner_of(axes, dims, corner);
     Texel texel{};
-    if (border) {
+    if (at.index[0] < 0 || at.index[1] < 0 || at.index[2] < 0) {
       for (int c = 0; c < 4; ++c) texel.channel[c] = d.borderColor[c];
     } else {
-      texel = read_texel(texture, at[0], at[1], at[2]);
+      texel = read_texel(texture, at.index[0], at.index[1], at.index[2]);
     }
-    for (int c = 0; c < 4; ++c) sum[c] += weight * static_cast<float>(texel.channel[c]);
+    for (int c = 0; c < 4; ++c) sum[c] += at.weight * static_cast<float>(texel.channel[c]);
   }
   return Texel{{sum[0], sum[1], sum[2], sum[3]}};
 }
