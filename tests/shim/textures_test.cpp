@@ -228,6 +228,15 @@ TEST_CASE("layered and cubemap arrays: cudaMemcpy3D in, the layer or the face re
   CHECK(flags == cudaArrayLayered);
   const cudaTextureObject_t t = texture_of(layered, cudaFilterModePoint, cudaAddressModeClamp, false);
   CHECK(tex2DLayered<float>(t, 2.5f, 1.5f, 3) == 3 * 16 + 1 * 4 + 2);
+  {  // the general filter (tex2D of one float takes a shorter path): layer 2, x = 1.3, y = 0.75
+    const cudaTextureObject_t linear =
+        texture_of(layered, cudaFilterModeLinear, cudaAddressModeClamp, false);
+    const float a = weight(0.8f), b = 0.25f;
+    const float expected = (1 - a) * (1 - b) * 32 + a * (1 - b) * 33 + (1 - a) * b * 36 + a * b * 37;
+    CHECK(tex2DLayered<float>(linear, 1.3f, 0.75f, 2) == expected);
+    CHECK(tex2DLayered<float>(linear, 1.3f, 0.75f, 9) == expected + 3 * 16);  // layer clamped to 5
+    cudaDestroyTextureObject(linear);
+  }
   CHECK(stop_message([&] { tex2D<float>(t, 0.5f, 0.5f); })
             .find("tex2D reads a texture over a layered 2-D CUDA array") != std::string::npos);
   cudaDestroyTextureObject(t);

@@ -140,6 +140,7 @@ struct Texture {
   cudaResourceDesc resource;
   cudaTextureDesc desc;
   bool float_result;  // float texels, or 8/16-bit integers read as normalized floats
+  bool one_float;     // texels of one 32-bit float (tex2D's fast path)
 };
 
 inline constexpr unsigned kSlots = 4096;
@@ -374,6 +375,27 @@ inline Texel sample(const Texture& texture, int dims, float x, float y, float z,
   return Texel{{sum[0], sum[1], sum[2], sum[3]}};
 }
 
+// tex2D of a texture of one float, the common case, in one piece: the same arithmetic as
+// sample()'s, without its loops over axes and corners (kernels build at -O1, which keeps them).
+inline float sample_2d_one_float(const Texture& texture, float x, float y) {
+  const Image& image = texture.image;
+  const cudaTextureDesc& d = texture.desc;
+  const bool normalized = d.normalizedCoords != 0;
+  const bool linear = d.filterMode == cudaFilterModeLinear;
+  const Axis ax = axis(x, image.width, d.addressMode[0], normalized, linear);
+  const Axis ay = axis(y, image.height, d.addressMode[1], normalized, linear);
+  const auto at = [&](int i, int j) {
+    float value = d.borderColor[0];
+    if (i >= 0 && j >= 0) std::memcpy(&value, image.texel(i, j, 0), 4);
+    return value;
+  };
+  if (!linear) return at(ax.index[0], ay.index[0]);
+  const float a = ax.weight, b = ay.weight;
+  return (1.0f - a) * (1.0f - b) * at(ax.index[0], ay.index[0]) +
+         a * (1.0f - b) * at(ax.index[1], ay.index[0]) +
+         (1.0f - a) * b * at(ax.index[0], ay.index[1]) + a * b * at(ax.index[1], ay.index[1]);
+}
+
 // The fetch's result as the type the kernel asked for: a scalar takes channel x, a vector type
 // its first channels (members past the texture's channels are 0).
 template <class T, bool scalar = std::is_arithmetic_v<T>>
@@ -430,6 +452,9 @@ T fetch(cudaTextureObject_t handle, const char* api, CallSite site, int dims, fl
         float z, int layer, Shape shape, Shape also = Shape::linear) {
   const Texture& texture = texture_at(handle, api, site);
   expect_shape(texture, api, site, shape, also);
+  if (dims == 2 && texture.one_float && texture.image.depth == 1) {
+    return returned<T>(texture, Texel{{sample_2d_one_float(texture, x, y), 0, 0, 0}}, api, site);
+  }
   const int slices = texture.image.depth;
   const int clamped = layer < 0 ? 0 : layer >= slices ? slices - 1 : layer;
   return returned<T>(texture, sample(texture, dims, x, y, z, clamped, false, api, site), api, site);
@@ -505,7 +530,8 @@ inline cudaError_t cudaCreateTextureObject(cudaTextureObject_t* object,
   const bool float_result =
       format.f == cudaChannelFormatKindFloat ||
       (desc->readMode == cudaReadModeNormalizedFloat && format.x <= 16);
-  auto* texture = new t::Texture{image, *resource, *desc, float_result};
+  const bool one_float = format.f == cudaChannelFormatKindFloat && format.x == 32 && format.y == 0;
+  auto* texture = new t::Texture{image, *resource, *desc, float_result, one_float};
   for (unsigned i = 1; i < t::kSlots; ++i) {
     t::Texture* empty = nullptr;
     if (__atomic_compare_exchange_n(&t::g_textures[i], &empty, texture, false, __ATOMIC_ACQ_REL,
