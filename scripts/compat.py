@@ -15,7 +15,7 @@ a scratch folder, --work, in the format each benchmark's reader parses; each run
 and digests of its stdout and of the files it wrote are recorded for comparison with a GPU), and
 judged by its own exit status (the samples' self-checks end in EXIT_SUCCESS, EXIT_FAILURE or
 EXIT_WAIVED). Programs that need what a CPU cannot provide (graphics interop, a CUDA library
-warpsim does not simulate, a second GPU, NVSCI/EGL/Vulkan, MPI) are listed with that reason
+warpsim does not simulate, a second GPU, tensor-core MMA, NVSCI/EGL/Vulkan, MPI) are listed with that reason
 and not counted against warpsim; they are still run with --all.
 
 Outcomes:
@@ -103,12 +103,21 @@ CMAKE_NEEDS = [
     (r"\bMPI\b|MPI_", "MPI"),
     (r"d3d|D3D|DirectX", "Direct3D (Windows)"),
 ]
+# A source needs it when every pattern of the row matches somewhere in it.
 SOURCE_NEEDS = [
     # Driver-API modules load GPU binaries (cubin, fatbin, PTX) that a CPU cannot run.
-    (r"\bcuModuleLoad|\bcuLibraryLoad", "driver-API modules (cubin/fatbin/PTX files)"),
-    (r"cudaGraphicsGL|cudaGLSetGLDevice|GL/gl\.h|GL/glew\.h|GL/freeglut", "graphics interop (OpenGL)"),
-    (r"cudaImportExternalMemory|cudaImportExternalSemaphore", "external memory interop"),
+    ([r"\bcuModuleLoad|\bcuLibraryLoad"], "driver-API modules (cubin/fatbin/PTX files)"),
+    ([r"cudaGraphicsGL|cudaGLSetGLDevice|GL/gl\.h|GL/glew\.h|GL/freeglut"], "graphics interop (OpenGL)"),
+    ([r"cudaImportExternalMemory|cudaImportExternalSemaphore"], "external memory interop"),
+    # Warp matrix multiply-accumulate runs on the tensor cores (warpsim refuses it by name).
+    ([r"#include\s*<mma\.h>|\bnvcuda::wmma\b|\bwmma::", r"\bmma_sync\b"],
+     "tensor-core MMA (wmma/mma.h)"),
+    ([r"\bcudaDeviceEnablePeerAccess\b|\bcudaMemcpyPeer(Async)?\b"], "a second GPU (peer access)"),
 ]
+
+
+def source_needs(body: str) -> list[str]:
+    return [need for patterns, need in SOURCE_NEEDS if all(re.search(p, body) for p in patterns)]
 
 
 def parse_add_executable(text: str) -> list[tuple[str, list[str]]]:
@@ -160,9 +169,8 @@ def cuda_samples(root: Path) -> list[Program]:
             for source in sources:
                 if not source.exists():
                     continue
-                body = source.read_text(errors="replace")
-                for pattern, need in SOURCE_NEEDS:
-                    if re.search(pattern, body) and need not in needs:
+                for need in source_needs(source.read_text(errors="replace")):
+                    if need not in needs:
                         needs.append(need)
             if folder.parent.name.startswith("8_Platform_Specific"):
                 needs.append("platform-specific (Tegra/Windows)")
@@ -589,17 +597,23 @@ def git_commit(path: Path) -> str:
 ORDER = ["pass", "waived", "refused", "compile", "fail", "timeout", "crash", "skipped"]
 
 
-def write_table(outcomes: list[Outcome], args: argparse.Namespace, checkout: Path) -> str:
+def made_by(args: argparse.Namespace, checkout: Path) -> str:
+    return (f"Made by `scripts/compat.py {args.suite} CHECKOUT` on "
+            f"{datetime.date.today().isoformat()}: suite commit "
+            f"`{args.suite_commit or git_commit(checkout)}`, warpsim commit `{git_commit(REPO)}`, "
+            f"{platform.machine()} {os.cpu_count()} cores, time limit {args.time_limit:g} s a run.")
+
+
+def write_table(outcomes: list[Outcome], args: argparse.Namespace, checkout: Path,
+                notes: list[str]) -> str:
+    """`notes`: the paragraphs under the title (how, where and when the rows were made)."""
     counted = [o for o in outcomes if not o.needs]
     counts = {r: sum(1 for o in counted if o.result == r) for r in ORDER}
-    lines = [
-        f"# {args.suite} under `warpsim exec`",
-        "",
-        f"Made by `scripts/compat.py {args.suite} CHECKOUT` on "
-        f"{datetime.date.today().isoformat()}: suite commit `{args.suite_commit or git_commit(checkout)}`, warpsim "
-        f"commit `{git_commit(REPO)}`, {platform.machine()} {os.cpu_count()} cores, "
-        f"time limit {args.time_limit:g} s a run.",
-        "",
+    gpu_column = args.gpu or any(o.gpu for o in outcomes)
+    lines = [f"# {args.suite} under `warpsim exec`", ""]
+    for note in notes:
+        lines += [note, ""]
+    lines += [
         f"Programs that need only what a CPU can provide: **{len(counted)}**. "
         + ", ".join(f"{r} {counts[r]}" for r in ORDER if counts[r]) + ".",
     ]
@@ -611,19 +625,25 @@ def write_table(outcomes: list[Outcome], args: argparse.Namespace, checkout: Pat
     lines += ["", f"Programs that need more than a CPU (not counted): "
               f"{sum(1 for o in outcomes if o.needs)}.", "",
               "| program | group | result | seconds |" + (" inputs |" if sized else "")
-              + " reason |" + (" GPU |" if args.gpu else ""),
+              + " reason |" + (" GPU |" if gpu_column else ""),
               "|---|---|---|---:|" + ("---|" if sized else "") + "---|"
-              + ("---|" if args.gpu else "")]
+              + ("---|" if gpu_column else "")]
     for o in sorted(outcomes, key=lambda o: (bool(o.needs), ORDER.index(o.result), o.category,
                                             o.name)):
         # Paths of this machine say nothing to a reader: the checkout and scratch folders go.
         reason = o.reason.replace(str(checkout) + "/", "").replace(str(REPO) + "/", "")
+        # Rows kept from an earlier run (--merge) name that run's checkout and tree.
+        reason = re.sub(r"(?<![\w.])/[^\s:'`()]*/(?=(Samples|sim|tests)/)", "", reason)
         reason = re.sub(r"/tmp/[^\s:'`]*/", "", reason).replace("|", "\\|")[:200]
+        if o.failure:
+            reason = f"{o.failure}: {reason}"
+        if o.needs and not reason.startswith("needs "):
+            reason = f"needs {', '.join(o.needs)} (not counted); ran: {reason}"[:260]
         row = f"| {o.name} | {o.category} | {o.result} | {o.seconds:.1f} |"
         if sized:
             row += f" {o.sizes.replace('|', '/')} |"
-        row += (f" {o.failure}: {reason} |" if o.failure else f" {reason} |")
-        if args.gpu:
+        row += f" {reason} |"
+        if gpu_column:
             row += f" {o.gpu} |"
         lines.append(row)
     if any(o.runs for o in outcomes):
@@ -638,6 +658,49 @@ def write_table(outcomes: list[Outcome], args: argparse.Namespace, checkout: Pat
                 lines.append(f"| {o.name} | `{' '.join(r['args'])}` | {r['exit']} | {r['stdout']} "
                              f"| {r['stdout_without_timings']} | {files.replace('|', '/')[:300]} |")
     return "\n".join(lines) + "\n"
+
+
+def merged(fresh: list[Outcome], every_program: dict, args: argparse.Namespace,
+           checkout: Path) -> tuple[list[Outcome], list[str]]:
+    """The rows of --merge's JSON with `fresh` in place of theirs, every row's needs recomputed,
+    and the notes of the --out table (if there is one) with this run's added."""
+    try:
+        rows = [Outcome(**row) for row in json.loads(args.merge.read_text())]
+    except (OSError, ValueError, TypeError) as error:
+        raise SystemExit(f"compat.py: cannot read {args.merge}: {error}")
+    commit = git_commit(REPO)[:7]
+    by_name = {o.name: o for o in rows}
+    for o in fresh:
+        previous = by_name.get(o.name)
+        if previous is not None and previous.gpu and not args.gpu:
+            o.gpu = f"not rerun with --gpu (rerun at {commit})"
+        by_name[o.name] = o
+    for o in by_name.values():
+        if o.name in every_program:
+            o.needs = every_program[o.name].needs
+    notes = []
+    if args.out and args.out.exists():
+        paragraphs = args.out.read_text().split("\n\n")[1:]  # the title's paragraph left out
+        for paragraph in paragraphs:
+            if paragraph.startswith("Programs that need only") or paragraph.startswith("|"):
+                break
+            notes.append(paragraph.strip())
+    if not notes:
+        notes = [made_by(args, checkout)]
+    where = f"{platform.machine()} {os.cpu_count()} cores"
+    if fresh:
+        notes.append(
+            f"Rows rerun since on {datetime.date.today().isoformat()}, {where}, with "
+            f"`scripts/compat.py {args.suite} CHECKOUT --only {','.join(sorted(o.name for o in fresh))} "
+            f"--jobs {args.jobs}{' --gpu' if args.gpu else ''} --merge` at warpsim {commit} "
+            f"(time limit {args.time_limit:g} s; the counts below include them): "
+            + ", ".join(f"{o.name} {o.result}" for o in sorted(fresh, key=lambda o: o.name)) + ".")
+    else:
+        notes.append(
+            f"Counts recomputed from the rows on {datetime.date.today().isoformat()} at warpsim "
+            f"{commit} with `--merge JSON --rewrite` (no program rerun), with the rules of "
+            f"scripts/compat.py for what needs more than a CPU.")
+    return list(by_name.values()), notes
 
 
 def main() -> int:
@@ -655,6 +718,15 @@ def main() -> int:
     parser.add_argument("--out", type=Path, help="write the markdown table here")
     parser.add_argument("--json", type=Path, help="write the outcomes as JSON here")
     parser.add_argument("--verbose", action="store_true", help="print each run's output")
+    parser.add_argument("--merge", type=Path,
+                        help="start from the outcomes in this JSON (an earlier --json): the "
+                             "programs run now replace their rows, every row's needs are "
+                             "recomputed from the checkout with this script's rules, and the "
+                             "notes under the --out table's title are kept, with one added for "
+                             "this run")
+    parser.add_argument("--rewrite", action="store_true",
+                        help="with --merge: run nothing, rewrite the table and its counts from "
+                             "the JSON's rows")
     parser.add_argument("--suite-commit", default="",
                         help="the suite's commit, for a checkout that is not a git repository")
     parser.add_argument("--work", type=Path,
@@ -686,10 +758,16 @@ def main() -> int:
     except (OSError, ValueError) as error:
         print(f"compat.py: cannot read the suite at {checkout}: {error}", file=sys.stderr)
         return 2
+    every_program = {p.name: p for p in programs}
+    if args.rewrite and not args.merge:
+        print("compat.py: --rewrite rewrites the table from --merge JSON: give one", file=sys.stderr)
+        return 2
     if args.only:
         wanted = set(args.only.split(","))
         programs = [p for p in programs if p.name in wanted]
-    if not programs:
+    if args.rewrite:
+        programs = []
+    elif not programs:
         print("compat.py: no programs found", file=sys.stderr)
         return 2
 
@@ -703,7 +781,10 @@ def main() -> int:
             o = future.result()
             outcomes.append(o)
             print(f"{o.result:8} {o.seconds:6.1f}s  {o.name}  {o.reason[:150]}", flush=True)
-    table = write_table(outcomes, args, checkout)
+    notes = [made_by(args, checkout)]
+    if args.merge:
+        outcomes, notes = merged(outcomes, every_program, args, checkout)
+    table = write_table(outcomes, args, checkout, notes)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(table)

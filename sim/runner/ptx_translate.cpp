@@ -523,6 +523,7 @@ class Translator {
     if (base == "cvt") return cvt();
     if (base == "bfe" || base == "bfi" || base == "prmt" || base == "lop3") return bit_field();
     if (base == "brev" || base == "popc" || base == "clz") return bit_count();
+    if (base == "vabsdiff4") return byte_absolute_differences();
     if (base == "shfl") return shfl();
     if (base == "vote") return vote();
     if (base == "activemask") return activemask();
@@ -925,6 +926,18 @@ class Translator {
     std::string args;
     for (std::size_t i = 1; i < n; ++i) args += (i > 1 ? ", " : "") + source(ops_[i], 32);
     return assign(ops_[0], 32, "::warpsim::ptx::" + std::string(base) + "_b32(" + args + ")");
+  }
+
+  // vabsdiff4.u32.u32.u32.add d, a, b, c: c plus the four bytes' absolute differences (the
+  // reduction form; the per-byte forms with a mask are not run).
+  std::string byte_absolute_differences() {
+    if (parts_.size() != 5 || parts_[1] != "u32" || parts_[2] != "u32" || parts_[3] != "u32" ||
+        parts_[4] != "add") {
+      throw Unsupported{"vabsdiff4 runs as vabsdiff4.u32.u32.u32.add only"};
+    }
+    expect_operands(4);
+    return assign(ops_[0], 32, "::warpsim::ptx::vabsdiff4_add_u32(" + source(ops_[1], 32) + ", " +
+                                   source(ops_[2], 32) + ", " + source(ops_[3], 32) + ")");
   }
 
   std::string bit_count() {

@@ -160,7 +160,8 @@ TEST_CASE("a runtime API warpsim does not simulate stops the program when reache
   CHECK(run.exit_code == 123);
   CHECK(contains(run.out, "before the array\n"));
   CHECK_FALSE(contains(run.out, "PASSED"));
-  CHECK(contains(run.err, "a CUDA array is not simulated: cudaMallocArray at calls_unsimulated.cu:16"));
+  CHECK(contains(run.err, "a mipmapped CUDA array is not simulated: cudaMallocMipmappedArray at "
+                                 "calls_unsimulated.cu:16"));
 
   const ProcessOutcome not_reached =
       run_warpsim({"exec", (kCases / "calls_unsimulated.cu").string(), "--", "1", "2", "3", "4"});
@@ -188,8 +189,9 @@ TEST_CASE("texture references over linear memory: cudaBindTexture, tex1Dfetch; t
   const ProcessOutcome stopped =
       run_warpsim({"exec", (kCases / "texture_reference.cu").string(), "--", "2d"});
   CHECK(stopped.exit_code == 123);
-  CHECK(contains(stopped.err, "texture_reference.cu:15: textures and surfaces are not simulated: "
-                              "tex2D of a texture reference"));
+  CHECK(contains(stopped.err, "texture_reference.cu:15: texture references are simulated over linear "
+                              "memory with tex1Dfetch only (texture objects are simulated): tex2D "
+                              "of a texture reference"));
 }
 
 TEST_CASE("exec --Xcompiler passes flags to the host compiler and the link (OpenMP)") {

@@ -19,6 +19,7 @@ TEST_CASE("each library's functions are named by the library; the user's own are
   CHECK(stubbed_library_of("nppiFilter_8u_C1R") == "NPP");
   CHECK(stubbed_library_of("cudaGraphLaunch") == "a CUDA graph");
   CHECK(stubbed_library_of("cudaMallocArray") == "a CUDA array");
+  CHECK(stubbed_library_of("cudaMallocMipmappedArray") == "a mipmapped CUDA array");
   CHECK(stubbed_library_of("cudaIpcGetMemHandle") == "inter-process memory");
   CHECK(stubbed_library_of("cudaSomethingNew") == "this CUDA runtime function");
   CHECK(stubbed_library_of("cuModuleLoad") == "GPU code loaded by the driver API (cubin, fatbin, PTX)");

@@ -92,6 +92,13 @@ TEST_CASE("each form becomes calls of warpsim/inline_ptx.hpp on widths PTX gives
     CHECK(has(translate_ptx(asm_of("mov.u32 %0, %%tid.y;", {{"=r", "t"}})).code,
               "::warpsim::ptx::tid(1)"));
   }
+  SUBCASE("vabsdiff4's reduction form (stereoDisparity's __usad4)") {
+    const PtxTranslation t = translate_ptx(asm_of("vabsdiff4.u32.u32.u32.add %0, %1, %2, %3;",
+                                                  {{"=r", "d"}}, {{"r", "a"}, {"r", "b"}, {"r", "c"}}));
+    REQUIRE(t.ok());
+    CHECK(has(t.code, "::warpsim::ptx::vabsdiff4_add_u32(warpsim_ptx_1, warpsim_ptx_2, "
+                      "warpsim_ptx_3)"));
+  }
 }
 
 TEST_CASE("ld and st with cache hints are plain loads and stores of each element's address") {

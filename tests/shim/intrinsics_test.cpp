@@ -85,6 +85,8 @@ TEST_CASE("SIMD halves and bytes: wrap, saturate, compare, average, sum of diffe
   CHECK(__vavgu4(0x01030000u, 0x02030001u) == 0x02030001u);  // (1+2+1)/2, (3+3+1)/2, ...
   CHECK(__vhaddu4(0x01030000u, 0x02030001u) == 0x01030000u);
   CHECK(__vsadu4(0x00ff0000u, 0x01000000u) == 256u);
+  // PTX vabsdiff4.u32.u32.u32.add (inline PTX's translation): c plus the bytes' differences.
+  CHECK(warpsim::ptx::vabsdiff4_add_u32(0x10ff0005u, 0x2000ff03u, 7u) == 7u + 0x10u + 0xffu + 0xffu + 2u);
   CHECK(__vsads2(0x7fff8000u, 0x80007fffu) == 131070u);  // |32767+32768| + |-32768-32767|
   CHECK(__vmaxs2(0xffff0001u, 0x00010000u) == 0x00010001u);
   CHECK(__vminu2(0xffff0001u, 0x00010000u) == 0x00010000u);

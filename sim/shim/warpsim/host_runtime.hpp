@@ -836,5 +836,8 @@ KernelLaunch<Call> launch_kernel(const char* kernel, const char* file, unsigned 
 #include "warpsim/pitched_memory.hpp"
 #include "warpsim/launch_api.hpp"
 #include "warpsim/texture_types.hpp"
+#include "warpsim/cuda_arrays.hpp"
+#include "warpsim/texture_objects.hpp"
+#include "warpsim/surface_objects.hpp"
 #include "warpsim/texture_references.hpp"
 #include "warpsim/not_simulated_api.hpp"

@@ -503,6 +503,17 @@ inline std::uint32_t prmt_b32(std::uint32_t a, std::uint32_t b, std::uint32_t c)
   return __byte_perm(a, b, c);
 }
 
+// c plus the sum of the absolute differences of a's and b's four unsigned bytes (PTX
+// vabsdiff4.u32.u32.u32.add; __vsadu4(a, b) + c).
+inline std::uint32_t vabsdiff4_add_u32(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+  std::uint32_t sum = c;
+  for (int shift = 0; shift < 32; shift += 8) {
+    const std::uint32_t x = (a >> shift) & 0xffu, y = (b >> shift) & 0xffu;
+    sum += x > y ? x - y : y - x;
+  }
+  return sum;
+}
+
 // Any function of three inputs, bit by bit: bit i of d is bit (a_i b_i c_i) of lut.
 inline std::uint32_t lop3_b32(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t lut) {
   std::uint32_t d = 0;

@@ -112,13 +112,14 @@ inline cudaError_t cudaMemset3DAsync(cudaPitchedPtr pointer, int value, cudaExte
                                      cudaStream_t = nullptr) {
   return cudaMemset3D(pointer, value, extent);
 }
-// Between pitched pointers; a CUDA array on either side stops the program (CUDA arrays are not
-// simulated). The extent's width is in bytes.
-inline cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p, const char* file = __builtin_FILE(),
-                                unsigned line = __builtin_LINE()) {
+namespace warpsim::shim::arrays {
+inline cudaError_t copy_3d(const cudaMemcpy3DParms& p);  // cuda_arrays.hpp
+}
+// Between pitched pointers, the extent's width in bytes; with a CUDA array on either side, in
+// texels (cuda_arrays.hpp).
+inline cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p) {
   if (p == nullptr) return cudaErrorInvalidValue;
-  if (p->srcArray != nullptr || p->dstArray != nullptr)
-    warpsim_not_simulated_at("a CUDA array", "cudaMemcpy3D", file, line);
+  if (p->srcArray != nullptr || p->dstArray != nullptr) return ::warpsim::shim::arrays::copy_3d(*p);
   const cudaPitchedPtr& s = p->srcPtr;
   const cudaPitchedPtr& d = p->dstPtr;
   for (std::size_t z = 0; z < p->extent.depth; ++z) {
@@ -132,8 +133,6 @@ inline cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p, const char* file = _
   }
   return cudaSuccess;
 }
-inline cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t = nullptr,
-                                     const char* file = __builtin_FILE(),
-                                     unsigned line = __builtin_LINE()) {
-  return cudaMemcpy3D(p, file, line);
+inline cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t = nullptr) {
+  return cudaMemcpy3D(p);
 }

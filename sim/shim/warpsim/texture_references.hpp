@@ -4,7 +4,8 @@
 // cudaBindTexture and read in kernels with tex1Dfetch(t, i). Simulated: the reference remembers
 // the bound pointer and size, and tex1Dfetch reads element i as the GPU does, 0 outside the bound
 // bytes. Reads with filtering or coordinates (tex1D, tex2D, tex3D) and references bound to CUDA
-// arrays are not simulated: the launch stops at the read, naming it.
+// arrays (cudaBindTextureToArray, cudaBindTexture2D) are not simulated: the launch stops at the
+// read, naming it, and the binding links to a stub that stops the program.
 #pragma once
 
 #include <climits>
@@ -123,6 +124,15 @@ cudaError_t cudaBindTexture2D(std::size_t* offset, const texture<T, dim, mode>& 
 
 // ---- kernel side
 
+namespace warpsim::shim {
+[[noreturn]] inline void texture_reference_not_simulated(const char* api,
+                                                         ::warpsim::device::CallSite site) {
+  stop_launch("%s:%u: texture references are simulated over linear memory with tex1Dfetch only "
+              "(texture objects are simulated): %s",
+              site.file, site.line, api);
+}
+}  // namespace warpsim::shim
+
 // Element `x` of the linear memory bound to `reference`; 0 past either end, as the GPU answers.
 // A reference never bound stops the launch (a GPU returns garbage or faults).
 template <class T>
@@ -146,13 +156,13 @@ T tex1Dfetch(texture<T, 1, cudaReadModeElementType> reference, int x,
   template <class T, cudaTextureReadMode mode>                                            \
   T NAME(texture<T, DIM, mode>, __VA_ARGS__,                                              \
          ::warpsim::device::CallSite site = ::warpsim::device::CallSite::here()) {        \
-    ::warpsim::shim::texture_not_simulated(#NAME " of a texture reference", site);        \
+    ::warpsim::shim::texture_reference_not_simulated(#NAME " of a texture reference", site);        \
   }
 // Normalized-float reads return float: named, never simulated here.
 template <class T>
 float tex1Dfetch(texture<T, 1, cudaReadModeNormalizedFloat>, int,
                  ::warpsim::device::CallSite site = ::warpsim::device::CallSite::here()) {
-  ::warpsim::shim::texture_not_simulated("tex1Dfetch of a texture read as normalized float", site);
+  ::warpsim::shim::texture_reference_not_simulated("tex1Dfetch of a texture read as normalized float", site);
 }
 WARPSIM_TEXTURE_REFERENCE_READ(tex1D, 1, float)
 WARPSIM_TEXTURE_REFERENCE_READ(tex2D, 2, float, float)

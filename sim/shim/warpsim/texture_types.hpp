@@ -1,8 +1,6 @@
-// Textures, surfaces and CUDA arrays: their types, so that programs that use them compile (CUDA's
-// texture_types.h, surface_types.h, channel_descriptor.h). None is simulated: the host functions
-// that make them are declared without a definition, and warpsim links a stub for each one called
-// that stops the program there, naming it and the line (library_stubs.hpp); a kernel that reads
-// a texture or surface stops its launch at that line.
+// Textures, surfaces and CUDA arrays: their types (CUDA's texture_types.h, surface_types.h,
+// channel_descriptor.h). What uses them: cuda_arrays.hpp, texture_objects.hpp,
+// surface_objects.hpp, texture_references.hpp.
 #pragma once
 
 #include <cstddef>
@@ -50,6 +48,15 @@ struct Channels {
 template <class T>
 cudaChannelFormatDesc cudaCreateChannelDesc() {
   return ::warpsim::shim::Channels<T>::desc();
+}
+inline cudaChannelFormatDesc cudaCreateChannelDescHalf() {
+  return {16, 0, 0, 0, cudaChannelFormatKindFloat};
+}
+inline cudaChannelFormatDesc cudaCreateChannelDescHalf2() {
+  return {16, 16, 0, 0, cudaChannelFormatKindFloat};
+}
+inline cudaChannelFormatDesc cudaCreateChannelDescHalf4() {
+  return {16, 16, 16, 16, cudaChannelFormatKindFloat};
 }
 
 using cudaTextureObject_t = unsigned long long;
@@ -126,89 +133,11 @@ inline constexpr unsigned cudaArraySurfaceLoadStore = 0x02;
 inline constexpr unsigned cudaArrayCubemap = 0x04;
 inline constexpr unsigned cudaArrayTextureGather = 0x08;
 
-// Declared only: a call links to a stub that stops the program (see the top of this file).
+// Mipmapped arrays are not simulated: declared only, a call links to a stub that stops the
+// program there, naming it and the line (library_stubs.cpp).
 extern "C" {
-cudaError_t cudaCreateTextureObject(cudaTextureObject_t*, const cudaResourceDesc*,
-                                    const cudaTextureDesc*, const cudaResourceViewDesc*);
-cudaError_t cudaDestroyTextureObject(cudaTextureObject_t);
-cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t*, const cudaResourceDesc*);
-cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t);
-cudaError_t cudaMallocArray(cudaArray_t*, const cudaChannelFormatDesc*, std::size_t,
-                            std::size_t = 0, unsigned int = 0);
-cudaError_t cudaMalloc3DArray(cudaArray_t*, const cudaChannelFormatDesc*, cudaExtent,
-                              unsigned int = 0);
 cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t*, const cudaChannelFormatDesc*,
                                      cudaExtent, unsigned int, unsigned int = 0);
 cudaError_t cudaGetMipmappedArrayLevel(cudaArray_t*, cudaMipmappedArray_const_t, unsigned int);
-cudaError_t cudaFreeArray(cudaArray_t);
 cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t);
-cudaError_t cudaArrayGetInfo(cudaChannelFormatDesc*, cudaExtent*, unsigned int*, cudaArray_t);
-cudaError_t cudaMemcpyToArray(cudaArray_t, std::size_t, std::size_t, const void*, std::size_t,
-                              cudaMemcpyKind);
-cudaError_t cudaMemcpyFromArray(void*, cudaArray_const_t, std::size_t, std::size_t, std::size_t,
-                                cudaMemcpyKind);
-cudaError_t cudaMemcpy2DToArray(cudaArray_t, std::size_t, std::size_t, const void*, std::size_t,
-                                std::size_t, std::size_t, cudaMemcpyKind);
-cudaError_t cudaMemcpy2DFromArray(void*, std::size_t, cudaArray_const_t, std::size_t,
-                                  std::size_t, std::size_t, std::size_t, cudaMemcpyKind);
-cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t, std::size_t, std::size_t, const void*,
-                                     std::size_t, std::size_t, std::size_t, cudaMemcpyKind,
-                                     cudaStream_t = nullptr);
-cudaError_t cudaMemcpy2DFromArrayAsync(void*, std::size_t, cudaArray_const_t, std::size_t,
-                                       std::size_t, std::size_t, std::size_t, cudaMemcpyKind,
-                                       cudaStream_t = nullptr);
-cudaError_t cudaMemcpyToArrayAsync(cudaArray_t, std::size_t, std::size_t, const void*,
-                                   std::size_t, cudaMemcpyKind, cudaStream_t = nullptr);
 }
-
-// ---- kernel side: each fetch stops the launch at its line
-
-namespace warpsim::shim {
-[[noreturn]] inline void texture_not_simulated(const char* api, ::warpsim::device::CallSite site) {
-  stop_launch("%s:%u: textures and surfaces are not simulated: %s", site.file, site.line, api);
-}
-}  // namespace warpsim::shim
-
-#define WARPSIM_TEXTURE_READ(NAME, ...)                                                        \
-  template <class T>                                                                           \
-  T NAME(cudaTextureObject_t, __VA_ARGS__,                                                     \
-         ::warpsim::device::CallSite site = ::warpsim::device::CallSite::here()) {             \
-    ::warpsim::shim::texture_not_simulated(#NAME, site);                                       \
-  }
-WARPSIM_TEXTURE_READ(tex1Dfetch, int)
-WARPSIM_TEXTURE_READ(tex1D, float)
-WARPSIM_TEXTURE_READ(tex2D, float, float)
-WARPSIM_TEXTURE_READ(tex3D, float, float, float)
-WARPSIM_TEXTURE_READ(tex1DLayered, float, int)
-WARPSIM_TEXTURE_READ(tex2DLayered, float, float, int)
-WARPSIM_TEXTURE_READ(texCubemap, float, float, float)
-WARPSIM_TEXTURE_READ(tex1DLod, float, float)
-WARPSIM_TEXTURE_READ(tex2DLod, float, float, float)
-WARPSIM_TEXTURE_READ(tex3DLod, float, float, float, float)
-WARPSIM_TEXTURE_READ(tex2Dgather, float, float, int)
-#undef WARPSIM_TEXTURE_READ
-
-#define WARPSIM_SURFACE_READ(NAME, ...)                                                        \
-  template <class T>                                                                           \
-  T NAME(cudaSurfaceObject_t, __VA_ARGS__,                                                     \
-         cudaSurfaceBoundaryMode = cudaBoundaryModeTrap,                                       \
-         ::warpsim::device::CallSite site = ::warpsim::device::CallSite::here()) {             \
-    ::warpsim::shim::texture_not_simulated(#NAME, site);                                       \
-  }
-#define WARPSIM_SURFACE_WRITE(NAME, ...)                                                       \
-  template <class T>                                                                           \
-  void NAME(T, cudaSurfaceObject_t, __VA_ARGS__,                                               \
-            cudaSurfaceBoundaryMode = cudaBoundaryModeTrap,                                    \
-            ::warpsim::device::CallSite site = ::warpsim::device::CallSite::here()) {          \
-    ::warpsim::shim::texture_not_simulated(#NAME, site);                                       \
-  }
-WARPSIM_SURFACE_READ(surf1Dread, int)
-WARPSIM_SURFACE_READ(surf2Dread, int, int)
-WARPSIM_SURFACE_READ(surf3Dread, int, int, int)
-WARPSIM_SURFACE_READ(surf2DLayeredread, int, int, int)
-WARPSIM_SURFACE_WRITE(surf1Dwrite, int)
-WARPSIM_SURFACE_WRITE(surf2Dwrite, int, int)
-WARPSIM_SURFACE_WRITE(surf3Dwrite, int, int, int)
-WARPSIM_SURFACE_WRITE(surf2DLayeredwrite, int, int, int)
-#undef WARPSIM_SURFACE_READ
-#undef WARPSIM_SURFACE_WRITE
