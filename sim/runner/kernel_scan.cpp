@@ -124,8 +124,9 @@ std::string trim_spaces(std::string_view text) {
   return std::string(text);
 }
 
-// Calls visit(qualified name, is_template, index of the `__global__` token) for every kernel
-// declaration or definition in `tokens`, in order (a name may come more than once).
+// Calls visit(qualified name, is_template, index of the `__global__` token, whether it stands at
+// namespace scope) for every kernel declaration or definition in `tokens`, in order (a name may
+// come more than once). An `extern "C" {` block counts as namespace scope.
 template <class Visit>
 void for_each_kernel(const std::vector<Token>& tokens, Visit visit) {
   std::vector<Scope> scopes;
@@ -148,7 +149,7 @@ void for_each_kernel(const std::vector<Token>& tokens, Visit visit) {
       continue;
     }
     if (is(token, "{")) {
-      scopes.push_back({false, {}});
+      scopes.push_back({k > 0 && is(tokens[k - 1], "extern"), {}});
       declaration_start = k + 1;
     } else if (is(token, "}")) {
       if (!scopes.empty()) scopes.pop_back();
@@ -166,14 +167,17 @@ void for_each_kernel(const std::vector<Token>& tokens, Visit visit) {
       if (name.substr(0, 2) == "::") name = name.substr(2);
       const std::string prefix = join_namespaces(scopes);
       if (!prefix.empty()) name = prefix + "::" + name;
-      visit(name, is_template, k);
+      const bool at_namespace_scope = std::all_of(
+          scopes.begin(), scopes.end(), [](const Scope& scope) { return scope.is_namespace; });
+      visit(name, is_template, k, at_namespace_scope);
     }
   }
 }
 
-// The number of tokens between the braces of the function body that follows the kernel
-// declaration at `global` (its `__global__` token); nullopt for a declaration without a body.
-std::optional<std::size_t> body_size_after(const std::vector<Token>& tokens, std::size_t global) {
+// The indices of the braces of the function body that follows the kernel declaration at
+// `global` (its `__global__` token); nullopt for a declaration without a body.
+std::optional<std::pair<std::size_t, std::size_t>> body_braces_after(
+    const std::vector<Token>& tokens, std::size_t global) {
   std::size_t k = global + 1;
   while (k < tokens.size() && !is(tokens[k], "(")) {  // attributes' groups, then the parameters
     if (tokens[k].kind == Kind::identifier && is_attribute_word(tokens[k].text) &&
@@ -199,9 +203,15 @@ std::optional<std::size_t> body_size_after(const std::vector<Token>& tokens, std
   int depth = 0;
   for (std::size_t j = k; j < tokens.size(); ++j) {
     if (is(tokens[j], "{")) ++depth;
-    if (is(tokens[j], "}") && --depth == 0) return j - k - 1;
+    if (is(tokens[j], "}") && --depth == 0) return std::make_pair(k, j);
   }
   return std::nullopt;
+}
+
+std::optional<std::size_t> body_size_after(const std::vector<Token>& tokens, std::size_t global) {
+  const auto braces = body_braces_after(tokens, global);
+  if (!braces) return std::nullopt;
+  return braces->second - braces->first - 1;
 }
 
 }  // namespace
@@ -210,7 +220,7 @@ std::vector<KernelInfo> scan_kernels(std::string_view source) {
   const std::string stripped = strip_for_scan(source);
   const std::vector<Token> tokens = tokenize(stripped);
   std::vector<KernelInfo> kernels;
-  for_each_kernel(tokens, [&](const std::string& name, bool is_template, std::size_t at) {
+  for_each_kernel(tokens, [&](const std::string& name, bool is_template, std::size_t at, bool) {
     const bool known = std::any_of(kernels.begin(), kernels.end(),
                                    [&](const KernelInfo& kernel) { return kernel.name == name; });
     if (!known) kernels.push_back({name, is_template, tokens[at].line});
@@ -222,10 +232,47 @@ std::optional<std::size_t> kernel_body_size(std::string_view source, std::string
   const std::string stripped = strip_for_scan(source);
   const std::vector<Token> tokens = tokenize(stripped);
   std::optional<std::size_t> size;
-  for_each_kernel(tokens, [&](const std::string& found, bool, std::size_t at) {
+  for_each_kernel(tokens, [&](const std::string& found, bool, std::size_t at, bool) {
     if (!size && found == name) size = body_size_after(tokens, at);
   });
   return size;
+}
+
+std::string register_defined_kernels(std::string_view source) {
+  const std::string stripped = strip_for_scan(source);
+  const std::vector<Token> tokens = tokenize(stripped);
+  struct Definition {
+    std::string name;       // as written: unqualified
+    std::string qualified;  // with its namespaces, for messages
+    std::size_t closing = 0;  // source offset of the body's closing brace
+  };
+  std::vector<Definition> definitions;
+  std::vector<std::string> defined_twice;
+  for_each_kernel(tokens, [&](const std::string& qualified, bool is_template, std::size_t at,
+                              bool at_namespace_scope) {
+    const auto braces = body_braces_after(tokens, at);
+    if (!braces) return;
+    const FoundKernel found = kernel_name_after(tokens, at);
+    const bool known = std::any_of(definitions.begin(), definitions.end(),
+                                   [&](const Definition& d) { return d.qualified == qualified; });
+    if (known) defined_twice.push_back(qualified);
+    if (is_template || !at_namespace_scope || found.name.find(':') != std::string::npos) return;
+    definitions.push_back({found.name, qualified, tokens[braces->second].offset});
+  });
+  std::string out;
+  std::size_t copied = 0;
+  for (const Definition& d : definitions) {
+    // Overloads: `&name` would not say which.
+    if (std::find(defined_twice.begin(), defined_twice.end(), d.qualified) != defined_twice.end())
+      continue;
+    out.append(source.substr(copied, d.closing + 1 - copied));
+    out += " static const bool warpsim_kernel_registration_" + d.name +
+           " = ::warpsim::shim::register_kernel(&" + d.name + ", \"" +
+           escape_for_string_literal(d.qualified) + "\");";
+    copied = d.closing + 1;
+  }
+  out.append(source.substr(copied));
+  return out;
 }
 
 Expected<KernelChoice> resolve_kernel(const std::vector<KernelInfo>& kernels,

@@ -49,6 +49,8 @@ std::string stubbed_library_of(std::string_view symbol) {
   };
   static constexpr Family kRuntime[] = {
       {"cudaGraphics", "graphics interop"},
+      {"cudaGraphConditional", "a conditional graph node"},
+      {"cudaGraphSetConditional", "a conditional graph node"},
       {"cudaGraph", "a CUDA graph"},
       {"cudaStreamBeginCapture", "stream capture (CUDA graphs)"},
       {"cudaStreamEndCapture", "stream capture (CUDA graphs)"},
@@ -82,9 +84,9 @@ std::string stubbed_library_of(std::string_view symbol) {
       {"cudaMemcpyPeer", "a second GPU (peer access)"},
       {"cudaDeviceEnablePeerAccess", "a second GPU (peer access)"},
       {"cudaDeviceDisablePeerAccess", "a second GPU (peer access)"},
+      {"cudaMemPoolExport", "inter-process memory (a memory pool's export)"},
+      {"cudaMemPoolImport", "inter-process memory (a memory pool's import)"},
       {"cudaMemPool", "a memory pool"},
-      {"cudaLaunchHostFunc", "a host function in a stream"},
-      {"cudaStreamAddCallback", "a host function in a stream"},
       {"cudaLaunchKernelExC", "a launch of an untyped kernel pointer"},
   };
   for (const Family& family : kRuntime) {
@@ -96,6 +98,7 @@ std::string stubbed_library_of(std::string_view symbol) {
     return "GPU code loaded by the driver API (cubin, fatbin, PTX)";
   }
   if (api_prefix(symbol, "cuLaunch")) return "a driver-API launch";
+  if (api_prefix(symbol, "cuMem")) return "the driver API's virtual memory management";
   if (api_prefix(symbol, "cu")) return "this CUDA driver API function";
   return {};
 }

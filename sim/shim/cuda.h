@@ -342,6 +342,13 @@ inline CUresult cuDeviceGetName(char* name, int length, CUdevice device) {
 inline CUresult cuDeviceGetAttribute(int* value, CUdevice_attribute attribute, CUdevice device) {
   if (value == nullptr) return CUDA_ERROR_INVALID_VALUE;
   if (device != 0) return CUDA_ERROR_INVALID_DEVICE;
+  // The driver API's virtual memory management (cuMemCreate, cuMemMap, ...) and compressible
+  // memory are not simulated: the device says it has neither, as a GPU without them does.
+  if (attribute == CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED ||
+      attribute == CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED) {
+    *value = 0;
+    return CUDA_SUCCESS;
+  }
   bool known = false;
   const int answer =
       warpsim_device_attribute(static_cast<cudaDeviceAttr>(static_cast<int>(attribute)), known);
@@ -387,6 +394,11 @@ inline CUresult cuCtxGetCurrent(CUcontext* context) {
 inline CUresult cuCtxPushCurrent(CUcontext) { return CUDA_SUCCESS; }
 inline CUresult cuCtxPopCurrent(CUcontext* context) { return cuCtxGetCurrent(context); }
 inline CUresult cuCtxSynchronize() { return CUDA_SUCCESS; }
+inline CUresult cuCtxGetDevice(CUdevice* device) {
+  if (device == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  *device = 0;
+  return CUDA_SUCCESS;
+}
 inline CUresult cuMemAlloc(CUdeviceptr* pointer, std::size_t bytes) {
   if (pointer == nullptr) return CUDA_ERROR_INVALID_VALUE;
   void* memory = ::warpsim::program::allocate(bytes);
@@ -468,6 +480,89 @@ inline CUresult cuGetErrorString(CUresult error, const char** text) {
   }
   *text = cudaGetErrorString(static_cast<cudaError_t>(static_cast<int>(error)));
   return CUDA_SUCCESS;
+}
+
+// The driver API's virtual memory management: its types, so that programs compile, and its
+// functions declared only (a call stops the program, naming it). The device answers
+// CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED with 0.
+typedef unsigned long long CUmemGenericAllocationHandle;
+typedef enum CUmemAllocationType_enum {
+  CU_MEM_ALLOCATION_TYPE_INVALID = 0x0,
+  CU_MEM_ALLOCATION_TYPE_PINNED = 0x1,
+  CU_MEM_ALLOCATION_TYPE_MANAGED = 0x2,
+  CU_MEM_ALLOCATION_TYPE_MAX = 0x7FFFFFFF
+} CUmemAllocationType;
+typedef enum CUmemAllocationHandleType_enum {
+  CU_MEM_HANDLE_TYPE_NONE = 0x0,
+  CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR = 0x1,
+  CU_MEM_HANDLE_TYPE_WIN32 = 0x2,
+  CU_MEM_HANDLE_TYPE_WIN32_KMT = 0x4,
+  CU_MEM_HANDLE_TYPE_FABRIC = 0x8,
+  CU_MEM_HANDLE_TYPE_MAX = 0x7FFFFFFF
+} CUmemAllocationHandleType;
+typedef enum CUmemLocationType_enum {
+  CU_MEM_LOCATION_TYPE_INVALID = 0x0,
+  CU_MEM_LOCATION_TYPE_NONE = 0x0,
+  CU_MEM_LOCATION_TYPE_DEVICE = 0x1,
+  CU_MEM_LOCATION_TYPE_HOST = 0x2,
+  CU_MEM_LOCATION_TYPE_HOST_NUMA = 0x3,
+  CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT = 0x4,
+  CU_MEM_LOCATION_TYPE_MAX = 0x7FFFFFFF
+} CUmemLocationType;
+typedef struct CUmemLocation_st {
+  CUmemLocationType type;
+  int id;
+} CUmemLocation;
+typedef enum CUmemAllocationCompType_enum {
+  CU_MEM_ALLOCATION_COMP_NONE = 0x0,
+  CU_MEM_ALLOCATION_COMP_GENERIC = 0x1
+} CUmemAllocationCompType;
+typedef struct CUmemAllocationProp_st {
+  CUmemAllocationType type;
+  CUmemAllocationHandleType requestedHandleTypes;
+  CUmemLocation location;
+  void* win32HandleMetaData;
+  struct {
+    unsigned char compressionType;
+    unsigned char gpuDirectRDMACapable;
+    unsigned short usage;
+    unsigned char reserved[4];
+  } allocFlags;
+} CUmemAllocationProp;
+typedef enum CUmemAllocationGranularity_flags_enum {
+  CU_MEM_ALLOC_GRANULARITY_MINIMUM = 0x0,
+  CU_MEM_ALLOC_GRANULARITY_RECOMMENDED = 0x1
+} CUmemAllocationGranularity_flags;
+typedef enum CUmemAccess_flags_enum {
+  CU_MEM_ACCESS_FLAGS_PROT_NONE = 0x0,
+  CU_MEM_ACCESS_FLAGS_PROT_READ = 0x1,
+  CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 0x3,
+  CU_MEM_ACCESS_FLAGS_PROT_MAX = 0x7FFFFFFF
+} CUmemAccess_flags;
+typedef struct CUmemAccessDesc_st {
+  CUmemLocation location;
+  CUmemAccess_flags flags;
+} CUmemAccessDesc;
+extern "C" {
+CUresult cuMemGetAllocationGranularity(std::size_t*, const CUmemAllocationProp*,
+                                       CUmemAllocationGranularity_flags);
+CUresult cuMemAddressReserve(CUdeviceptr*, std::size_t, std::size_t, CUdeviceptr,
+                             unsigned long long);
+CUresult cuMemAddressFree(CUdeviceptr, std::size_t);
+CUresult cuMemCreate(CUmemGenericAllocationHandle*, std::size_t, const CUmemAllocationProp*,
+                     unsigned long long);
+CUresult cuMemRelease(CUmemGenericAllocationHandle);
+CUresult cuMemMap(CUdeviceptr, std::size_t, std::size_t, CUmemGenericAllocationHandle,
+                  unsigned long long);
+CUresult cuMemUnmap(CUdeviceptr, std::size_t);
+CUresult cuMemSetAccess(CUdeviceptr, std::size_t, const CUmemAccessDesc*, std::size_t);
+CUresult cuMemGetAccess(unsigned long long*, const CUmemLocation*, CUdeviceptr);
+CUresult cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp*,
+                                                CUmemGenericAllocationHandle);
+CUresult cuMemExportToShareableHandle(void*, CUmemGenericAllocationHandle,
+                                      CUmemAllocationHandleType, unsigned long long);
+CUresult cuMemImportFromShareableHandle(CUmemGenericAllocationHandle*, void*,
+                                        CUmemAllocationHandleType);
 }
 
 // GPU code and launches through the driver API: declared only (see the top of this file).

@@ -18,6 +18,10 @@ TEST_CASE("each library's functions are named by the library; the user's own are
   CHECK(stubbed_library_of("nvrtcCompileProgram") == "NVRTC");
   CHECK(stubbed_library_of("nppiFilter_8u_C1R") == "NPP");
   CHECK(stubbed_library_of("cudaGraphLaunch") == "a CUDA graph");
+  CHECK(stubbed_library_of("cudaGraphConditionalHandleCreate") == "a conditional graph node");
+  CHECK(stubbed_library_of("cudaMemPoolExportPointer") ==
+        "inter-process memory (a memory pool's export)");
+  CHECK(stubbed_library_of("cuMemCreate") == "the driver API's virtual memory management");
   CHECK(stubbed_library_of("cudaMallocArray") == "a CUDA array");
   CHECK(stubbed_library_of("cudaMallocMipmappedArray") == "a mipmapped CUDA array");
   CHECK(stubbed_library_of("cudaIpcGetMemHandle") == "inter-process memory");

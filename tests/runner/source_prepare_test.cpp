@@ -404,6 +404,36 @@ TEST_CASE("host variables, parameters and members named as built-ins get names o
   CHECK(prepared.find("launch_config(warpsim_host_gridDim, 32)") != std::string::npos);
 }
 
+TEST_CASE("each non-template kernel defined once is registered after its body, on its line") {
+  const std::string reg_k =
+      " static const bool warpsim_kernel_registration_k = "
+      "::warpsim::shim::register_kernel(&k, \"k\");";
+  struct Case {
+    std::string source, expected;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"__global__ void k(int* p) {\n  p[0] = 1;\n}\nint x;\n",
+            "__global__ void k(int* p) {\n  p[0] = 1;\n}" + reg_k + "\nint x;\n"},
+           // In a namespace (the message names it qualified) and in an extern "C" block.
+           {"namespace ns { __global__ void k() {} }",
+            "namespace ns { __global__ void k() {} static const bool "
+            "warpsim_kernel_registration_k = ::warpsim::shim::register_kernel(&k, \"ns::k\"); }"},
+           {"extern \"C\" { __global__ void k() {} }",
+            "extern \"C\" { __global__ void k() {}" + reg_k + " }"},
+           // Not: templates, declarations, overloads, qualified definitions, devices functions.
+           {"template <int N> __global__ void t(int* p) { p[0] = N; }",
+            "template <int N> __global__ void t(int* p) { p[0] = N; }"},
+           {"__global__ void k(int* p);", "__global__ void k(int* p);"},
+           {"__global__ void k(int* p) {}\n__global__ void k(float* p) {}\n",
+            "__global__ void k(int* p) {}\n__global__ void k(float* p) {}\n"},
+           {"__global__ void ns::k() {}", "__global__ void ns::k() {}"},
+           {"__device__ void d() {}", "__device__ void d() {}"},
+       }) {
+    CAPTURE(c.source);
+    CHECK(register_defined_kernels(c.source) == c.expected);
+  }
+}
+
 TEST_CASE("include_directives finds each #include with a literal name, and its line") {
   const std::string source =
       "#include <cstdio>\n// #include \"commented.h\"\n  #  include \"a/b.cuh\" // note\n"

@@ -24,12 +24,7 @@
 
 // ---- handles and properties
 
-struct CUstream_st {
-  int id;
-};
-struct CUevent_st {
-  double seconds;  // when it was recorded (program::now_seconds); negative: never recorded
-};
+#include "warpsim/stream_capture.hpp"
 
 inline constexpr unsigned cudaStreamDefault = 0;
 inline constexpr unsigned cudaStreamNonBlocking = 1;
@@ -53,6 +48,7 @@ inline constexpr unsigned cudaHostAllocMapped = 2;
 inline constexpr unsigned cudaHostAllocWriteCombined = 4;
 inline constexpr unsigned cudaMemAttachGlobal = 1;
 inline constexpr unsigned cudaMemAttachHost = 2;
+inline constexpr unsigned cudaMemAttachSingle = 4;
 #define cudaStreamLegacy (reinterpret_cast<cudaStream_t>(0x1))
 #define cudaStreamPerThread (reinterpret_cast<cudaStream_t>(0x2))
 
@@ -499,7 +495,14 @@ cudaError_t cudaHostGetDevicePointer(T** device_pointer, void* host_pointer, uns
   *device_pointer = static_cast<T*>(host_pointer);
   return cudaSuccess;
 }
+namespace warpsim::shim {
+// Memory pools' bookkeeping (warpsim/memory_pools.hpp).
+inline void note_pool_free(const void* pointer);
+inline void note_current_pool_allocation(void* pointer, std::size_t bytes);
+}  // namespace warpsim::shim
 inline cudaError_t cudaFree(void* pointer) {
+  if (::warpsim::shim::free_graph_memory(pointer)) return cudaSuccess;
+  ::warpsim::shim::note_pool_free(pointer);
   return ::warpsim::program::release(pointer) ? cudaSuccess : cudaErrorInvalidValue;
 }
 inline cudaError_t cudaFreeHost(void* pointer) {
@@ -515,8 +518,10 @@ inline cudaError_t cudaMemcpy(void* destination, const void* source, std::size_t
   return cudaSuccess;
 }
 inline cudaError_t cudaMemcpyAsync(void* destination, const void* source, std::size_t bytes,
-                                   cudaMemcpyKind kind, cudaStream_t = nullptr) {
-  return cudaMemcpy(destination, source, bytes, kind);
+                                   cudaMemcpyKind kind, cudaStream_t stream = nullptr) {
+  return static_cast<cudaError_t>(::warpsim::shim::in_stream(
+      stream, cudaGraphNodeTypeMemcpy,
+      [=](cudaStream_t) { return cudaMemcpy(destination, source, bytes, kind); }));
 }
 inline cudaError_t cudaMemset(void* destination, int value, std::size_t bytes) {
   if (bytes != 0 && destination == nullptr) return cudaErrorInvalidValue;
@@ -524,11 +529,15 @@ inline cudaError_t cudaMemset(void* destination, int value, std::size_t bytes) {
   return cudaSuccess;
 }
 inline cudaError_t cudaMemsetAsync(void* destination, int value, std::size_t bytes,
-                                   cudaStream_t = nullptr) {
-  return cudaMemset(destination, value, bytes);
+                                   cudaStream_t stream = nullptr) {
+  return static_cast<cudaError_t>(::warpsim::shim::in_stream(
+      stream, cudaGraphNodeTypeMemset,
+      [=](cudaStream_t) { return cudaMemset(destination, value, bytes); }));
 }
-inline cudaError_t cudaMemPrefetchAsync(const void*, std::size_t, int, cudaStream_t = nullptr) {
-  return cudaSuccess;
+inline cudaError_t cudaMemPrefetchAsync(const void*, std::size_t, int,
+                                        cudaStream_t stream = nullptr) {
+  return static_cast<cudaError_t>(::warpsim::shim::in_stream(
+      stream, cudaGraphNodeTypeMemcpy, [](cudaStream_t) { return cudaSuccess; }));
 }
 // Advice on where managed memory should live: all of it is host memory, so nothing to do.
 enum cudaMemoryAdvise {
@@ -542,12 +551,33 @@ enum cudaMemoryAdvise {
 #define cudaCpuDeviceId ((int)-1)
 #define cudaInvalidDeviceId ((int)-2)
 inline cudaError_t cudaMemAdvise(const void*, std::size_t, int, int) { return cudaSuccess; }
-// Stream-ordered allocation: every stream runs in issue order, so it is allocation now.
-template <class T>
-cudaError_t cudaMallocAsync(T** pointer, std::size_t bytes, cudaStream_t = nullptr) {
-  return warpsim_allocate(static_cast<void**>(static_cast<void*>(pointer)), bytes);
+// Stream-ordered allocation: every stream runs in issue order, so it is allocation now; on a
+// capturing stream, an allocation node of the graph (its address is fixed now) or a free node.
+inline cudaError_t warpsim_allocate_in_stream(void** pointer, std::size_t bytes,
+                                              cudaStream_t stream) {
+  if (pointer == nullptr) return cudaErrorInvalidValue;
+  if (!::warpsim::shim::is_capturing(stream)) {
+    const cudaError_t status = warpsim_allocate(pointer, bytes);
+    if (status == cudaSuccess) ::warpsim::shim::note_current_pool_allocation(*pointer, bytes);
+    return status;
+  }
+  auto hold = ::warpsim::shim::new_graph_allocation(bytes);
+  if (hold == nullptr) return cudaErrorMemoryAllocation;
+  CUgraphNode_st* node = ::warpsim::shim::capture_node(stream, cudaGraphNodeTypeMemAlloc);
+  node->allocation = hold;
+  *pointer = hold->address;
+  return cudaSuccess;
 }
-inline cudaError_t cudaFreeAsync(void* pointer, cudaStream_t = nullptr) { return cudaFree(pointer); }
+template <class T>
+cudaError_t cudaMallocAsync(T** pointer, std::size_t bytes, cudaStream_t stream = nullptr) {
+  return warpsim_allocate_in_stream(static_cast<void**>(static_cast<void*>(pointer)), bytes,
+                                    stream);
+}
+inline cudaError_t cudaFreeAsync(void* pointer, cudaStream_t stream = nullptr) {
+  if (!::warpsim::shim::is_capturing(stream)) return cudaFree(pointer);
+  ::warpsim::shim::capture_node(stream, cudaGraphNodeTypeMemFree)->freed = pointer;
+  return cudaSuccess;
+}
 // Registered host memory is device memory from then on (all memory is host memory here).
 inline constexpr unsigned cudaHostRegisterDefault = 0;
 inline constexpr unsigned cudaHostRegisterPortable = 1;
@@ -591,14 +621,20 @@ cudaError_t cudaMemcpyFromSymbol(void* destination, const T& symbol, std::size_t
 template <class T>
 cudaError_t cudaMemcpyToSymbolAsync(const T& symbol, const void* source, std::size_t bytes,
                                     std::size_t offset, cudaMemcpyKind kind,
-                                    cudaStream_t = nullptr) {
-  return cudaMemcpyToSymbol(symbol, source, bytes, offset, kind);
+                                    cudaStream_t stream = nullptr) {
+  return static_cast<cudaError_t>(
+      ::warpsim::shim::in_stream(stream, cudaGraphNodeTypeMemcpy, [=, &symbol](cudaStream_t) {
+        return cudaMemcpyToSymbol(symbol, source, bytes, offset, kind);
+      }));
 }
 template <class T>
 cudaError_t cudaMemcpyFromSymbolAsync(void* destination, const T& symbol, std::size_t bytes,
                                       std::size_t offset, cudaMemcpyKind kind,
-                                      cudaStream_t = nullptr) {
-  return cudaMemcpyFromSymbol(destination, symbol, bytes, offset, kind);
+                                      cudaStream_t stream = nullptr) {
+  return static_cast<cudaError_t>(
+      ::warpsim::shim::in_stream(stream, cudaGraphNodeTypeMemcpy, [=, &symbol](cudaStream_t) {
+        return cudaMemcpyFromSymbol(destination, symbol, bytes, offset, kind);
+      }));
 }
 template <class T>
 cudaError_t cudaGetSymbolAddress(void** pointer, const T& symbol) {
@@ -618,7 +654,7 @@ cudaError_t cudaGetSymbolSize(std::size_t* size, const T&) {
 
 inline cudaError_t cudaStreamCreate(cudaStream_t* stream) {
   if (stream == nullptr) return cudaErrorInvalidValue;
-  *stream = new CUstream_st{1};
+  *stream = new CUstream_st{};
   return cudaSuccess;
 }
 inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned) {
@@ -629,12 +665,42 @@ inline cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned, 
 }
 inline cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   if (stream == cudaStreamLegacy || stream == cudaStreamPerThread) return cudaErrorInvalidValue;
+  if (::warpsim::shim::is_capturing(stream)) {
+    auto& members = stream->capture->streams;
+    members.erase(std::remove(members.begin(), members.end(), stream), members.end());
+    if (stream->capture->origin == stream) stream->capture->origin = nullptr;
+  }
   delete stream;
   return cudaSuccess;
 }
-inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaDeviceSynchronize(); }
-inline cudaError_t cudaStreamQuery(cudaStream_t) { return cudaSuccess; }
-inline cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned = 0) {
+// Waiting for a capturing stream is an error in CUDA (nothing of it has run).
+inline cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+  if (::warpsim::shim::is_capturing(stream)) return cudaErrorStreamCaptureUnsupported;
+  return cudaDeviceSynchronize();
+}
+inline cudaError_t cudaStreamQuery(cudaStream_t stream) {
+  if (::warpsim::shim::is_capturing(stream)) return cudaErrorStreamCaptureUnsupported;
+  return cudaSuccess;
+}
+// Work runs when issued, so a wait is already satisfied; in a capture, the waiting stream's next
+// node depends on the event's nodes (and a stream not yet capturing joins the capture).
+inline cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned = 0) {
+  if (event == nullptr) return cudaErrorInvalidResourceHandle;
+  if (event->capture == nullptr || event->capture->ended) return cudaSuccess;
+  if (stream == nullptr || reinterpret_cast<std::uintptr_t>(stream) <= 2)
+    return cudaErrorStreamCaptureImplicit;
+  if (stream->capture == nullptr) {
+    stream->capture = event->capture;
+    stream->capture->streams.push_back(stream);
+    stream->capture_tips = event->capture_tips;
+    return cudaSuccess;
+  }
+  if (stream->capture != event->capture) return cudaErrorStreamCaptureMerge;
+  for (CUgraphNode_st* tip : event->capture_tips) {
+    if (std::find(stream->capture_tips.begin(), stream->capture_tips.end(), tip) ==
+        stream->capture_tips.end())
+      stream->capture_tips.push_back(tip);
+  }
   return cudaSuccess;
 }
 
@@ -642,7 +708,7 @@ inline cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned = 0) 
 
 inline cudaError_t cudaEventCreate(cudaEvent_t* event) {
   if (event == nullptr) return cudaErrorInvalidValue;
-  *event = new CUevent_st{-1.0};
+  *event = new CUevent_st{};
   return cudaSuccess;
 }
 inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned) {
@@ -656,8 +722,15 @@ inline cudaError_t cudaEventDestroy(cudaEvent_t event) {
   delete event;
   return cudaSuccess;
 }
-inline cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t = nullptr) {
+inline cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = nullptr) {
   if (event == nullptr) return cudaErrorInvalidResourceHandle;
+  if (::warpsim::shim::is_capturing(stream)) {
+    event->capture = stream->capture;
+    event->capture_tips = stream->capture_tips;
+    return cudaSuccess;
+  }
+  event->capture = nullptr;
+  event->capture_tips.clear();
   event->seconds = ::warpsim::program::now_seconds();
   return cudaSuccess;
 }
@@ -765,6 +838,17 @@ struct KernelLaunch {
   template <class... Args>
   int operator()(Args&&... args) {
     using Values = std::tuple<std::decay_t<Args>...>;
+    if (is_capturing(config.stream)) {
+      // A kernel node: the arguments are copied now, as CUDA copies them; each launch of the
+      // graph runs the kernel with them on the graph's stream.
+      capture_node(config.stream, cudaGraphNodeTypeKernel)->work =
+          [launch = *this, values = Values(std::forward<Args>(args)...)](
+              cudaStream_t stream) mutable {
+            launch.config.stream = stream;
+            return std::apply([&launch](auto&... v) { return launch(v...); }, values);
+          };
+      return 0;
+    }
     Values values(std::forward<Args>(args)...);
     struct Context {
       Call* call;
@@ -834,10 +918,13 @@ KernelLaunch<Call> launch_kernel(const char* kernel, const char* file, unsigned 
 // ---- pitched memory, launches without <<<>>>, occupancy, and what is declared only
 
 #include "warpsim/pitched_memory.hpp"
+#include "warpsim/kernel_addresses.hpp"
 #include "warpsim/launch_api.hpp"
 #include "warpsim/texture_types.hpp"
 #include "warpsim/cuda_arrays.hpp"
 #include "warpsim/texture_objects.hpp"
 #include "warpsim/surface_objects.hpp"
 #include "warpsim/texture_references.hpp"
+#include "warpsim/memory_pools.hpp"
+#include "warpsim/graph_api.hpp"
 #include "warpsim/not_simulated_api.hpp"

@@ -311,18 +311,46 @@ inline cudaError_t cudaStreamGetAttribute(cudaStream_t, cudaStreamAttrID,
 }
 inline cudaError_t cudaCtxResetPersistingL2Cache() { return cudaSuccess; }
 
-inline cudaError_t cudaLaunchKernel(const void*, dim3, dim3, void**, std::size_t = 0,
-                                    cudaStream_t = nullptr, const char* file = __builtin_FILE(),
+// A kernel as `const void*`: found again among the kernels the program defines
+// (warpsim/kernel_addresses.hpp); one warpsim did not see defined stops the program there.
+inline cudaError_t cudaLaunchKernel(const void* kernel, dim3 grid, dim3 block, void** args,
+                                    std::size_t shared = 0, cudaStream_t stream = nullptr,
+                                    const char* file = __builtin_FILE(),
                                     unsigned line = __builtin_LINE()) {
-  warpsim_not_simulated_at("a launch of a kernel cast to void* (pass the kernel itself)",
-                           "cudaLaunchKernel", file, line);
+  if (kernel == nullptr) return cudaErrorInvalidDeviceFunction;
+  const auto* found = ::warpsim::shim::KernelAddresses::instance().find(kernel);
+  if (found == nullptr) {
+    warpsim_not_simulated_at(
+        "a launch of a kernel cast to void* that warpsim did not see defined (a template's "
+        "instantiation: pass the kernel itself)",
+        "cudaLaunchKernel", file, line);
+  }
+  const auto work = found->bind(kernel, found->name, grid, block, shared, args, file, line);
+  return work ? static_cast<cudaError_t>(work(stream)) : cudaErrorInvalidValue;
 }
-inline cudaError_t cudaLaunchCooperativeKernel(const void*, dim3, dim3, void**, std::size_t = 0,
-                                               cudaStream_t = nullptr,
+inline cudaError_t cudaLaunchCooperativeKernel(const void* kernel, dim3 grid, dim3 block,
+                                               void** args, std::size_t shared = 0,
+                                               cudaStream_t stream = nullptr,
                                                const char* file = __builtin_FILE(),
                                                unsigned line = __builtin_LINE()) {
-  warpsim_not_simulated_at("a launch of a kernel cast to void* (pass the kernel itself)",
-                           "cudaLaunchCooperativeKernel", file, line);
+  if (kernel == nullptr) return cudaErrorInvalidDeviceFunction;
+  const auto* found = ::warpsim::shim::KernelAddresses::instance().find(kernel);
+  if (found == nullptr) {
+    warpsim_not_simulated_at(
+        "a launch of a kernel cast to void* that warpsim did not see defined (a template's "
+        "instantiation: pass the kernel itself)",
+        "cudaLaunchCooperativeKernel", file, line);
+  }
+  // Every block must be resident at once on a GPU: more is refused there.
+  const int per_sm = ::warpsim::shim::occupancy_blocks_per_sm(
+      static_cast<int>(block.x * block.y * block.z), shared);
+  bool known = false;
+  const unsigned long long most =
+      1ull * static_cast<unsigned>(per_sm) *
+      static_cast<unsigned>(warpsim_device_attribute(cudaDevAttrMultiProcessorCount, known));
+  if (per_sm > 0 && 1ull * grid.x * grid.y * grid.z > most) return cudaErrorCooperativeLaunchTooLarge;
+  const auto work = found->bind(kernel, found->name, grid, block, shared, args, file, line);
+  return work ? static_cast<cudaError_t>(work(stream)) : cudaErrorInvalidValue;
 }
 extern "C" cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* kernel,
                                            void** args);

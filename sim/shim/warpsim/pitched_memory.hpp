@@ -88,8 +88,12 @@ inline cudaError_t cudaMemcpy2D(void* destination, std::size_t destination_pitch
 inline cudaError_t cudaMemcpy2DAsync(void* destination, std::size_t destination_pitch,
                                      const void* source, std::size_t source_pitch,
                                      std::size_t width, std::size_t height, cudaMemcpyKind kind,
-                                     cudaStream_t = nullptr) {
-  return cudaMemcpy2D(destination, destination_pitch, source, source_pitch, width, height, kind);
+                                     cudaStream_t stream = nullptr) {
+  return static_cast<cudaError_t>(
+      ::warpsim::shim::in_stream(stream, cudaGraphNodeTypeMemcpy, [=](cudaStream_t) {
+        return cudaMemcpy2D(destination, destination_pitch, source, source_pitch, width, height,
+                            kind);
+      }));
 }
 inline cudaError_t cudaMemset2D(void* destination, std::size_t pitch, int value, std::size_t width,
                                 std::size_t height) {
@@ -101,16 +105,22 @@ inline cudaError_t cudaMemset2D(void* destination, std::size_t pitch, int value,
   return cudaSuccess;
 }
 inline cudaError_t cudaMemset2DAsync(void* destination, std::size_t pitch, int value,
-                                     std::size_t width, std::size_t height, cudaStream_t = nullptr) {
-  return cudaMemset2D(destination, pitch, value, width, height);
+                                     std::size_t width, std::size_t height,
+                                     cudaStream_t stream = nullptr) {
+  return static_cast<cudaError_t>(
+      ::warpsim::shim::in_stream(stream, cudaGraphNodeTypeMemset, [=](cudaStream_t) {
+        return cudaMemset2D(destination, pitch, value, width, height);
+      }));
 }
 inline cudaError_t cudaMemset3D(cudaPitchedPtr pointer, int value, cudaExtent extent) {
   return cudaMemset2D(pointer.ptr, pointer.pitch, value, extent.width,
                       pointer.ysize * (extent.depth == 0 ? 0 : extent.depth - 1) + extent.height);
 }
 inline cudaError_t cudaMemset3DAsync(cudaPitchedPtr pointer, int value, cudaExtent extent,
-                                     cudaStream_t = nullptr) {
-  return cudaMemset3D(pointer, value, extent);
+                                     cudaStream_t stream = nullptr) {
+  return static_cast<cudaError_t>(::warpsim::shim::in_stream(
+      stream, cudaGraphNodeTypeMemset,
+      [=](cudaStream_t) { return cudaMemset3D(pointer, value, extent); }));
 }
 namespace warpsim::shim::arrays {
 inline cudaError_t copy_3d(const cudaMemcpy3DParms& p);  // cuda_arrays.hpp
@@ -133,6 +143,8 @@ inline cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p) {
   }
   return cudaSuccess;
 }
-inline cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t = nullptr) {
-  return cudaMemcpy3D(p);
+inline cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream = nullptr) {
+  if (p == nullptr) return cudaErrorInvalidValue;
+  return static_cast<cudaError_t>(::warpsim::shim::in_stream(
+      stream, cudaGraphNodeTypeMemcpy, [copy = *p](cudaStream_t) { return cudaMemcpy3D(&copy); }));
 }

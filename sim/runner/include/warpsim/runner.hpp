@@ -262,14 +262,21 @@ std::string rewrite_launches(std::string_view source,
 // keeps reading the built-ins. Line numbers are unchanged.
 std::string rename_host_builtins(std::string_view source);
 
+// After the body of each non-template kernel defined at namespace scope (by an unqualified name,
+// once in the file), on the same line:
+//   static const bool warpsim_kernel_registration_k = ::warpsim::shim::register_kernel(&k, "k");
+// so that the program finds the kernel again from its address cast to void* (cudaLaunchKernel's C
+// form, cudaKernelNodeParams::func: warpsim/kernel_addresses.hpp). Line numbers are unchanged.
+std::string register_defined_kernels(std::string_view source);
+
 // Compiler flags a kernel file needs besides the user's: -DWARPSIM_GRID_CONSTANT_PARAMETERS=1
 // where it names __grid_constant__ (warpsim/memory_intrinsics.hpp: such parameters are copies on
 // the lane's stack, like locals).
 std::vector<std::string> source_flags(std::string_view user_source);
 
 // Every rewriter above, in order, on one of the user's files (the file given, or a header it
-// includes: see sim/runner/user_headers.hpp): host built-in names, inline PTX, `extern
-// __shared__`, launches, loop ticks. For nvcc (gpu_recorder) only the launches are wrapped.
+// includes: see sim/runner/user_headers.hpp): kernel registrations, host built-in names, inline
+// PTX, `extern __shared__`, launches, loop ticks. For nvcc (gpu_recorder) only the launches are wrapped.
 // Line numbers are unchanged; no prelude, no #line.
 // PTX warpsim does not run stops the launch when a lane reaches it (rewrite_inline_ptx's
 // runtime_stop), in the file given and in its headers alike: code never run still compiles.
