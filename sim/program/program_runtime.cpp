@@ -18,6 +18,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <tuple>
@@ -323,6 +324,16 @@ std::vector<CheckedMemory> checked_memory(ProgramState& s, const KernelLaunchReq
 }  // namespace
 
 int launch_kernel(const KernelLaunchRequest& request, void (*body)(void*), void* context) {
+  if (device::current_env != nullptr) {
+    // A kernel launched from a running lane (CUDA dynamic parallelism). Run in place, the child's
+    // blocks would share the parent block's __shared__ variables (per OS thread) and overwrite
+    // them, and on a worker thread they would wait for the workers that run the parent: a wrong
+    // answer or a hang. It stops the parent's launch instead, saying so.
+    throw std::runtime_error(std::string(request.file) + ":" + std::to_string(request.line) +
+                             ": " + request.kernel +
+                             "<<<...>>> launched from device code: CUDA dynamic parallelism "
+                             "(a kernel launching kernels) is not simulated");
+  }
   ProgramState& s = state();
   LaunchRecord record;
   LaunchOptions options;
