@@ -217,6 +217,21 @@ TEST_CASE("a kernel that spins on a flag nobody sets is named as a livelock and 
   CHECK(contains(run.err, "livelock in block 0: lane 0 of warp 0 spun without progress at spin_forever.cu:7"));
 }
 
+TEST_CASE("a kernel launched from a kernel stops the parent's launch, naming it, on 1 or 2 threads") {
+  // Before, the child ran in place and shared the parent block's __shared__ variables, or, on a
+  // worker thread, waited for the workers that ran its parent: a hang.
+  for (const char* jobs : {"1", "2"}) {
+    CAPTURE(jobs);
+    const ProcessOutcome run = run_warpsim(
+        {"exec", "--jobs", jobs, "--time-limit", "20", (kCases / "device_launch.cu").string()});
+    INFO(run.err);
+    CHECK(run.exit_code == 123);
+    CHECK_FALSE(contains(run.out, "PASSED"));
+    CHECK(contains(run.err, "device_launch.cu:10: child<<<...>>> launched from device code: CUDA "
+                            "dynamic parallelism (a kernel launching kernels) is not simulated"));
+  }
+}
+
 TEST_CASE("a program that never ends in host code stops at the time limit and says where") {
   const ProcessOutcome run =
       run_warpsim({"exec", "--time-limit", "2", (kCases / "host_spin.cu").string()});

@@ -16,6 +16,11 @@ int main() {
   float* host;
   CHECK(cudaMallocHost(&host, n * sizeof(float)));
   for (int i = 0; i < n; ++i) host[i] = static_cast<float>(i);
+  // The C API's cudaMallocHost through a pointer of its type, as thrust's memory_resource.h takes it.
+  cudaError_t (*mallocHost)(void**, size_t) = cudaMallocHost;
+  void* scratch = nullptr;
+  CHECK(mallocHost(&scratch, 64));
+  CHECK(cudaFreeHost(scratch));
   float* device;
   CHECK(cudaMalloc(&device, n * sizeof(float)));
   cudaStream_t streams[2];

@@ -60,3 +60,19 @@ TEST_CASE("the performance monitor counters read 0, as an H100's do in a plain r
   REQUIRE_MESSAGE(r.status == warpsim::RunStatus::completed, r.message);
   for (const unsigned v : r.buffer<unsigned>(0)) CHECK(v == 0u);
 }
+
+TEST_CASE("clock() in a kernel reads the device clock that clock64() reads: a wait on it ends") {
+  // Before, clock() was the host's (CPU microseconds, a system call a read): simpleHyperQ's
+  // clock_block waited 20 s of CPU time per kernel. Now both count 4 a read.
+  const int cycles = 100000;
+  const auto r = warpsim::test::run_shim_kernel(
+      "clock_wait.cu", "clock_wait", {warpsim::zeros<long long>(3 * 32), warpsim::scalar(cycles)});
+  REQUIRE_MESSAGE(r.status == warpsim::RunStatus::completed, r.message);
+  const std::vector<long long> out = r.buffer<long long>(0);
+  for (int t = 0; t < 32; ++t) {
+    CAPTURE(t);
+    CHECK(out[static_cast<std::size_t>(3 * t)] >= cycles);
+    CHECK(out[static_cast<std::size_t>(3 * t + 1)] == 4);
+    CHECK(out[static_cast<std::size_t>(3 * t + 2)] == 4);
+  }
+}

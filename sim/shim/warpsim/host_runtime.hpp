@@ -480,6 +480,11 @@ template <class T>
 cudaError_t cudaMallocManaged(T** pointer, std::size_t bytes, unsigned = cudaMemAttachGlobal) {
   return warpsim_allocate(static_cast<void**>(static_cast<void*>(pointer)), bytes);
 }
+// The C API's form, which a function pointer of its type names (thrust's memory_resource.h takes
+// cudaMallocHost as cudaError_t (*)(void**, std::size_t)).
+inline cudaError_t cudaMallocHost(void** pointer, std::size_t bytes) {
+  return warpsim_allocate(pointer, bytes);
+}
 // The C++ API's form takes cudaHostAlloc's flags (llm.c passes cudaHostAllocDefault).
 template <class T>
 cudaError_t cudaMallocHost(T** pointer, std::size_t bytes, unsigned = 0) {

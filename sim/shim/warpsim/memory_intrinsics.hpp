@@ -2,8 +2,8 @@
 // crt/device_functions.h): cache-hinted loads and stores, clocks, sleeping, address spaces.
 //
 // Cache hints (__ldg, __ldcs, __stwt, ...) change where a GPU caches data, never the value: here
-// they are plain loads and stores, for every type. clock() and clock64() count up (clock64 by 4
-// per call on each host thread); __nanosleep returns at once.
+// they are plain loads and stores, for every type. clock() and clock64() read one counter that
+// counts up by 4 a read on each host thread; __nanosleep returns at once.
 //
 // Address spaces, as warpsim lays them out: shared memory is the block's dynamic shared buffer
 // and the __shared__ variables (the kernel module's thread-local block); local memory is the
@@ -85,10 +85,11 @@ inline void __stwt(T* ptr, typename warpsim::shim::memory::identity<T>::type val
 
 // ---- clocks and sleeping
 inline long long clock64() {
-  static thread_local long long ticks = 0;
-  return ticks += 4;
+  return warpsim::device::clock_ticks += warpsim::device::kClockTicksPerRead;
 }
-using std::clock;  // the host's: it counts up too
+// clock(): the C library's name, which libwarpsim replaces: in a running lane it reads the same
+// counter as clock64(), as the 32-bit %clock register (sim/runtime/device_clock.cpp).
+using std::clock;
 #if __CUDA_ARCH__ >= 700
 inline void __nanosleep(unsigned int) {}
 #else

@@ -27,6 +27,11 @@ inline constexpr std::size_t kDynamicSharedCapacity = 256 * 1024;
 // threadIdx is one load, with no call to a TLS wrapper.
 extern __thread const LaneEnv* current_env __attribute__((tls_model("initial-exec")));
 
+// The device clock that clock64() and clock() read (device_clock.cpp): per OS thread, it counts
+// up by kClockTicksPerRead a read. Deterministic: reads, not time.
+inline constexpr std::int64_t kClockTicksPerRead = 4;
+extern __thread std::int64_t clock_ticks __attribute__((tls_model("initial-exec")));
+
 // Call site of an intrinsic, captured through a default argument at the kernel's call.
 struct CallSite {
   const char* file;
