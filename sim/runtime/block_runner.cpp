@@ -15,9 +15,9 @@
 
 namespace warpsim::runtime {
 
-namespace {
-
 __thread BlockRunner* tl_runner __attribute__((tls_model("initial-exec"))) = nullptr;
+
+namespace {
 
 // Async-signal-safe position for crash reports: plain stores, read by the signal handler (which
 // runs on the simulating thread). One per thread: launches on other threads have their own.
@@ -79,8 +79,6 @@ LanePosition position_snapshot() noexcept {
   if (tl_runner != nullptr) tl_runner->spin_snapshot(p);
   return p;
 }
-
-BlockRunner* BlockRunner::current() { return tl_runner; }
 
 BlockRunner::BlockRunner(const LaunchOptions& options, const std::function<void()>& thread_body,
                          Trace& trace, std::uint64_t& steps)

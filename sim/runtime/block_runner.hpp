@@ -30,6 +30,11 @@ namespace warpsim::runtime {
 
 struct Warp;
 class MemoryChecker;
+class BlockRunner;
+
+// The block runner running on this thread (initial-exec: read without a __tls_get_addr call,
+// as the memory checks' callbacks do on every access).
+extern __thread BlockRunner* tl_runner __attribute__((tls_model("initial-exec")));
 
 struct Lane {
   fiber::Context context = nullptr;  // where the lane resumes
@@ -95,7 +100,6 @@ struct BlockOutcome {
 
 LanePosition position_snapshot() noexcept;
 
-class BlockRunner;
 // The running launch's block runner; aborts with a message naming `what` outside a launch.
 BlockRunner& runner_or_abort(const char* what);
 
@@ -120,7 +124,7 @@ class BlockRunner {
   // The running lane has spent its slice of ticks (device::spin_tick): it yields.
   void spin_preempt(device::CallSite site);
 
-  static BlockRunner* current();
+  static BlockRunner* current() { return tl_runner; }
   const Lane* running_lane() const { return running_; }
   // Called from the running lane: the launch stops with `status` and this lane never runs again
   // (its stack is dropped, not unwound: it stands before an access that must not happen).

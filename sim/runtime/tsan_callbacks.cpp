@@ -14,23 +14,34 @@
 
 namespace {
 
-constinit thread_local int tl_atomic_depth = 0;
+__thread int tl_atomic_depth __attribute__((tls_model("initial-exec"))) = 0;
 constinit bool g_instrumented = false;
 
-void check(const volatile void* address, std::size_t size, bool write, bool atomic, void* pc) {
-  warpsim::runtime::MemoryChecker* checker = warpsim::runtime::MemoryChecker::current();
+// Out of bounds: the access must not happen (it may fault, losing every finding so far).
+[[gnu::noinline, noreturn]] void stop_out_of_bounds(warpsim::runtime::BlockRunner* runner) {
+  tl_atomic_depth = 0;  // the lane may stand inside an atomic; it never leaves it
+  runner->stop_running_lane(warpsim::LaunchStatus::out_of_bounds,
+                            "a lane touched memory outside a checked buffer");
+}
+
+// Inline into each plain load and store callback below, so that each has its own copy of the
+// checker's common case with the size and the direction known.
+[[gnu::always_inline]] inline void check_inline(const volatile void* address, std::size_t size,
+                                                bool write, bool atomic, void* pc) {
+  warpsim::runtime::MemoryChecker* checker = warpsim::runtime::tl_checker;
   if (checker == nullptr) return;
-  warpsim::runtime::BlockRunner* runner = warpsim::runtime::BlockRunner::current();
+  warpsim::runtime::BlockRunner* runner = warpsim::runtime::tl_runner;
   const warpsim::runtime::Lane* lane = runner != nullptr ? runner->running_lane() : nullptr;
   if (lane == nullptr) return;
   if (!checker->access(reinterpret_cast<std::uintptr_t>(address), size, write,
                        atomic || tl_atomic_depth > 0, reinterpret_cast<std::uintptr_t>(pc),
                        lane->thread)) [[unlikely]] {
-    // Out of bounds: the access must not happen (it may fault, losing every finding so far).
-    tl_atomic_depth = 0;  // the lane may stand inside an atomic; it never leaves it
-    runner->stop_running_lane(warpsim::LaunchStatus::out_of_bounds,
-                              "a lane touched memory outside a checked buffer");
+    stop_out_of_bounds(runner);
   }
+}
+
+void check(const volatile void* address, std::size_t size, bool write, bool atomic, void* pc) {
+  check_inline(address, size, write, atomic, pc);
 }
 
 }  // namespace
@@ -54,25 +65,25 @@ WARPSIM_EXPORT void __tsan_ignore_thread_end() {}
 
 #define WARPSIM_ACCESS(SIZE)                                                                   \
   WARPSIM_EXPORT void __tsan_read##SIZE(void* a) {                                             \
-    check(a, SIZE, false, false, __builtin_return_address(0));                                 \
+    check_inline(a, SIZE, false, false, __builtin_return_address(0));                                 \
   }                                                                                            \
   WARPSIM_EXPORT void __tsan_write##SIZE(void* a) {                                            \
-    check(a, SIZE, true, false, __builtin_return_address(0));                                  \
+    check_inline(a, SIZE, true, false, __builtin_return_address(0));                                  \
   }                                                                                            \
   WARPSIM_EXPORT void __tsan_volatile_read##SIZE(void* a) {                                    \
-    check(a, SIZE, false, false, __builtin_return_address(0));                                 \
+    check_inline(a, SIZE, false, false, __builtin_return_address(0));                                 \
   }                                                                                            \
   WARPSIM_EXPORT void __tsan_volatile_write##SIZE(void* a) {                                   \
-    check(a, SIZE, true, false, __builtin_return_address(0));                                  \
+    check_inline(a, SIZE, true, false, __builtin_return_address(0));                                  \
   }                                                                                            \
   WARPSIM_EXPORT void __tsan_unaligned_read##SIZE(void* a) {                                   \
-    check(a, SIZE, false, false, __builtin_return_address(0));                                 \
+    check_inline(a, SIZE, false, false, __builtin_return_address(0));                                 \
   }                                                                                            \
   WARPSIM_EXPORT void __tsan_unaligned_write##SIZE(void* a) {                                  \
-    check(a, SIZE, true, false, __builtin_return_address(0));                                  \
+    check_inline(a, SIZE, true, false, __builtin_return_address(0));                                  \
   }                                                                                            \
-  WARPSIM_EXPORT void __tsan_read##SIZE##_pc(void* a, void* pc) { check(a, SIZE, false, false, pc); } \
-  WARPSIM_EXPORT void __tsan_write##SIZE##_pc(void* a, void* pc) { check(a, SIZE, true, false, pc); }
+  WARPSIM_EXPORT void __tsan_read##SIZE##_pc(void* a, void* pc) { check_inline(a, SIZE, false, false, pc); } \
+  WARPSIM_EXPORT void __tsan_write##SIZE##_pc(void* a, void* pc) { check_inline(a, SIZE, true, false, pc); }
 WARPSIM_ACCESS(1)
 WARPSIM_ACCESS(2)
 WARPSIM_ACCESS(4)
