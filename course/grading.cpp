@@ -94,14 +94,16 @@ bool starved(const runner::KernelFileResult& r, double limit) {
          r.cpu_seconds_at_limit >= 0 && r.cpu_seconds_at_limit < 0.9 * limit;
 }
 
-// A run; one that starved, once more with four times the time (a busy machine is often busy only
-// for a moment), which then fails at the limit only once it has had `limit` seconds on a CPU.
-// What comes back may have starved again: starved(r, request.timeout_seconds) tells.
-runner::KernelFileResult run_patiently(runner::KernelFileRequest request) {
-  runner::KernelFileResult r = runner::run_kernel_file(request);
+// A run (in `runs`' kernel host); one that starved, once more with four times the time (a busy
+// machine is often busy only for a moment), which then fails at the limit only once it has had
+// `limit` seconds on a CPU. What comes back may have starved again: starved(r,
+// request.timeout_seconds) tells.
+runner::KernelFileResult run_patiently(runner::KernelFileRequest request,
+                                       runner::KernelFileRunner& runs) {
+  runner::KernelFileResult r = runs.run(request);
   if (!starved(r, request.timeout_seconds)) return r;
   request.timeout_seconds *= 4;
-  return runner::run_kernel_file(request);
+  return runs.run(request);
 }
 
 std::string busy_text(const runner::KernelFileResult& r, const std::string& what) {
@@ -503,6 +505,9 @@ GradeResult grade(const Exercise& exercise, const fs::path& submission,
   const SubmissionSandbox sandbox(options.sandbox, e, submission);
   if (!sandbox.problem().empty()) return finish(GradeStatus::bad_submission, sandbox.problem());
 
+  // One compile of the submission, and all its cases in one kernel host (in its sandbox); the
+  // reference's runs, when this grading makes them, in another.
+  GradingRunners runners;
   std::optional<std::size_t> first_failure;
   Schedule failed_schedule;
   std::optional<runner::KernelFileResult> failed_run;  // the first failure's run (no steps)
@@ -540,7 +545,8 @@ GradeResult grade(const Exercise& exercise, const fs::path& submission,
     const Schedule in_order = schedules_for(e, c, options.seed, i).front();
     const std::string key = e.dir.string() + "|" + std::to_string(options.seed) + "|" + c.name;
     const runner::KernelFileResult& reference = references.run_once(key, [&] {
-      return run_patiently(request_for_case(e, e.solution_file(), c, in_order, false));
+      return run_patiently(request_for_case(e, e.solution_file(), c, in_order, false),
+                           runners.reference);
     });
     if (starved(reference, e.time_limit_seconds)) {
       // Not the exercise's fault, nor the student's: the machine was too busy to tell.
@@ -563,7 +569,7 @@ GradeResult grade(const Exercise& exercise, const fs::path& submission,
     for (const Schedule& s : schedules_for(e, c, options.seed, i)) {
       runner::KernelFileRequest request = request_for_case(e, submission, c, s, false);
       request.sandbox = sandbox.box();
-      const runner::KernelFileResult got = run_patiently(request);
+      const runner::KernelFileResult got = run_patiently(request, runners.submission);
       ++row.runs;
       if (starved(got, request.timeout_seconds)) {
         row.outcome = CaseOutcome::incomplete;
@@ -621,7 +627,7 @@ GradeResult grade(const Exercise& exercise, const fs::path& submission,
   if (first_failure && options.detail) {
     result.failure =
         explain_failure(e, submission, (*cases)[*first_failure], failed_schedule, *first_failure,
-                        failed_run ? &*failed_run : nullptr, sandbox.box());
+                        failed_run ? &*failed_run : nullptr, sandbox.box(), &runners);
   }
   result.seconds = seconds_since(start);
   return result;
@@ -642,9 +648,10 @@ Expected<FailureDetail> explain_case(const Exercise& exercise, const fs::path& s
   runner::KernelFileRequest request =
       request_for_case(exercise, submission, (*cases)[case_index], schedule, false);
   request.sandbox = sandbox.box();
-  const runner::KernelFileResult run = runner::run_kernel_file(request);
+  GradingRunners runners;
+  const runner::KernelFileResult run = runners.submission.run(request);
   return explain_failure(exercise, submission, (*cases)[case_index], schedule, case_index, &run,
-                         sandbox.box());
+                         sandbox.box(), &runners);
 }
 
 std::vector<Submission> find_submissions(const fs::path& dir) {
@@ -735,7 +742,7 @@ std::vector<StudentGrade> grade_class(
   std::atomic<std::size_t> next{0};
   std::mutex reporting;
   // Each worker takes the next submission not yet taken: one compile per submission, and its
-  // cases run one after another in their own kernel hosts, while the other workers grade others.
+  // cases run one after another in one kernel host, while the other workers grade others.
   const auto work = [&] {
     for (std::size_t i = next++; i < submissions.size(); i = next++) {
       StudentGrade g = grade_student(exercise, submissions[i], options);

@@ -234,7 +234,7 @@ std::array<std::optional<std::uint64_t>, kWarpSize> expected_outputs(const Trace
 FailureDetail explain_failure(const Exercise& e, const fs::path& submission, const GradeCase& c,
                               const Schedule& s, std::size_t case_index,
                               const runner::KernelFileResult* failed,
-                              const runner::Sandbox& sandbox) {
+                              const runner::Sandbox& sandbox, GradingRunners* runners) {
   FailureDetail d;
   d.case_index = case_index;
   d.grade_case = c;
@@ -250,7 +250,8 @@ FailureDetail explain_failure(const Exercise& e, const fs::path& submission, con
         failed != nullptr &&
         (failed->status == runner::RunStatus::step_budget_exceeded || failed->steps > kDetailSteps);
     if (runaway) request.max_steps = kDetailSteps;
-    d.submission = runner::run_kernel_file(request);
+    d.submission = runners != nullptr ? runners->submission.run(request)
+                                      : runner::run_kernel_file(request);
     if (runaway) {
       // As the failing run ended; the steps are those of its beginning.
       d.submission.status = failed->status;
@@ -264,7 +265,9 @@ FailureDetail explain_failure(const Exercise& e, const fs::path& submission, con
     }
   }
   const Schedule in_order{"in order", ConvergencePolicy::maximal, 1, 0};
-  d.reference = runner::run_kernel_file(request_for_case(e, e.solution_file(), c, in_order, true));
+  const runner::KernelFileRequest reference = request_for_case(e, e.solution_file(), c, in_order, true);
+  d.reference = runners != nullptr ? runners->reference.run(reference)
+                                   : runner::run_kernel_file(reference);
   d.index = TraceIndex(d.submission.trace);
 
   std::int64_t anchor = 0;

@@ -7,6 +7,7 @@
 
 #include "warpsim/device_trace.hpp"
 #include "warpsim/grading.hpp"
+#include "warpsim/kernel_file_runner.hpp"
 
 namespace warpsim::course {
 namespace detail {
@@ -47,10 +48,19 @@ std::string diagnostic_text(const runner::KernelFileResult& r, const Diagnostic&
 // (steps not recorded), or null: not repeated when it ran out of time, and repeated with at most
 // kDetailSteps steps recorded when it ran away or made more than that.
 inline constexpr std::uint64_t kDetailSteps = 5000;
-// `sandbox`: where the submission runs again (inactive: as the user).
+// The runs of one grading: the submission's, and the reference solution's (outside the sandbox),
+// each file compiled once and its launches in a kernel host of its own.
+struct GradingRunners {
+  runner::KernelFileRunner submission;
+  runner::KernelFileRunner reference;
+};
+
+// `sandbox`: where the submission runs again (inactive: as the user); `runners`: the grading's
+// (null: the runs start their own kernel hosts).
 FailureDetail explain_failure(const Exercise& e, const std::filesystem::path& submission,
                               const GradeCase& c, const Schedule& s, std::size_t case_index,
                               const runner::KernelFileResult* failed,
-                              const runner::Sandbox& sandbox = {});
+                              const runner::Sandbox& sandbox = {},
+                              GradingRunners* runners = nullptr);
 
 }  // namespace warpsim::course

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -24,21 +25,6 @@ namespace warpsim::runner {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// What `pid` (its main thread: the kernel runs there) has had of the machine so far, from
-// /proc/PID/schedstat: seconds on a CPU, and seconds it was ready to run but waited for one.
-// {-1, -1} where the kernel does not say.
-std::pair<double, double> schedule_seconds_of(pid_t pid) {
-  char path[64];
-  std::snprintf(path, sizeof path, "/proc/%d/schedstat", static_cast<int>(pid));
-  FILE* f = std::fopen(path, "re");
-  if (f == nullptr) return {-1, -1};
-  unsigned long long on_cpu = 0, waiting = 0;
-  const int read = std::fscanf(f, "%llu %llu", &on_cpu, &waiting);
-  std::fclose(f);
-  if (read != 2) return {-1, -1};
-  return {static_cast<double>(on_cpu) * 1e-9, static_cast<double>(waiting) * 1e-9};
-}
 
 // Reads the child's frames until it closes the pipe, stopping it at the deadline (the time limit
 // after its `started` frame; before it, the start-up allowance too): first with
@@ -114,6 +100,98 @@ void supervise(pid_t child, pid_t signal_pid, int fd, double timeout_seconds,
 
 }  // namespace
 
+std::pair<double, double> schedule_seconds_of(pid_t pid) {
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/%d/schedstat", static_cast<int>(pid));
+  FILE* f = std::fopen(path, "re");
+  if (f == nullptr) return {-1, -1};
+  unsigned long long on_cpu = 0, waiting = 0;
+  const int read = std::fscanf(f, "%llu %llu", &on_cpu, &waiting);
+  std::fclose(f);
+  if (read != 2) return {-1, -1};
+  return {static_cast<double>(on_cpu) * 1e-9, static_cast<double>(waiting) * 1e-9};
+}
+
+int job_file(const JobMessage& job) {
+  const int fd = memfd_create("warpsim-job", MFD_CLOEXEC);
+  if (fd < 0) return -1;
+  const std::string bytes = encode(job);
+  for (std::size_t done = 0; done < bytes.size();) {
+    const ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int error = n < 0 ? errno : EIO;
+      close(fd);
+      errno = error;
+      return -1;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  if (lseek(fd, 0, SEEK_SET) != 0) {
+    const int error = errno;
+    close(fd);
+    errno = error;
+    return -1;
+  }
+  return fd;
+}
+
+SpawnedProcess spawn_kernel_host(const std::string& host, const std::vector<std::string>& args,
+                                 const std::vector<std::pair<int, int>>& fds, const Sandbox* box,
+                                 const std::vector<std::string>& readable) {
+  std::vector<std::string> argv{host};
+  argv.insert(argv.end(), args.begin(), args.end());
+  if (box != nullptr && box->active()) {
+    return spawn_confined(*box, ConfinedSpawn{argv, fds, {}, readable, true});
+  }
+  SpawnedProcess out;
+  // Each source lifted above every target first: a dup2 onto itself would keep close-on-exec.
+  int above = 2;
+  for (const auto& [from, to] : fds) above = std::max(above, to + 1);
+  std::vector<int> lifted_fds;
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  int not_ready = 0;  // errno of a failed lift
+  for (const auto& [from, to] : fds) {
+    const int lifted = fcntl(from, F_DUPFD_CLOEXEC, above);
+    if (lifted < 0) {
+      not_ready = errno;
+      break;
+    }
+    lifted_fds.push_back(lifted);
+    posix_spawn_file_actions_adddup2(&actions, lifted, to);
+  }
+  // The host starts with no signal blocked and the time-limit signal at its default, whatever
+  // the calling thread had.
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t none, defaults;
+  sigemptyset(&none);
+  sigemptyset(&defaults);
+  sigaddset(&defaults, kTimeLimitSignal);
+  sigaddset(&defaults, SIGPIPE);
+  posix_spawnattr_setsigmask(&attributes, &none);
+  posix_spawnattr_setsigdefault(&attributes, &defaults);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  std::vector<char*> pointers;
+  for (std::string& arg : argv) pointers.push_back(arg.data());
+  pointers.push_back(nullptr);
+  pid_t child = -1;
+  const int spawned =
+      not_ready == 0
+          ? posix_spawn(&child, host.c_str(), &actions, &attributes, pointers.data(), environ)
+          : not_ready;
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
+  for (const int fd : lifted_fds) close(fd);
+  if (spawned != 0) {
+    out.failure = "cannot start the kernel host " + host + ": " + std::strerror(spawned);
+    return out;
+  }
+  out.pid = out.signal_pid = child;
+  return out;
+}
+
 ChildOutcome run_in_child(const std::string& host, const JobMessage& job,
                           const ArgumentBuffers& buffers, double timeout_seconds,
                           const Sandbox* box, const std::vector<std::string>& readable) {
@@ -129,100 +207,48 @@ ChildOutcome run_in_child(const std::string& host, const JobMessage& job,
   };
   // The job in a memory file: the host reads it at its pace, and a host that never starts leaves
   // no writer blocked on a pipe.
-  const int job_fd = memfd_create("warpsim-job", MFD_CLOEXEC);
-  if (job_fd < 0) return failed("memfd_create");
+  const int job_fd = job_file(job);
+  if (job_fd < 0) return failed("writing the kernel's job");
   opened.push_back(job_fd);
-  const std::string bytes = encode(job);
-  for (std::size_t done = 0; done < bytes.size();) {
-    const ssize_t n = write(job_fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return failed("writing the kernel's job");
-    done += static_cast<std::size_t>(n);
-  }
-  if (lseek(job_fd, 0, SEEK_SET) != 0) return failed("writing the kernel's job");
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) return failed("pipe");
   opened.push_back(fds[0]);
   opened.push_back(fds[1]);
-
-  if (box != nullptr && box->active()) {
+  std::vector<std::pair<int, int>> passed{{job_fd, kJobFd}, {fds[1], kResultFd}};
+  const bool sandboxed = box != nullptr && box->active();
+  if (sandboxed) {
     // The host's own output (what the kernel prints, or writes to stdout) into the scratch
     // folder, where the file size limit bounds it.
-    const std::string log = box->scratch + "/kernel-output.txt";
-    const int out_fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (out_fd < 0) return failed("cannot create " + log);
+    const int out_fd = open_kernel_output(*box);
+    if (out_fd < 0) return failed("cannot create " + box->scratch + "/kernel-output.txt");
     opened.push_back(out_fd);
-    ConfinedSpawn spawn{{host}, {{job_fd, kJobFd}, {fds[1], kResultFd}, {out_fd, 1}, {out_fd, 2}},
-                        {}, readable, true};
-    for (std::size_t i = 0; i < buffers.buffers().size(); ++i) {
-      spawn.fds.emplace_back(buffers.buffers()[i].fd, kFirstBufferFd + static_cast<int>(i));
-    }
-    const SpawnedProcess child = spawn_confined(*box, spawn);
-    if (child.pid < 0) {
-      outcome.failure = child.failure;
-      close_all();
-      return outcome;
-    }
-    std::erase(opened, fds[0]);
-    close_all();
-    outcome.started = true;
-    supervise(child.pid, child.signal_pid, fds[0], timeout_seconds, box->limits.output_bytes,
-              outcome);
-    outcome.wait_status = program_wait_status(*box, outcome.wait_status);
-    close(fds[0]);
-    return outcome;
+    passed.emplace_back(out_fd, 1);
+    passed.emplace_back(out_fd, 2);
   }
-
-  // Each source lifted above every target first: a dup2 onto itself would keep close-on-exec.
-  const int above = kFirstBufferFd + static_cast<int>(buffers.buffers().size());
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  bool ready = true;
-  const auto pass = [&](int fd, int target) {
-    const int lifted = fcntl(fd, F_DUPFD_CLOEXEC, above);
-    if (lifted < 0) {
-      ready = false;
-      return;
-    }
-    opened.push_back(lifted);
-    posix_spawn_file_actions_adddup2(&actions, lifted, target);
-  };
-  pass(job_fd, kJobFd);
-  pass(fds[1], kResultFd);
   for (std::size_t i = 0; i < buffers.buffers().size(); ++i) {
-    pass(buffers.buffers()[i].fd, kFirstBufferFd + static_cast<int>(i));
+    passed.emplace_back(buffers.buffers()[i].fd, kFirstBufferFd + static_cast<int>(i));
   }
-  // The host starts with no signal blocked and the time-limit signal at its default, whatever
-  // the calling thread had.
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  sigset_t none, defaults;
-  sigemptyset(&none);
-  sigemptyset(&defaults);
-  sigaddset(&defaults, kTimeLimitSignal);
-  sigaddset(&defaults, SIGPIPE);
-  posix_spawnattr_setsigmask(&attributes, &none);
-  posix_spawnattr_setsigdefault(&attributes, &defaults);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-  pid_t child = -1;
-  std::string host_argv0 = host;
-  char* argv[] = {host_argv0.data(), nullptr};
-  const int spawned =
-      ready ? posix_spawn(&child, host.c_str(), &actions, &attributes, argv, environ) : errno;
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attributes);
-  if (spawned != 0) {
-    errno = spawned;
-    return failed("cannot start the kernel host " + host);
+  const SpawnedProcess child = spawn_kernel_host(host, {}, passed, box, readable);
+  if (child.pid < 0) {
+    outcome.failure = child.failure;
+    close_all();
+    return outcome;
   }
   // Only the read end stays open here: the pipe closes when the host is gone.
   std::erase(opened, fds[0]);
   close_all();
   outcome.started = true;
-  supervise(child, child, fds[0], timeout_seconds, std::numeric_limits<std::uint64_t>::max(),
+  supervise(child.pid, child.signal_pid, fds[0], timeout_seconds,
+            sandboxed ? box->limits.output_bytes : std::numeric_limits<std::uint64_t>::max(),
             outcome);
+  if (sandboxed) outcome.wait_status = program_wait_status(*box, outcome.wait_status);
   close(fds[0]);
   return outcome;
+}
+
+int open_kernel_output(const Sandbox& box) {
+  const std::string log = box.scratch + "/kernel-output.txt";
+  return open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 }
 
 std::string describe_wait_status(int wait_status) {

@@ -5,11 +5,16 @@
 // (kTimeLimitSignal), and killed kStopGrace later if it has not gone.
 #pragma once
 
+#include <sys/types.h>
+
 #include <string>
 #include <vector>
 
-#include "child_protocol.hpp"
+#include <utility>
+
 #include "argument_buffers.hpp"
+#include "child_protocol.hpp"
+#include "sandbox_process.hpp"
 #include "warpsim/sandbox.hpp"
 
 namespace warpsim::runner {
@@ -42,6 +47,25 @@ ChildOutcome run_in_child(const std::string& host, const JobMessage& job,
                           const ArgumentBuffers& buffers, double timeout_seconds,
                           const Sandbox* box = nullptr,
                           const std::vector<std::string>& readable = {});
+
+// The pieces of run_in_child that a kernel host serving several launches (host_session.hpp) uses
+// too. job_file: `job` encoded in a memory file (close-on-exec) to be read from its start; -1 with
+// errno set when it cannot be made.
+int job_file(const JobMessage& job);
+// Starts `host` with `args`, giving it `fds` (descriptor here, number there): in `box` when it is
+// active (spawn_confined, reading `readable` besides), else with exec as a plain child that starts
+// with no signal blocked and the time-limit signal at its default.
+SpawnedProcess spawn_kernel_host(const std::string& host, const std::vector<std::string>& args,
+                                 const std::vector<std::pair<int, int>>& fds, const Sandbox* box,
+                                 const std::vector<std::string>& readable);
+// kernel-output.txt in `box`'s scratch folder, emptied: the kernel's stdout and stderr in a
+// sandbox (close-on-exec; -1 with errno set when it cannot be made).
+int open_kernel_output(const Sandbox& box);
+
+// What `pid` (its main thread: the kernel runs there) has had of the machine so far, from
+// /proc/PID/schedstat: seconds on a CPU, and seconds it was ready to run but waited for one.
+// {-1, -1} where the kernel does not say.
+std::pair<double, double> schedule_seconds_of(pid_t pid);
 
 // "the kernel's process was killed by signal 9 (Killed)", for an ending without a report.
 std::string describe_wait_status(int wait_status);

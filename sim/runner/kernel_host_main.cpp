@@ -1,13 +1,17 @@
 // warpsim-kernel-host: runs one kernel for the runner. The parent starts it with exec (never a
 // bare fork: a forked copy of a threaded parent, such as the GUI, can inherit a lock another
 // thread held, the dynamic loader's among them, and hang in dlopen). It reads its JobMessage,
-// maps the parent's buffers and runs the kernel as kernel_child.hpp describes.
+// maps the parent's buffers and runs the kernel as kernel_child.hpp describes. Started with
+// kServeArgument, it serves many launches, each in a process of its own that it forks and that
+// then goes on here as a host started for that launch (host_session.hpp).
 #include <unistd.h>
 
 #include <cerrno>
 #include <string>
+#include <string_view>
 
 #include "child_protocol.hpp"
+#include "host_session.hpp"
 #include "kernel_child.hpp"
 
 namespace {
@@ -36,7 +40,8 @@ std::string read_job() {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  if (argc > 1 && std::string_view(argv[1]) == kServeArgument) serve_launches();
   auto job = decode_job(read_job());
   if (!job) refuse("the job it was given is malformed (started by hand? warpsim starts it)");
   for (std::size_t i = 0; i < job->buffers.size(); ++i) {

@@ -9,15 +9,19 @@
 #include <cstring>
 #include <filesystem>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
 
 #include "argument_buffers.hpp"
 #include "child_process.hpp"
+#include "content_hash.hpp"
+#include "host_session.hpp"
 #include "kernel_child.hpp"
 #include "kernel_compiler.hpp"
 #include "stop_diagnostic.hpp"
+#include "warpsim/kernel_file_runner.hpp"
 #include "warpsim/program.hpp"
 
 namespace warpsim::runner {
@@ -322,7 +326,79 @@ Expected<std::vector<KernelListing>> list_kernels(const std::string& file) {
   return listing;
 }
 
+namespace {
+
+// What a run needs of the kernel file before its launch: resolved, compiled, the sandbox of its
+// launches. The same for every launch of the file with the same compile (KernelFileRunner).
+struct PreparedKernel {
+  std::string name;        // KernelFileResult::kernel
+  std::string expression;  // KernelFileResult::kernel_expression
+  std::string absolute;    // the file, absolute
+  std::vector<std::string> warnings;
+  CompiledKernel compiled;
+  std::string kernel_host;
+  std::vector<std::string> readable;  // inside the sandbox's hidden folders: what the launch reads
+  std::optional<Sandbox> run_box;     // the sandbox of the launch: the kernel cache hidden too
+};
+
+// Everything of a request that the preparation depends on: requests with the same key share it.
+std::string preparation_key(const KernelFileRequest& r) {
+  ContentHash key;
+  key.add(r.file).add(r.kernel).add(r.arch).add(r.any_check() ? "checked" : "plain");
+  key.add(r.color_compiler_output ? "color" : "plain");
+  for (const std::string& dir : r.include_dirs) key.add("I").add(dir);
+  for (const std::string& define : r.defines) key.add("D").add(define);
+  const Sandbox& box = r.sandbox;
+  key.add(to_string(box.isolation)).add(box.bwrap).add(box.syscall_filter ? "filter" : "-");
+  key.add(box.scratch);
+  for (const std::string& h : box.hidden) key.add("hidden").add(h);
+  for (const std::string& v : box.visible) key.add("visible").add(v);
+  for (const std::uint64_t limit : {box.limits.cpu_seconds, box.limits.memory_bytes,
+                                    box.limits.processes, box.limits.file_bytes,
+                                    box.limits.output_bytes}) {
+    key.add(std::to_string(limit));
+  }
+  return key.hex();
+}
+
+}  // namespace
+
+// Runs of one file in one serving host (host_session.hpp), the file prepared once.
+struct KernelFileRunner::State {
+  std::string key;  // preparation_key of `prepared`
+  std::optional<PreparedKernel> prepared;
+  std::unique_ptr<HostSession> host;
+  std::size_t ended_hosts_starts = 0;  // the starts of hosts replaced by another file's
+};
+
+KernelFileRunner::KernelFileRunner() : state_(std::make_unique<State>()) {}
+KernelFileRunner::~KernelFileRunner() = default;
+KernelFileRunner::KernelFileRunner(KernelFileRunner&&) noexcept = default;
+KernelFileRunner& KernelFileRunner::operator=(KernelFileRunner&&) noexcept = default;
+
+namespace {
+
+// run_kernel_file, and KernelFileRunner::run when `state` is given: the kernel file prepared (or
+// as `state` has it prepared for the same key) and launched (in `state`'s host).
+KernelFileResult run_request(const KernelFileRequest& request, KernelFileRunner::State* state);
+
+}  // namespace
+
+KernelFileResult KernelFileRunner::run(const KernelFileRequest& request) {
+  return run_request(request, state_.get());
+}
+
+std::size_t KernelFileRunner::hosts_started() const {
+  return state_->ended_hosts_starts + (state_->host ? state_->host->starts() : 0);
+}
+
 KernelFileResult run_kernel_file(const KernelFileRequest& request) {
+  return run_request(request, nullptr);
+}
+
+namespace {
+
+KernelFileResult run_request(const KernelFileRequest& request, KernelFileRunner::State* state) {
   KernelFileResult result;
   result.file = request.file;
   result.grid = request.grid;
@@ -335,21 +411,46 @@ KernelFileResult run_kernel_file(const KernelFileRequest& request) {
     result.details = std::move(details);
     return std::move(result);
   };
-  const auto arch = cuda_arch_number(request.arch);
-  if (!arch) return bad_input(arch.error().message);
-  const Sandbox* sandbox = request.sandbox.active() ? &request.sandbox : nullptr;
-  if (sandbox != nullptr && !sandbox->can_read(request.file)) {
-    return bad_input(request.file + " lies (or links) where its sandbox hides files: refused");
+  std::string key;
+  const PreparedKernel* ready = nullptr;  // prepared for this request already
+  if (state != nullptr) {
+    key = preparation_key(request);
+    if (state->prepared && state->key == key) ready = &*state->prepared;
   }
-  auto source = read_text_file(request.file);
-  if (!source) return bad_input(source.error().message);
-  auto user_flags = user_compiler_flags(request.include_dirs, request.defines);
-  if (!user_flags) return bad_input(user_flags.error().message);
-  for (std::string& flag : source_flags(*source)) user_flags->push_back(std::move(flag));
-  const auto kernel = find_kernel(*source, request, *arch, *user_flags);
-  if (!kernel) return bad_input(kernel.error().message);
-  result.kernel = kernel->name;
-  result.kernel_expression = kernel->expression;
+  // The preparation's first part: the file read, its kernel resolved.
+  std::optional<PreparedKernel> made;
+  std::string source;
+  std::vector<std::string> user_flags;
+  KernelChoice choice;
+  int arch_number = 0;
+  if (ready == nullptr) {
+    const auto arch = cuda_arch_number(request.arch);
+    if (!arch) return bad_input(arch.error().message);
+    arch_number = *arch;
+    const Sandbox* sandbox = request.sandbox.active() ? &request.sandbox : nullptr;
+    if (sandbox != nullptr && !sandbox->can_read(request.file)) {
+      return bad_input(request.file + " lies (or links) where its sandbox hides files: refused");
+    }
+    auto text = read_text_file(request.file);
+    if (!text) return bad_input(text.error().message);
+    source = std::move(*text);
+    auto flags = user_compiler_flags(request.include_dirs, request.defines);
+    if (!flags) return bad_input(flags.error().message);
+    user_flags = std::move(*flags);
+    for (std::string& flag : source_flags(source)) user_flags.push_back(std::move(flag));
+    const auto kernel = find_kernel(source, request, *arch, user_flags);
+    if (!kernel) return bad_input(kernel.error().message);
+    choice = *kernel;
+    made.emplace();
+    made->name = kernel->name;
+    made->expression = kernel->expression;
+    made->absolute = fs::absolute(request.file).lexically_normal().string();
+    result.kernel = kernel->name;
+    result.kernel_expression = kernel->expression;
+  } else {
+    result.kernel = ready->name;
+    result.kernel_expression = ready->expression;
+  }
   if (const Expected<void> shape = check_launch_shape(request.grid, request.block); !shape) {
     return bad_input(shape.error().message);
   }
@@ -358,36 +459,59 @@ KernelFileResult run_kernel_file(const KernelFileRequest& request) {
   // The child writes into the shared buffers: a GPU run must start from the bytes as they are now.
   if (request.keep_initial_buffers) result.initial_buffers = buffer_bytes(*buffers);
 
-  auto toolchain = find_toolchain();
-  if (!toolchain) return bad_input(toolchain.error().message);
-  std::optional<Sandbox> compile_box;
-  if (sandbox != nullptr) {
-    compile_box = without_toolchain(*sandbox, *toolchain);
-    sandbox = &*compile_box;
-  }
-  toolchain->sandbox = sandbox;
-  const fs::path absolute = fs::absolute(request.file).lexically_normal();
-  UserSources sources = user_sources(*toolchain, *source, absolute.string(), *user_flags);
-  const std::string prepared = prepare_source(sources.main, absolute.string(), *kernel);
-  const std::string kernel_name = kernel->name.substr(0, kernel->name.find('<'));
-  auto compiled = compile_kernel(*toolchain, prepared,
-                                 {absolute.parent_path().string(), *arch, request.color_compiler_output,
-                                  absolute.string(), kernel_name, *user_flags,
-                                  request.any_check(),
-                                  CompileOutput::shared_object, false, false,
-                                  std::move(sources.headers)});
-  if (!compiled) {
-    std::string output = compiled.error().message;
-    if (!output.empty() && output.back() != '\n') output += "\n";
-    if (const std::string hint = unsupported_library_hint(output); !hint.empty())
-      output += hint + "\n";
-    if (output.find("<warpsim-generated>") != std::string::npos) {
-      output += "warpsim: the error is in warpsim's launch code for '" + kernel->name +
-                "': is the kernel overloaded, or is a parameter of a type --arg cannot give?\n";
+  if (ready == nullptr) {
+    // The preparation's second part: the compile (or the cache's object).
+    auto toolchain = find_toolchain();
+    if (!toolchain) return bad_input(toolchain.error().message);
+    const Sandbox* sandbox = request.sandbox.active() ? &request.sandbox : nullptr;
+    std::optional<Sandbox> compile_box;
+    if (sandbox != nullptr) {
+      compile_box = without_toolchain(*sandbox, *toolchain);
+      sandbox = &*compile_box;
     }
-    return bad_input(request.file + " did not compile", std::move(output));
+    toolchain->sandbox = sandbox;
+    UserSources sources = user_sources(*toolchain, source, made->absolute, user_flags);
+    const std::string prepared = prepare_source(sources.main, made->absolute, choice);
+    const std::string kernel_name = choice.name.substr(0, choice.name.find('<'));
+    auto compiled = compile_kernel(
+        *toolchain, prepared,
+        {fs::path(made->absolute).parent_path().string(), arch_number,
+         request.color_compiler_output, made->absolute, kernel_name, user_flags,
+         request.any_check(), CompileOutput::shared_object, false, false,
+         std::move(sources.headers)});
+    if (!compiled) {
+      std::string output = compiled.error().message;
+      if (!output.empty() && output.back() != '\n') output += "\n";
+      if (const std::string hint = unsupported_library_hint(output); !hint.empty())
+        output += hint + "\n";
+      if (output.find("<warpsim-generated>") != std::string::npos) {
+        output += "warpsim: the error is in warpsim's launch code for '" + choice.name +
+                  "': is the kernel overloaded, or is a parameter of a type --arg cannot give?\n";
+      }
+      return bad_input(request.file + " did not compile", std::move(output));
+    }
+    made->compiled = std::move(*compiled);
+    made->warnings = made->compiled.warnings;
+    made->kernel_host = toolchain->kernel_host;
+    made->readable = {made->compiled.shared_object, toolchain->kernel_host,
+                      fs::path(toolchain->library).parent_path().string()};
+    if (sandbox != nullptr) {
+      made->run_box = *sandbox;
+      made->run_box->hidden.push_back(toolchain->cache_dir);
+    }
+    if (state != nullptr) {
+      if (state->key != key && state->host) {  // a host for another kernel object
+        state->ended_hosts_starts += state->host->starts();
+        state->host.reset();
+      }
+      state->key = key;
+      state->prepared = std::move(made);
+      ready = &*state->prepared;
+    } else {
+      ready = &*made;
+    }
   }
-  result.warnings = compiled->warnings;
+  result.warnings = ready->warnings;
 
   LaunchOptions launch;
   launch.grid = request.grid;
@@ -398,34 +522,38 @@ KernelFileResult run_kernel_file(const KernelFileRequest& request) {
   launch.order_seed = request.order_seed;
   launch.max_steps = request.max_steps;
   launch.record_steps = request.record_steps;
-  launch.never_set_fill = compiled->never_set_fill;
+  launch.never_set_fill = ready->compiled.never_set_fill;
   launch.checks.races = request.check_races;
   launch.checks.uninitialized_shared = request.check_uninitialized_shared;
   launch.checks.bounds = request.check_bounds;
   // Spinning lanes yield to the others (forward progress) for as long as the run may take: the
   // time limit ends a livelock, and its report names the lanes that spin.
   launch.spin_limit = std::numeric_limits<std::uint64_t>::max();
-  JobMessage job{compiled->shared_object, request.args, buffers->buffers(), launch,
+  JobMessage job{ready->compiled.shared_object, request.args, buffers->buffers(), launch,
                  request.record_steps};
-  std::optional<Sandbox> run_box;  // the sandbox of the run: the kernel cache hidden too
-  if (sandbox != nullptr) {
-    run_box = *sandbox;
-    run_box->hidden.push_back(toolchain->cache_dir);
-    job.isolation = sandbox->isolation;
-    job.syscall_filter = sandbox->syscall_filter;
-    job.max_processes = sandbox->limits.processes;
+  const Sandbox* run_box = ready->run_box ? &*ready->run_box : nullptr;
+  if (run_box != nullptr) {
+    job.isolation = run_box->isolation;
+    job.syscall_filter = run_box->syscall_filter;
+    job.max_processes = run_box->limits.processes;
   }
-  const ChildOutcome outcome =
-      run_in_child(toolchain->kernel_host, job, *buffers, request.timeout_seconds,
-                   run_box ? &*run_box : nullptr,
-                   {compiled->shared_object, toolchain->kernel_host,
-                    fs::path(toolchain->library).parent_path().string()});
+  ChildOutcome outcome;
+  if (state != nullptr) {
+    if (!state->host) {
+      state->host = std::make_unique<HostSession>(ready->kernel_host,
+                                                  run_box ? *run_box : Sandbox{}, ready->readable);
+    }
+    outcome = state->host->run(job, *buffers, request.timeout_seconds);
+  } else {
+    outcome = run_in_child(ready->kernel_host, job, *buffers, request.timeout_seconds, run_box,
+                           ready->readable);
+  }
   if (!outcome.started) return bad_input(outcome.failure);
   for (const Frame& frame : outcome.frames) {
     if (frame.tag == FrameTag::bad_input) return bad_input(frame.payload);
   }
   const StopContext context{request.timeout_seconds, launch.stack_bytes, launch.dynamic_shared_bytes,
-                            &*buffers, compiled->shared_object, absolute.string(), request.grid};
+                            &*buffers, ready->compiled.shared_object, ready->absolute, request.grid};
   result.status = add_outcome(result, outcome, context);
   if (outcome.timed_out) {
     result.cpu_seconds_at_limit = outcome.cpu_seconds_at_limit;
@@ -439,5 +567,7 @@ KernelFileResult run_kernel_file(const KernelFileRequest& request) {
   result.buffers = buffer_bytes(*buffers);
   return result;
 }
+
+}  // namespace
 
 }  // namespace warpsim::runner

@@ -4,9 +4,11 @@
 #include <doctest/doctest.h>
 
 #include <dlfcn.h>
+#include <stdlib.h>
 
 #include <atomic>
 #include <bit>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -17,7 +19,9 @@
 #include <vector>
 
 #include "support/kernel_cache.hpp"
+#include "warpsim/kernel_file_runner.hpp"
 #include "warpsim/runner.hpp"
+#include "warpsim/sandbox.hpp"
 
 namespace fs = std::filesystem;
 using namespace warpsim;
@@ -162,6 +166,87 @@ TEST_CASE("the kernel host started by hand says it is warpsim's, and stops") {
   // No job on its descriptors: it must say so (on the result pipe, absent here) and exit non-zero.
   const int status = std::system((host + " </dev/null 3</dev/null 4>/dev/null").c_str());
   CHECK(status != 0);
+}
+
+namespace {
+
+// tests/runner/kernels/launch_series.cu: one warp, ending as `mode` says (0 completes, 1 crashes
+// at line 15, 2 hangs, 3 exits without a report).
+KernelFileRequest series(int mode, const Sandbox& box = {}) {
+  warpsim::test::use_test_kernel_cache();
+  KernelFileRequest request = one_block_request("launch_series.cu", "series", 32, {"i32[33]:zeros"});
+  request.args.push_back(*parse_arg_spec("i32:" + std::to_string(mode)));
+  request.timeout_seconds = 1;
+  request.record_steps = false;
+  request.sandbox = box;
+  return request;
+}
+
+void check_completed(const KernelFileResult& r, const KernelFileResult& alone) {
+  REQUIRE_MESSAGE(r.status == RunStatus::completed, r.message);
+  const std::vector<int> out = r.buffer<int>(0);
+  REQUIRE(out.size() == 33);
+  for (int lane = 0; lane < 32; ++lane) CHECK(out[static_cast<std::size_t>(lane)] == lane);
+  CHECK(out[32] == 1);  // a process of its own: no launch before it
+  CHECK(r.steps == alone.steps);
+  CHECK(r.trace.diagnostics.size() == alone.trace.diagnostics.size());
+  CHECK(r.kernel == alone.kernel);
+}
+
+// Launches of every ending, one after another in one KernelFileRunner, each as run_kernel_file
+// reports it alone, and the one after a crash, a hang and an exit running all the same.
+void check_series(const Sandbox& box) {
+  const KernelFileResult alone = run_kernel_file(series(0, box));
+  check_completed(alone, alone);
+  KernelFileRunner runs;
+  check_completed(runs.run(series(0, box)), alone);
+  const KernelFileResult crash = runs.run(series(1, box));
+  CHECK(crash.status == RunStatus::crashed);
+  CHECK_MESSAGE(contains(crash.message, "launch_series.cu:15"), crash.message);
+  check_completed(runs.run(series(0, box)), alone);
+  const auto start = std::chrono::steady_clock::now();
+  const KernelFileResult hang = runs.run(series(2, box));
+  CHECK(hang.status == RunStatus::timeout);
+  CHECK_MESSAGE(contains(hang.message, "did not finish within 1 s"), hang.message);
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(20));
+  check_completed(runs.run(series(0, box)), alone);
+  const KernelFileResult exited = runs.run(series(3, box));
+  CHECK(exited.status == RunStatus::crashed);
+  CHECK_MESSAGE(contains(exited.message, "exited with status 0 before reporting"), exited.message);
+  // Another launch shape and a step budget: the same compiled file, another launch.
+  KernelFileRequest two_warps = series(0, box);
+  two_warps.block = {64};
+  const KernelFileResult wide = runs.run(two_warps);
+  REQUIRE_MESSAGE(wide.status == RunStatus::completed, wide.message);
+  CHECK(wide.steps == 2 * alone.steps);
+  check_completed(runs.run(series(0, box)), alone);
+  // Bad input of one launch is that launch's alone.
+  KernelFileRequest wrong = series(0, box);
+  wrong.args.pop_back();
+  CHECK(runs.run(wrong).status == RunStatus::bad_input);
+  check_completed(runs.run(series(0, box)), alone);
+  CHECK(runs.hosts_started() == 1);  // one sandbox start for them all
+}
+
+}  // namespace
+
+TEST_CASE("a KernelFileRunner's launches end as alone: a crash, a hang or an exit spares the next") {
+  check_series(Sandbox{});
+}
+
+TEST_CASE("a KernelFileRunner's launches in the strongest sandbox here end as alone too") {
+  const IsolationProbe probe = probe_isolation();
+  const fs::path scratch = fs::path(WARPSIM_BINARY_DIR) / "tests" / "runner" / "series-scratch";
+  fs::remove_all(scratch);
+  fs::create_directories(scratch);
+  Sandbox box;
+  box.isolation = probe.isolation;
+  box.bwrap = probe.bwrap;
+  box.syscall_filter = probe.syscall_filter;
+  box.scratch = scratch.string();
+  MESSAGE("sandbox: " << describe(box));
+  check_series(box);
+  fs::remove_all(scratch);
 }
 
 namespace {
