@@ -273,17 +273,11 @@ inline cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node,
 }
 inline cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t* node, cudaGraph_t graph,
                                           const cudaGraphNode_t* dependencies, std::size_t count,
-                                          const cudaMemcpy3DParms* params,
-                                          const char* file = __builtin_FILE(),
-                                          unsigned line = __builtin_LINE()) {
+                                          const cudaMemcpy3DParms* params) {
   if (params == nullptr) return cudaErrorInvalidValue;
-  if (params->srcArray != nullptr || params->dstArray != nullptr)
-    warpsim_not_simulated_at("a CUDA array", "cudaGraphAddMemcpyNode", file, line);
-  return ::warpsim::shim::add_node(
+  return ::warpsim::shim::add_node(  // CUDA arrays on either side too (cuda_arrays.hpp)
       node, graph, dependencies, count, cudaGraphNodeTypeMemcpy, [&](CUgraphNode_st& made) {
-        made.work = [copy = *params, file, line](cudaStream_t) {
-          return cudaMemcpy3D(&copy, file, line);
-        };
+        made.work = [copy = *params](cudaStream_t) { return cudaMemcpy3D(&copy); };
         return cudaSuccess;
       });
 }
