@@ -207,10 +207,17 @@ TEST_CASE("prepare_source puts the user's lines under #line and registers the ke
       prepared.find("#line 1 \"/home/me/my \\\"kernels\\\"/k.cu\"\n");
   REQUIRE(line_directive != std::string::npos);
   const std::size_t user_start = prepared.find('\n', line_directive) + 1;
-  CHECK(prepared.compare(user_start, user.size(), user) == 0);
+  // The user's lines, each where it was: a kernel the file defines is registered right after its
+  // body, on the same line (graphs and cudaLaunchKernel take kernels as void*).
+  const std::string first_line = "__global__ void k(int* x) { x[0] = __LINE__; }";
+  CHECK(prepared.compare(user_start, first_line.size(), first_line) == 0);
+  const std::size_t last_line = prepared.find("\n// last line", user_start);
+  REQUIRE(last_line != std::string::npos);
+  CHECK(std::count(prepared.begin() + static_cast<std::ptrdiff_t>(user_start),
+                   prepared.begin() + static_cast<std::ptrdiff_t>(last_line), '\n') == 0);
   const std::size_t generated = prepared.find("#line 1 \"<warpsim-generated>\"");
   REQUIRE(generated != std::string::npos);
-  CHECK(generated > user_start + user.size());
+  CHECK(generated > last_line);
   CHECK(prepared.find("kernel_registry.hpp") < line_directive);
   CHECK(prepared.find("warpsim::kernel_descriptor< &::ns::k<2> >::value(\"ns::k<2>\")") !=
         std::string::npos);

@@ -24,6 +24,15 @@
 #include <cstdlib>
 #include <climits>
 #include <cfloat>
+// The standard headers the shim's own headers use, read before keywords.hpp defines
+// __noinline__: libstdc++ writes __attribute__((__noinline__)) in <memory> and <string>, and the
+// wrappers in ../bits/ that set the macro aside are not searched in every installed layout (GCC
+// 13 read the real shared_ptr_base.h in the package test's consumer).
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
 
 #include "warpsim/keywords.hpp"
 #include "warpsim/runtime_types.hpp"
