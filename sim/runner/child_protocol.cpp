@@ -94,6 +94,12 @@ std::vector<Frame> parse_frames(std::string_view bytes) {
   return frames;
 }
 
+bool has_started_frame(std::string_view bytes) {
+  for (const Frame& frame : parse_frames(bytes))
+    if (frame.tag == FrameTag::started) return true;
+  return false;
+}
+
 // Every LaunchOptions field travels, one by one (its memory checks' ranges are the kernel
 // host's to find). A field added to LaunchOptions changes its size: send it here, then update.
 static_assert(sizeof(LaunchOptions) == 144,

@@ -34,6 +34,8 @@ struct Frame {
 bool write_frame(int fd, FrameTag tag, const void* payload, std::size_t bytes);
 // The complete frames in `bytes`; a truncated last frame is dropped.
 std::vector<Frame> parse_frames(std::string_view bytes);
+// Whether `bytes` holds the host's `started` frame (the launch's time limit counts from there).
+bool has_started_frame(std::string_view bytes);
 
 // The outcome of a launch that returned.
 struct RunSummary {

@@ -232,12 +232,9 @@ void HostSession::supervise(int result_fd, double timeout_seconds, ChildOutcome&
           deadline = Clock::now() + seconds(kStopGraceSeconds);
         } else {
           bytes.append(chunk, static_cast<std::size_t>(n));
-          if (!outcome.launched && !asked_to_stop) {
-            for (const Frame& frame : parse_frames(bytes)) {
-              if (frame.tag != FrameTag::started) continue;
-              outcome.launched = true;
-              deadline = Clock::now() + seconds(timeout_seconds);
-            }
+          if (!outcome.launched && !asked_to_stop && has_started_frame(bytes)) {
+            outcome.launched = true;
+            deadline = Clock::now() + seconds(timeout_seconds);
           }
         }
       }

@@ -15,6 +15,7 @@
 #include <cstring>
 #include <new>
 
+#include "warpsim/object_slots.hpp"
 #include "warpsim/pitched_memory.hpp"
 #include "warpsim/texture_types.hpp"
 
@@ -33,8 +34,7 @@ struct cudaArray {
 
 namespace warpsim::shim::arrays {
 
-inline constexpr unsigned kSlots = 4096;
-inline cudaArray* g_arrays[kSlots];
+inline ObjectSlots<cudaArray> g_arrays;  // the live arrays (a handle is the array's address)
 
 // The texel size a channel description makes (x, y, z, w in bits: 8, 16 or 32 each, channels
 // from x on, 1, 2 or 4 of them, floats of 16 or 32 bits), 0 if no CUDA array or texture can hold it.
@@ -59,13 +59,7 @@ inline std::size_t texel_bytes_of(const cudaChannelFormatDesc& d) {
   return static_cast<std::size_t>(channels * bits[0] / 8);
 }
 
-inline bool is_live(const cudaArray* array) {
-  if (array == nullptr) return false;
-  for (unsigned i = 0; i < kSlots; ++i) {
-    if (__atomic_load_n(&g_arrays[i], __ATOMIC_ACQUIRE) == array) return true;
-  }
-  return false;
-}
+inline bool is_live(const cudaArray* array) { return g_arrays.holds(array); }
 
 inline cudaError_t make(cudaArray_t* out, const cudaChannelFormatDesc* desc, cudaExtent extent,
                         unsigned flags) {
@@ -104,13 +98,9 @@ inline cudaError_t make(cudaArray_t* out, const cudaChannelFormatDesc* desc, cud
     delete array;
     return cudaErrorMemoryAllocation;
   }
-  for (unsigned i = 0; i < kSlots; ++i) {
-    cudaArray* empty = nullptr;
-    if (__atomic_compare_exchange_n(&g_arrays[i], &empty, array, false, __ATOMIC_ACQ_REL,
-                                    __ATOMIC_ACQUIRE)) {
-      *out = array;
-      return cudaSuccess;
-    }
+  if (g_arrays.claim(array, 0) != g_arrays.kSlots) {
+    *out = array;
+    return cudaSuccess;
   }
   delete[] array->bytes;
   delete array;
@@ -202,20 +192,14 @@ inline cudaError_t cudaMalloc3DArray(cudaArray_t* array, const cudaChannelFormat
 inline cudaError_t cudaFreeArray(cudaArray_t array) {
   if (array == nullptr) return cudaSuccess;
   namespace a = ::warpsim::shim::arrays;
-  for (unsigned i = 0; i < a::kSlots; ++i) {
-    cudaArray* expected = array;
-    if (__atomic_compare_exchange_n(&a::g_arrays[i], &expected, nullptr, false, __ATOMIC_ACQ_REL,
-                                    __ATOMIC_ACQUIRE)) {
-      // Objects still reading it keep its texels until the last is destroyed.
-      if (__atomic_load_n(&array->users, __ATOMIC_ACQUIRE) == 0) {
-        a::release(array);
-      } else {
-        array->freed = true;
-      }
-      return cudaSuccess;
-    }
+  if (!a::g_arrays.remove(array)) return cudaErrorInvalidResourceHandle;
+  // Objects still reading it keep its texels until the last is destroyed.
+  if (__atomic_load_n(&array->users, __ATOMIC_ACQUIRE) == 0) {
+    a::release(array);
+  } else {
+    array->freed = true;
   }
-  return cudaErrorInvalidResourceHandle;
+  return cudaSuccess;
 }
 inline cudaError_t cudaArrayGetInfo(cudaChannelFormatDesc* desc, cudaExtent* extent,
                                     unsigned int* flags, cudaArray_t array) {
@@ -318,6 +302,18 @@ namespace warpsim::shim::arrays {
 // cudaMemcpy3D with an array on one side or both: the extent and an array's position count
 // texels (a pitched pointer's position.x counts bytes), each 2-D slice of the extent is one
 // layer, face or 3-D slice of the array.
+// Where row (y, z) of a 3-D copy's side starts, in its array or behind its pitched pointer;
+// null when the row is outside the array or the pointer is null.
+inline unsigned char* row_of(cudaArray* array, const cudaPitchedPtr& pointer, cudaPos position,
+                             std::size_t y, std::size_t z, std::size_t texel, std::size_t width) {
+  if (array != nullptr) {
+    if (position.x * texel + width > array->row_bytes()) return nullptr;
+    return at(array, position.x * texel, position.y + y, position.z + z, width);
+  }
+  if (pointer.ptr == nullptr) return nullptr;
+  return static_cast<unsigned char*>(pointer.ptr) +
+         ((position.z + z) * pointer.ysize + position.y + y) * pointer.pitch + position.x;
+}
 inline cudaError_t copy_3d(const cudaMemcpy3DParms& p) {
   if (!valid_kind(p.kind)) return cudaErrorInvalidMemcpyDirection;
   const cudaArray* arrays[2] = {p.srcArray, p.dstArray};
@@ -331,26 +327,8 @@ inline cudaError_t copy_3d(const cudaMemcpy3DParms& p) {
   const std::size_t width = p.extent.width * texel;  // bytes a row
   for (std::size_t z = 0; z < p.extent.depth; ++z) {
     for (std::size_t y = 0; y < p.extent.height; ++y) {
-      const void* from = nullptr;
-      if (p.srcArray != nullptr) {
-        if (p.srcPos.x * texel + width > p.srcArray->row_bytes()) return cudaErrorInvalidValue;
-        from = at(p.srcArray, p.srcPos.x * texel, p.srcPos.y + y, p.srcPos.z + z, width);
-      } else {
-        const cudaPitchedPtr& s = p.srcPtr;
-        if (s.ptr == nullptr) return cudaErrorInvalidValue;
-        from = static_cast<const char*>(s.ptr) +
-               ((p.srcPos.z + z) * s.ysize + p.srcPos.y + y) * s.pitch + p.srcPos.x;
-      }
-      void* to = nullptr;
-      if (p.dstArray != nullptr) {
-        if (p.dstPos.x * texel + width > p.dstArray->row_bytes()) return cudaErrorInvalidValue;
-        to = at(p.dstArray, p.dstPos.x * texel, p.dstPos.y + y, p.dstPos.z + z, width);
-      } else {
-        const cudaPitchedPtr& d = p.dstPtr;
-        if (d.ptr == nullptr) return cudaErrorInvalidValue;
-        to = static_cast<char*>(d.ptr) +
-             ((p.dstPos.z + z) * d.ysize + p.dstPos.y + y) * d.pitch + p.dstPos.x;
-      }
+      const void* from = row_of(p.srcArray, p.srcPtr, p.srcPos, y, z, texel, width);
+      void* to = row_of(p.dstArray, p.dstPtr, p.dstPos, y, z, texel, width);
       if (from == nullptr || to == nullptr) return cudaErrorInvalidValue;
       std::memmove(to, from, width);
     }

@@ -170,14 +170,13 @@ inline NodeWork kernel_node_work(const cudaKernelNodeParams& p, const char* api,
                                  unsigned line) {
   if (p.extra != nullptr)
     warpsim_not_simulated_at("kernel arguments passed through `extra`", api, file, line);
-  const RegisteredKernel* kernel = KernelAddresses::instance().find(p.func);
-  if (kernel == nullptr)
-    warpsim_not_simulated_at(
-        "a kernel passed as void* that warpsim did not see defined (a template's instantiation, "
-        "or a kernel of a library)",
-        api, file, line);
-  return kernel->bind(p.func, kernel->name, p.warpsim_host_gridDim, p.warpsim_host_blockDim,
-                      p.sharedMemBytes, p.kernelParams, file, line);
+  const RegisteredKernel& kernel = registered_kernel_at(
+      p.func,
+      "a kernel passed as void* that warpsim did not see defined (a template's instantiation, "
+      "or a kernel of a library)",
+      api, file, line);
+  return kernel.bind(p.func, kernel.name, p.warpsim_host_gridDim, p.warpsim_host_blockDim,
+                     p.sharedMemBytes, p.kernelParams, file, line);
 }
 
 inline NodeWork memset_node_work(const cudaMemsetParams& p) {

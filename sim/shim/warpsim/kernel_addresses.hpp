@@ -45,6 +45,16 @@ struct KernelAddresses {
   }
 };
 
+// The registered kernel at `address`; one warpsim did not see defined stops the program at the
+// call (`api` at file:line), saying `what` it was.
+inline const RegisteredKernel& registered_kernel_at(const void* address, const char* what,
+                                                    const char* api, const char* file,
+                                                    unsigned line) {
+  const RegisteredKernel* kernel = KernelAddresses::instance().find(address);
+  if (kernel == nullptr) warpsim_not_simulated_at(what, api, file, line);
+  return *kernel;
+}
+
 template <class... Params, std::size_t... I>
 NodeWork bind_kernel_arguments(void (*kernel)(Params...), const char* name, dim3 grid, dim3 block,
                                std::size_t shared_bytes, void** args, const char* file,

@@ -243,6 +243,19 @@ cudaError_t cudaLaunchKernel(void (*kernel)(Params...), dim3 grid, dim3 block, v
       std::index_sequence_for<Params...>{}));
 }
 
+namespace warpsim::shim {
+// Every block of a cooperative launch must be resident at once on a GPU: a larger grid is
+// refused there (occupancy as an H100 answers it).
+inline bool cooperative_grid_fits(dim3 grid, dim3 block, std::size_t shared) {
+  const int per_sm = occupancy_blocks_per_sm(static_cast<int>(block.x * block.y * block.z), shared);
+  bool known = false;
+  const unsigned long long most =
+      1ull * static_cast<unsigned>(per_sm) *
+      static_cast<unsigned>(warpsim_device_attribute(cudaDevAttrMultiProcessorCount, known));
+  return per_sm <= 0 || 1ull * grid.x * grid.y * grid.z <= most;
+}
+}  // namespace warpsim::shim
+
 template <class... Params>
 cudaError_t cudaLaunchCooperativeKernel(void (*kernel)(Params...), dim3 grid, dim3 block,
                                         void** args, std::size_t shared = 0,
@@ -250,14 +263,8 @@ cudaError_t cudaLaunchCooperativeKernel(void (*kernel)(Params...), dim3 grid, di
                                         const char* file = __builtin_FILE(),
                                         unsigned line = __builtin_LINE()) {
   if (kernel == nullptr) return cudaErrorInvalidDeviceFunction;
-  // Every block must be resident at once on a GPU: more is refused there.
-  const int per_sm = ::warpsim::shim::occupancy_blocks_per_sm(
-      static_cast<int>(block.x * block.y * block.z), shared);
-  bool known = false;
-  const unsigned long long most =
-      1ull * static_cast<unsigned>(per_sm) *
-      static_cast<unsigned>(warpsim_device_attribute(cudaDevAttrMultiProcessorCount, known));
-  if (per_sm > 0 && 1ull * grid.x * grid.y * grid.z > most) return cudaErrorCooperativeLaunchTooLarge;
+  if (!::warpsim::shim::cooperative_grid_fits(grid, block, shared))
+    return cudaErrorCooperativeLaunchTooLarge;
   return static_cast<cudaError_t>(::warpsim::shim::launch_from_argument_array(
       "cudaLaunchCooperativeKernel", kernel, grid, block, shared, stream, args, file, line,
       std::index_sequence_for<Params...>{}));
@@ -313,20 +320,26 @@ inline cudaError_t cudaCtxResetPersistingL2Cache() { return cudaSuccess; }
 
 // A kernel as `const void*`: found again among the kernels the program defines
 // (warpsim/kernel_addresses.hpp); one warpsim did not see defined stops the program there.
+namespace warpsim::shim {
+inline cudaError_t launch_registered(const RegisteredKernel& found, const void* kernel, dim3 grid,
+                                     dim3 block, void** args, std::size_t shared,
+                                     cudaStream_t stream, const char* file, unsigned line) {
+  const auto work = found.bind(kernel, found.name, grid, block, shared, args, file, line);
+  return work ? static_cast<cudaError_t>(work(stream)) : cudaErrorInvalidValue;
+}
+inline constexpr const char* kUnregisteredLaunch =
+    "a launch of a kernel cast to void* that warpsim did not see defined (a template's "
+    "instantiation: pass the kernel itself)";
+}  // namespace warpsim::shim
 inline cudaError_t cudaLaunchKernel(const void* kernel, dim3 grid, dim3 block, void** args,
                                     std::size_t shared = 0, cudaStream_t stream = nullptr,
                                     const char* file = __builtin_FILE(),
                                     unsigned line = __builtin_LINE()) {
   if (kernel == nullptr) return cudaErrorInvalidDeviceFunction;
-  const auto* found = ::warpsim::shim::KernelAddresses::instance().find(kernel);
-  if (found == nullptr) {
-    warpsim_not_simulated_at(
-        "a launch of a kernel cast to void* that warpsim did not see defined (a template's "
-        "instantiation: pass the kernel itself)",
-        "cudaLaunchKernel", file, line);
-  }
-  const auto work = found->bind(kernel, found->name, grid, block, shared, args, file, line);
-  return work ? static_cast<cudaError_t>(work(stream)) : cudaErrorInvalidValue;
+  const auto& found = ::warpsim::shim::registered_kernel_at(
+      kernel, ::warpsim::shim::kUnregisteredLaunch, "cudaLaunchKernel", file, line);
+  return ::warpsim::shim::launch_registered(found, kernel, grid, block, args, shared, stream, file,
+                                            line);
 }
 inline cudaError_t cudaLaunchCooperativeKernel(const void* kernel, dim3 grid, dim3 block,
                                                void** args, std::size_t shared = 0,
@@ -334,23 +347,12 @@ inline cudaError_t cudaLaunchCooperativeKernel(const void* kernel, dim3 grid, di
                                                const char* file = __builtin_FILE(),
                                                unsigned line = __builtin_LINE()) {
   if (kernel == nullptr) return cudaErrorInvalidDeviceFunction;
-  const auto* found = ::warpsim::shim::KernelAddresses::instance().find(kernel);
-  if (found == nullptr) {
-    warpsim_not_simulated_at(
-        "a launch of a kernel cast to void* that warpsim did not see defined (a template's "
-        "instantiation: pass the kernel itself)",
-        "cudaLaunchCooperativeKernel", file, line);
-  }
-  // Every block must be resident at once on a GPU: more is refused there.
-  const int per_sm = ::warpsim::shim::occupancy_blocks_per_sm(
-      static_cast<int>(block.x * block.y * block.z), shared);
-  bool known = false;
-  const unsigned long long most =
-      1ull * static_cast<unsigned>(per_sm) *
-      static_cast<unsigned>(warpsim_device_attribute(cudaDevAttrMultiProcessorCount, known));
-  if (per_sm > 0 && 1ull * grid.x * grid.y * grid.z > most) return cudaErrorCooperativeLaunchTooLarge;
-  const auto work = found->bind(kernel, found->name, grid, block, shared, args, file, line);
-  return work ? static_cast<cudaError_t>(work(stream)) : cudaErrorInvalidValue;
+  const auto& found = ::warpsim::shim::registered_kernel_at(
+      kernel, ::warpsim::shim::kUnregisteredLaunch, "cudaLaunchCooperativeKernel", file, line);
+  if (!::warpsim::shim::cooperative_grid_fits(grid, block, shared))
+    return cudaErrorCooperativeLaunchTooLarge;
+  return ::warpsim::shim::launch_registered(found, kernel, grid, block, args, shared, stream, file,
+                                            line);
 }
 extern "C" cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* kernel,
                                            void** args);

@@ -26,8 +26,7 @@ struct Surface {
   cudaResourceDesc resource;
 };
 
-inline constexpr unsigned kSlots = 4096;
-inline Surface* g_surfaces[kSlots];  // a surface object's handle is its slot (0 is never used)
+inline ObjectSlots<Surface> g_surfaces;  // a surface object's handle is its slot
 
 inline long long bounded(long long value, long long size, bool& outside) {
   if (value < 0 || value >= size) {
@@ -42,8 +41,7 @@ inline long long bounded(long long value, long long size, bool& outside) {
 inline unsigned char* place(cudaSurfaceObject_t handle, const char* api, CallSite site,
                             Shape shape, std::size_t bytes, int x, int y, int slice,
                             cudaSurfaceBoundaryMode mode) {
-  Surface* surface =
-      handle > 0 && handle < kSlots ? __atomic_load_n(&g_surfaces[handle], __ATOMIC_ACQUIRE) : nullptr;
+  Surface* surface = g_surfaces.at(handle);
   if (surface == nullptr) {
     stop_launch("%s:%u: %s uses surface object %llu, which no cudaCreateSurfaceObject made (or "
                 "cudaDestroySurfaceObject destroyed)",
@@ -116,22 +114,18 @@ inline cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t* object,
   if (error != cudaSuccess) return error;
   if ((image.array->flags & cudaArraySurfaceLoadStore) == 0) return cudaErrorInvalidValue;
   auto* surface = new s::Surface{image, *resource};
-  for (unsigned i = 1; i < s::kSlots; ++i) {
-    s::Surface* empty = nullptr;
-    if (__atomic_compare_exchange_n(&s::g_surfaces[i], &empty, surface, false, __ATOMIC_ACQ_REL,
-                                    __ATOMIC_ACQUIRE)) {
-      ::warpsim::shim::arrays::add_user(image.array);
-      *object = i;
-      return cudaSuccess;
-    }
+  const unsigned slot = s::g_surfaces.claim(surface, 1);
+  if (slot != s::g_surfaces.kSlots) {
+    ::warpsim::shim::arrays::add_user(image.array);
+    *object = slot;
+    return cudaSuccess;
   }
   delete surface;
   return cudaErrorMemoryAllocation;  // more than kSlots surface objects at once
 }
 inline cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t object) {
   namespace s = ::warpsim::shim::surfaces;
-  if (object == 0 || object >= s::kSlots) return cudaErrorInvalidValue;
-  s::Surface* surface = __atomic_exchange_n(&s::g_surfaces[object], nullptr, __ATOMIC_ACQ_REL);
+  s::Surface* surface = s::g_surfaces.take(object);
   if (surface == nullptr) return cudaErrorInvalidValue;
   ::warpsim::shim::arrays::drop_user(surface->image.array);
   delete surface;
@@ -140,9 +134,8 @@ inline cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t object) {
 inline cudaError_t cudaGetSurfaceObjectResourceDesc(cudaResourceDesc* resource,
                                                     cudaSurfaceObject_t object) {
   namespace s = ::warpsim::shim::surfaces;
-  if (resource == nullptr || object == 0 || object >= s::kSlots) return cudaErrorInvalidValue;
-  const s::Surface* surface = __atomic_load_n(&s::g_surfaces[object], __ATOMIC_ACQUIRE);
-  if (surface == nullptr) return cudaErrorInvalidValue;
+  const s::Surface* surface = s::g_surfaces.at(object);
+  if (resource == nullptr || surface == nullptr) return cudaErrorInvalidValue;
   *resource = surface->resource;
   return cudaSuccess;
 }

@@ -143,12 +143,10 @@ struct Texture {
   bool one_float;     // texels of one 32-bit float (tex2D's fast path)
 };
 
-inline constexpr unsigned kSlots = 4096;
-inline Texture* g_textures[kSlots];  // a texture object's handle is its slot (0 is never used)
+inline ObjectSlots<Texture> g_textures;  // a texture object's handle is its slot
 
 inline const Texture& texture_at(cudaTextureObject_t handle, const char* api, CallSite site) {
-  Texture* texture =
-      handle > 0 && handle < kSlots ? __atomic_load_n(&g_textures[handle], __ATOMIC_ACQUIRE) : nullptr;
+  const Texture* texture = g_textures.at(handle);
   if (texture == nullptr) {
     stop_launch("%s:%u: %s reads texture object %llu, which no cudaCreateTextureObject made "
                 "(or cudaDestroyTextureObject destroyed)",
@@ -532,22 +530,18 @@ inline cudaError_t cudaCreateTextureObject(cudaTextureObject_t* object,
       (desc->readMode == cudaReadModeNormalizedFloat && format.x <= 16);
   const bool one_float = format.f == cudaChannelFormatKindFloat && format.x == 32 && format.y == 0;
   auto* texture = new t::Texture{image, *resource, *desc, float_result, one_float};
-  for (unsigned i = 1; i < t::kSlots; ++i) {
-    t::Texture* empty = nullptr;
-    if (__atomic_compare_exchange_n(&t::g_textures[i], &empty, texture, false, __ATOMIC_ACQ_REL,
-                                    __ATOMIC_ACQUIRE)) {
-      if (image.array != nullptr) ::warpsim::shim::arrays::add_user(image.array);
-      *object = i;
-      return cudaSuccess;
-    }
+  const unsigned slot = t::g_textures.claim(texture, 1);
+  if (slot != t::g_textures.kSlots) {
+    if (image.array != nullptr) ::warpsim::shim::arrays::add_user(image.array);
+    *object = slot;
+    return cudaSuccess;
   }
   delete texture;
   return cudaErrorMemoryAllocation;  // more than kSlots texture objects at once
 }
 inline cudaError_t cudaDestroyTextureObject(cudaTextureObject_t object) {
   namespace t = ::warpsim::shim::textures;
-  if (object == 0 || object >= t::kSlots) return cudaErrorInvalidValue;
-  t::Texture* texture = __atomic_exchange_n(&t::g_textures[object], nullptr, __ATOMIC_ACQ_REL);
+  t::Texture* texture = t::g_textures.take(object);
   if (texture == nullptr) return cudaErrorInvalidValue;
   if (texture->image.array != nullptr) ::warpsim::shim::arrays::drop_user(texture->image.array);
   delete texture;
@@ -556,18 +550,16 @@ inline cudaError_t cudaDestroyTextureObject(cudaTextureObject_t object) {
 inline cudaError_t cudaGetTextureObjectResourceDesc(cudaResourceDesc* resource,
                                                     cudaTextureObject_t object) {
   namespace t = ::warpsim::shim::textures;
-  if (resource == nullptr || object == 0 || object >= t::kSlots) return cudaErrorInvalidValue;
-  const t::Texture* texture = __atomic_load_n(&t::g_textures[object], __ATOMIC_ACQUIRE);
-  if (texture == nullptr) return cudaErrorInvalidValue;
+  const t::Texture* texture = t::g_textures.at(object);
+  if (resource == nullptr || texture == nullptr) return cudaErrorInvalidValue;
   *resource = texture->resource;
   return cudaSuccess;
 }
 inline cudaError_t cudaGetTextureObjectTextureDesc(cudaTextureDesc* desc,
                                                    cudaTextureObject_t object) {
   namespace t = ::warpsim::shim::textures;
-  if (desc == nullptr || object == 0 || object >= t::kSlots) return cudaErrorInvalidValue;
-  const t::Texture* texture = __atomic_load_n(&t::g_textures[object], __ATOMIC_ACQUIRE);
-  if (texture == nullptr) return cudaErrorInvalidValue;
+  const t::Texture* texture = t::g_textures.at(object);
+  if (desc == nullptr || texture == nullptr) return cudaErrorInvalidValue;
   *desc = texture->desc;
   return cudaSuccess;
 }
