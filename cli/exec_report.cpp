@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "run_report.hpp"
+#include "warpsim/text_lines.hpp"
 
 namespace warpsim::cli {
 
@@ -27,12 +28,6 @@ std::string ending_text(const runner::ProgramResult& r) {
   return r.message;
 }
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
 
 }  // namespace
 

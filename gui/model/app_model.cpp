@@ -13,6 +13,7 @@
 #include "model/narrate.hpp"
 #include "model/svg.hpp"
 #include "warpsim/compared_buffers.hpp"
+#include "warpsim/text_lines.hpp"
 
 namespace warpsim::gui {
 namespace {
@@ -26,13 +27,6 @@ struct Overloaded : F... {
 template <class... F>
 Overloaded(F...) -> Overloaded<F...>;
 
-std::vector<std::string> read_lines(const std::string& path) {
-  std::vector<std::string> lines;
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line)) lines.push_back(line);
-  return lines;
-}
 
 void say(Model& m, std::string text, bool error = false) {
   m.notice = std::move(text);
