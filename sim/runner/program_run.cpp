@@ -468,7 +468,9 @@ ProgramResult run_program(const ProgramRequest& request) {
                                  result.launches.back().record.status != "completed" &&
                                  result.launches.back().record.status != "running" &&
                                  result.launches.back().record.status != "crashed" &&
-                                 result.launches.back().record.status != "invalid_configuration";
+                                 result.launches.back().record.status != "invalid_configuration" &&
+                                 result.launches.back().record.status != "refused" &&
+                                 result.launches.back().record.status != "not_run";
   char limit[32];
   std::snprintf(limit, sizeof limit, "%g", request.time_limit_seconds);
   if (end.timed_out) {
