@@ -231,11 +231,16 @@ TEST_CASE("kernels launched from kernels run after their parent grid, each liste
     CHECK(contains(run.out, "block 1: stream order 0 10 20 30, its tail launch saw 12 of 12 appends"));
     CHECK(contains(run.out, "PASSED"));
     // Launch 1 is tree_sum from the host; its two children come next, each before the other's
-    // subtree (a child completes with its own children).
-    CHECK(contains(run.err, "1. tree_sum<<<1, 2>>>"));
-    CHECK(contains(run.err, "2. tree_sum<<<1, 2>>>"));
-    CHECK(contains(run.err, "completed  (launched by launch 1, depth 1)"));
-    CHECK(contains(run.err, "(launched by launch 2, depth 2)"));
+    // subtree (a child completes with its own children). The text report (stderr) is written
+    // when --json is not given.
+    const ProcessOutcome text = run_warpsim({"exec", "--jobs", jobs, "--time-limit", "60",
+                                             (kPrograms / "dynamic_parallelism.cu").string()});
+    INFO(text.err);
+    CHECK(text.exit_code == 0);
+    CHECK(contains(text.err, "1. tree_sum<<<1, 2>>>"));
+    CHECK(contains(text.err, "2. tree_sum<<<1, 2>>>"));
+    CHECK(contains(text.err, "completed  (launched by launch 1, depth 1)"));
+    CHECK(contains(text.err, "(launched by launch 2, depth 2)"));
     const json report = json::parse(read_text(scratch() / "dynamic_parallelism.json"));
     // 1 + 2 + 4 + ... : every grid of the tree but its 37 leaves launches two: 73 grids,
     // then launcher, its 3 x 4 appends and 3 tail launches.
