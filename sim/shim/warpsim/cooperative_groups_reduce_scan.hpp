@@ -143,23 +143,6 @@ V inclusive_scan(const GroupT& group, V value, Fn& op, Site site) {
   }
 }
 
-template <class GroupT, class V, class Fn>
-V reduce(const GroupT& group, V value, Fn& op, Site site) {
-  const unsigned int mask = GroupAccess::mask(group);
-  if constexpr (is_multi_warp_tile<GroupT>) {
-    return reduce_multi_warp<tile_size<GroupT>>(value, op, site);
-  } else if constexpr (redux_group<GroupT> && redux_op<std::remove_cv_t<Fn>, V>) {
-    return redux<std::remove_cv_t<Fn>>(mask, value, site);
-  } else if constexpr (tile_size<GroupT> != 0) {
-    return butterfly<tile_size<GroupT>>(mask, value, op, site);
-  } else {
-    if (group.size() == 32) return butterfly<32>(0xffffffffu, value, op, site);
-    const V total = scan_members(mask, value, op, site);
-    const int last = 31 - __clz(static_cast<int>(mask));
-    return shuffle<ShflKind::idx>(mask, total, last, 32, site);
-  }
-}
-
 // reduce over a tile of several warps: each warp reduces its 32 lanes as a tile<32> does, lane 0
 // of each warp leaves its warp's total in the block's scratch, the tile syncs, and every member
 // combines its tile's warp totals in warp order; a second sync lets the next reduce reuse the
@@ -185,6 +168,23 @@ V reduce_multi_warp(V value, Fn& op, Site site) {
   return total;
 }
 
+template <class GroupT, class V, class Fn>
+V reduce(const GroupT& group, V value, Fn& op, Site site) {
+  const unsigned int mask = GroupAccess::mask(group);
+  if constexpr (is_multi_warp_tile<GroupT>) {
+    return reduce_multi_warp<tile_size<GroupT>>(value, op, site);
+  } else if constexpr (redux_group<GroupT> && redux_op<std::remove_cv_t<Fn>, V>) {
+    return redux<std::remove_cv_t<Fn>>(mask, value, site);
+  } else if constexpr (tile_size<GroupT> != 0) {
+    return butterfly<tile_size<GroupT>>(mask, value, op, site);
+  } else {
+    if (group.size() == 32) return butterfly<32>(0xffffffffu, value, op, site);
+    const V total = scan_members(mask, value, op, site);
+    const int last = 31 - __clz(static_cast<int>(mask));
+    return shuffle<ShflKind::idx>(mask, total, last, 32, site);
+  }
+}
+
 template <class GroupT>
 constexpr void check_group() {
   static_assert(is_warp_group<GroupT> || is_multi_warp_tile<GroupT>,
@@ -194,11 +194,9 @@ constexpr void check_group() {
 // Scans over a tile of several warps stop the launch when reached.
 template <class GroupT>
 [[noreturn]] void stop_multi_warp_scan(Site site) {
-  {
-    stop("inclusive_scan/exclusive_scan over a thread_block_tile of " +
-             std::to_string(tile_size<GroupT>) + " threads (several warps) is not simulated",
-         site);
-  }
+  stop("inclusive_scan/exclusive_scan over a thread_block_tile of " +
+           std::to_string(tile_size<GroupT>) + " threads (several warps) is not simulated",
+       site);
 }
 
 }  // namespace warpsim::shim::cg
