@@ -169,6 +169,16 @@ TEST_CASE("a runtime API warpsim does not simulate stops the program when reache
   CHECK(contains(not_reached.out, "PASSED"));
 }
 
+TEST_CASE("CUDA 12's graph node parameters and pool allocations compile; a conditional node stops") {
+  const ProcessOutcome run = run_warpsim({"exec", (kCases / "graph_conditional.cu").string()});
+  INFO(run.err);
+  CHECK(run.exit_code == 123);
+  CHECK(contains(run.out, "type 0, func null\nallocated from the pool\n"));
+  CHECK_FALSE(contains(run.out, "PASSED"));
+  CHECK(contains(run.err, "a conditional graph node is not simulated: "
+                          "cudaGraphConditionalHandleCreate at graph_conditional.cu:22"));
+}
+
 TEST_CASE("a device-side assert stops its launch; the program goes on with cudaErrorAssert") {
   const ProcessOutcome run = run_warpsim({"exec", (kCases / "device_assert.cu").string()});
   INFO(run.err);
