@@ -184,10 +184,13 @@ def cuda_samples(root: Path) -> list[Program]:
             # The target's CUDA_SEPARABLE_COMPILATION ON: nvcc -rdc=true in the GPU build, as
             # CMake builds it (kernels that launch kernels compile only so).
             separable = re.search(r"CUDA_SEPARABLE_COMPILATION\s+ON", text) is not None
+            nvcc_flags = ["-rdc=true"] if separable else []
+            # CUDA::cuda_driver: the driver API's library (the simulator has it in its shim).
+            if re.search(r"CUDA::cuda_driver", text):
+                nvcc_flags.append("-lcuda")
             programs.append(Program(name, folder, sources, runs,
                                     include_dirs=[root / "Common"] + own, needs=needs,
-                                    host_flags=host_flags,
-                                    nvcc_flags=["-rdc=true"] if separable else []))
+                                    host_flags=host_flags, nvcc_flags=nvcc_flags))
     return programs
 
 

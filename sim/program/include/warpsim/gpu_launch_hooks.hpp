@@ -77,8 +77,19 @@ struct KernelLaunch {
   unsigned line;
   Call call;
 
+  // A launch in kernel code (dynamic parallelism) is made as written: the device has no
+  // recorder, and the host records only its own launches.
   template <class... Args>
-  void operator()(Args&&... args) {
+  __host__ __device__ void operator()(Args&&... args) {
+#if defined(__CUDA_ARCH__)
+    call(static_cast<Args&&>(args)...);
+#else
+    host_launch(static_cast<Args&&>(args)...);
+#endif
+  }
+
+  template <class... Args>
+  void host_launch(Args&&... args) {
     // The arguments are evaluated once, here, and passed on as the kernel's parameters.
     std::tuple<std::decay_t<Args>...> values(std::forward<Args>(args)...);
     const std::uint64_t index = launches_made()++;
@@ -98,8 +109,9 @@ struct KernelLaunch {
 };
 
 template <class Call>
-KernelLaunch<Call> launch_kernel(const char* kernel, const char* file, unsigned line, Call call) {
-  return {kernel, file, line, std::move(call)};
+__host__ __device__ KernelLaunch<Call> launch_kernel(const char* kernel, const char* file,
+                                                     unsigned line, Call call) {
+  return {kernel, file, line, static_cast<Call&&>(call)};
 }
 
 }  // namespace warpsim::gpu_hooks
