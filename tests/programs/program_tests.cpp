@@ -99,7 +99,13 @@ TEST_CASE("every corpus program passes its own check under warpsim exec") {
       CHECK_FALSE(contains(run.out, "FAILED"));
       CHECK(contains(run.err, "warpsim exec: " + program.filename().string() + ": "));
       CHECK(contains(run.err, "the program exited with status 0"));
-      CHECK_FALSE(contains(run.err, "warning:"));
+      if (program.filename() == "thrust_device_vector.cu") {
+        // A known limit (README, Thrust): device_vector's storage is host memory here (Thrust's
+        // CPP system), so exec warns that the kernel is given memory no cudaMalloc made.
+        CHECK(contains(run.err, "warning: argument 1 points into memory no cudaMalloc"));
+      } else {
+        CHECK_FALSE(contains(run.err, "warning:"));
+      }
       if (const std::optional<Recording> gpu = recording_of(program)) {
         CHECK_MESSAGE(run.out == gpu->stdout_text, "stdout differs from the GPU's recording");
         CHECK(run.exit_code == gpu->exit_status);
