@@ -85,6 +85,34 @@ std::string rewrite_extern_shared_in(std::string_view source, const std::string&
       continue;
     }
     if (text != "__shared__") continue;
+    // `__shared__ alignas(16) float t[8];` (nvcc accepts alignas among the decl-specifiers, C++
+    // only before them): the alignas moves to the declaration's start, `alignas(16) __shared__`.
+    // (An extern array's alignment words are dropped below.)
+    const auto declares_extern = [&] {
+      for (std::size_t j = declaration_start; j < tokens.size() && tokens[j].text != ";"; ++j) {
+        if (tokens[j].text == "extern") return true;
+      }
+      return false;
+    };
+    if (k + 2 < tokens.size() && tokens[k + 1].text == "alignas" && tokens[k + 2].text == "(" &&
+        !declares_extern()) {
+      std::size_t close = k + 2;
+      for (int depth = 0; close < tokens.size(); ++close) {
+        if (tokens[close].text == "(") ++depth;
+        if (tokens[close].text == ")" && --depth == 0) break;
+      }
+      if (close == tokens.size()) continue;
+      const std::size_t from = tokens[declaration_start].offset;
+      const std::size_t alignas_from = tokens[k + 1].offset;
+      const std::size_t alignas_to = tokens[close].offset + 1;
+      out.append(source.substr(copied, from - copied));
+      out.append(source.substr(alignas_from, alignas_to - alignas_from));
+      out += ' ';
+      out.append(source.substr(from, alignas_from - from));
+      copied = alignas_to;
+      k = close;
+      continue;
+    }
     std::size_t semicolon = k;
     while (semicolon < tokens.size() && tokens[semicolon].text != ";" &&
            tokens[semicolon].text != "{" && tokens[semicolon].text != "=") {

@@ -153,6 +153,10 @@ TEST_CASE("extern __shared__ declarations become references to the runtime's buf
       {"extern __shared__ half shmem[][CHUNK_K * K + SKEW_HALF];",
        "half (&shmem)[][CHUNK_K*K+SKEW_HALF] = *reinterpret_cast<half (*)[][CHUNK_K*K+SKEW_HALF]>"
        "(warpsim_runner_dynamic_shared_);"},
+      // alignas after __shared__ (nvcc takes it there, C++ only before the decl-specifiers).
+      {"__shared__ alignas(alignof(float4)) float As[4][4];",
+       "alignas(alignof(float4)) __shared__  float As[4][4];"},
+      {"  static __shared__ alignas(16) int t[8];", "  alignas(16) static __shared__  int t[8];"},
       // Left alone: static shared arrays, comments, strings, other externs.
       {"__shared__ float tile[32][33];", "__shared__ float tile[32][33];"},
       {"// extern __shared__ float s[];", "// extern __shared__ float s[];"},

@@ -208,6 +208,8 @@ Expected<KernelChoice> resolve_kernel(const std::vector<KernelInfo>& kernels,
 // `extern __thread ... warpsim_runner_dynamic_shared_`: blocks may run on several OS threads):
 //   T (&name)[] = *reinterpret_cast<T (*)[]>(warpsim_runner_dynamic_shared_);
 // Line numbers of all other text are unchanged. kDynamicSharedSymbol is the runtime's own buffer.
+// Also moves an alignas written after `__shared__` (which nvcc accepts, C++ does not) to the
+// declaration's start: `__shared__ alignas(16) float t[8];` -> `alignas(16) __shared__ float ...`.
 inline constexpr const char* kDynamicSharedSymbol = "warpsim_dynamic_shared";
 inline constexpr const char* kDynamicSharedBaseSymbol = "warpsim_dynamic_shared_base";
 std::string rewrite_extern_shared(std::string_view source);
