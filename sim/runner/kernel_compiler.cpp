@@ -30,12 +30,14 @@ namespace fs = std::filesystem;
 namespace {
 
 // Flags that shape the object code; part of the cache key. C++17, as nvcc and NVRTC default to.
-// DWARF 4: with DWARF 5 line tables, binutils 2.40's addr2line names the compiled file (in the
-// cache) instead of the user's file from `#line` for some addresses.
+// Line information (-g) where asked: DWARF 4, because with DWARF 5 line tables, binutils 2.40's
+// addr2line names the compiled file (in the cache) instead of the user's file from `#line` for
+// some addresses. -g changes no code (GCC's and clang's rule; object_with_lines checks it).
 // A whole program (`warpsim exec`) is the same without -shared; one of its several files, with
 // -c; a .c file, C with neither the C++ standard nor the shim.
-std::vector<std::string> shaping_flags(CompileOutput output, bool c_language) {
-  std::vector<std::string> flags{"-std=c++17", "-O1", "-g", "-gdwarf-4", "-fPIC"};
+std::vector<std::string> shaping_flags(CompileOutput output, bool c_language, bool line_info) {
+  std::vector<std::string> flags{"-std=c++17", "-O1", "-fPIC"};
+  if (line_info) flags.insert(flags.begin() + 2, {"-g", "-gdwarf-4"});
   if (c_language) flags.erase(flags.begin());
 #if defined(WARPSIM_RUNNER_SANITIZED_LIBRARY)
   // libwarpsim was built with ASan and UBSan (WARPSIM_SANITIZE): a program that loads it must
@@ -65,8 +67,8 @@ std::vector<std::string> output_flags(CompileOutput output, bool c_language,
 }
 
 std::vector<std::string> codegen_flags(CompileOutput output, bool c_language,
-                                       bool host_cplusplus) {
-  std::vector<std::string> flags = shaping_flags(output, c_language);
+                                       bool host_cplusplus, bool line_info) {
+  std::vector<std::string> flags = shaping_flags(output, c_language, line_info);
   for (std::string& flag : output_flags(output, c_language, host_cplusplus)) {
     flags.push_back(std::move(flag));
   }
@@ -647,11 +649,15 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
   const Expected<std::string> cub_dir = translated_cub_headers(toolchain);
   if (!cub_dir) return fail(cub_dir.error().message);
 
+  // Lines are read from a kernel object only when a lane crashes or runs past the time limit
+  // (memory checks read them for every finding; programs, for a call warpsim stops): a plain
+  // kernel object is built without them, and its twin with them when asked (object_with_lines).
+  const bool line_info = options.output != CompileOutput::shared_object || options.instrument_memory;
   ContentHash key;
   key.add(prepared_source).add(toolchain.compiler_path).add(*version).add(*cub_dir);
   for (const std::string& word : toolchain.compiler) key.add(word);
   const std::vector<std::string> codegen =
-      codegen_flags(options.output, options.c_language, options.host_cplusplus);
+      codegen_flags(options.output, options.c_language, options.host_cplusplus, line_info);
   for (const std::string& flag : codegen) key.add(flag);
   for (const std::string& flag : arch_flags) key.add(flag);
   for (const std::string& flag : check_flags) key.add(flag);
@@ -667,9 +673,71 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
   const std::string source = stem + ".cu";
   const std::string notes = stem + ".notes";
 
+  // The compile's command: with the precompiled shim when `use_pch`, writing `output` (and the
+  // make rule `rule`, when given). The line twin's is the same with -g, without either.
+  const auto compile_argv = [&](bool with_lines, bool use_pch, const std::string& output,
+                                const std::string& rule) {
+    // What shapes the shim as this compile reads it: a precompiled shim is built with these.
+    std::vector<std::string> header_flags =
+        shaping_flags(options.output, options.c_language, with_lines);
+    header_flags.insert(header_flags.end(), arch_flags.begin(), arch_flags.end());
+    header_flags.insert(header_flags.end(), check_flags.begin(), check_flags.end());
+    if (!options.c_language) {
+      add_libcudacxx(toolchain, header_flags);
+      header_flags.push_back("-I" + toolchain.shim_dir);
+      header_flags.push_back("-I" + toolchain.include_dir);
+      if (!cub_dir->empty()) header_flags.push_back("-I" + *cub_dir);
+    }
+    std::vector<std::string> argv = toolchain.compiler;
+    if (use_pch && !options.c_language && !options.host_cplusplus) {
+      if (std::string pch =
+              precompiled_shim_dir(toolchain, *version, header_flags, toolchain.shim_digest);
+          !pch.empty()) {
+        argv.push_back("-I" + pch);
+      }
+    }
+    argv.insert(argv.end(), header_flags.begin(), header_flags.end());
+    for (std::string& flag :
+         output_flags(options.output, options.c_language, options.host_cplusplus)) {
+      argv.push_back(std::move(flag));
+    }
+    // The compiled copy lies in the cache: its "..." includes are looked for in the user's folder
+    // first, as they would be beside the original (a kernel file or a one-file program keeps the
+    // folder after the user's -I, as ever).
+    if (options.output == CompileOutput::object) argv.push_back("-iquote" + options.user_dir);
+    argv.insert(argv.end(), options.user_flags.begin(), options.user_flags.end());
+    // A host file (.c, .cpp) of a program sees its folder for "..." includes only, as the host
+    // compiler nvcc hands it to does: Rodinia's kmeans keeps an AIX unistd.h beside getopt.c,
+    // whose #include <unistd.h> means the system's.
+    if (!options.c_language && !options.host_cplusplus) argv.push_back("-I" + options.user_dir);
+    if (!rule.empty()) {
+      for (const std::string& arg : {std::string("-MD"), std::string("-MF"), rule}) {
+        argv.push_back(arg);
+      }
+    }
+    for (const std::string& arg : {std::string("-o"), output, source}) argv.push_back(arg);
+    if (options.output != CompileOutput::object) {
+      for (std::string& flag : link_flags(toolchain)) argv.push_back(std::move(flag));
+    }
+    return argv;
+  };
+  std::shared_ptr<const CompiledKernel::LineTwin> line_twin;
+  if (!line_info) {
+    CompiledKernel::LineTwin twin;
+    twin.object = stem + ".lines.so";
+    twin.argv = compile_argv(true, false, twin.object, {});  // -o: a temporary name, when built
+    if (toolchain.sandbox != nullptr) {
+      const ProcessSandbox box = compiler_sandbox(toolchain);
+      twin.sandbox = *box.sandbox;
+      twin.writable = box.writable;
+      twin.readable = box.readable;
+    }
+    line_twin = std::make_shared<const CompiledKernel::LineTwin>(std::move(twin));
+  }
+
   if (is_file(object) && dependencies_unchanged(manifest)) {
     ::utimensat(AT_FDCWD, object.c_str(), nullptr, 0);  // a use, for the cache's LRU order
-    return Expected<CompiledKernel>({object, true, read_lines(notes), fill});
+    return Expected<CompiledKernel>({object, true, read_lines(notes), fill, line_twin});
   }
 
   if (const Expected<void> written = write_prepared_headers(options.headers); !written) {
@@ -681,43 +749,7 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
   const std::string suffix = temporary_suffix();
   const std::string temporary_object = object + suffix;
   const std::string make_rule = stem + ".d" + suffix;
-  // What shapes the shim as this compile reads it: a precompiled shim is built with these.
-  std::vector<std::string> header_flags = shaping_flags(options.output, options.c_language);
-  header_flags.insert(header_flags.end(), arch_flags.begin(), arch_flags.end());
-  header_flags.insert(header_flags.end(), check_flags.begin(), check_flags.end());
-  if (!options.c_language) {
-    add_libcudacxx(toolchain, header_flags);
-    header_flags.push_back("-I" + toolchain.shim_dir);
-    header_flags.push_back("-I" + toolchain.include_dir);
-    if (!cub_dir->empty()) header_flags.push_back("-I" + *cub_dir);
-  }
-  std::vector<std::string> argv = toolchain.compiler;
-  if (!options.c_language && !options.host_cplusplus) {
-    if (std::string pch = precompiled_shim_dir(toolchain, *version, header_flags, toolchain.shim_digest);
-        !pch.empty()) {
-      argv.push_back("-I" + pch);
-    }
-  }
-  argv.insert(argv.end(), header_flags.begin(), header_flags.end());
-  for (std::string& flag : output_flags(options.output, options.c_language, options.host_cplusplus)) {
-    argv.push_back(std::move(flag));
-  }
-  // The compiled copy lies in the cache: its "..." includes are looked for in the user's folder
-  // first, as they would be beside the original (a kernel file or a one-file program keeps the
-  // folder after the user's -I, as ever).
-  if (options.output == CompileOutput::object) argv.push_back("-iquote" + options.user_dir);
-  argv.insert(argv.end(), options.user_flags.begin(), options.user_flags.end());
-  // A host file (.c, .cpp) of a program sees its folder for "..." includes only, as the host
-  // compiler nvcc hands it to does: Rodinia's kmeans keeps an AIX unistd.h beside getopt.c,
-  // whose #include <unistd.h> means the system's.
-  if (!options.c_language && !options.host_cplusplus) argv.push_back("-I" + options.user_dir);
-  for (const std::string& arg : {std::string("-MD"), std::string("-MF"), make_rule,
-                                 std::string("-o"), temporary_object, source}) {
-    argv.push_back(arg);
-  }
-  if (options.output != CompileOutput::object) {
-    for (std::string& flag : link_flags(toolchain)) argv.push_back(std::move(flag));
-  }
+  std::vector<std::string> argv = compile_argv(line_info, true, temporary_object, make_rule);
   if (options.color_diagnostics) argv.push_back("-fdiagnostics-color=always");
 
   ProcessOutput run = run_process(argv, compiler_sandbox(toolchain));
@@ -747,7 +779,7 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
                                         toolchain.cache_dir + ": " + std::strerror(errno));
   }
   prune_kernel_cache(toolchain.cache_dir + "/kernels", toolchain.cache_limits);
-  return Expected<CompiledKernel>({object, false, std::move(warnings), fill});
+  return Expected<CompiledKernel>({object, false, std::move(warnings), fill, line_twin});
 }
 
 std::vector<Expected<CompiledKernel>> compile_kernels(const Toolchain& toolchain,
@@ -804,7 +836,7 @@ Expected<CompiledKernel> link_program(const Toolchain& toolchain,
   const std::string executable = toolchain.cache_dir + "/kernels/" + key.hex() + ".exe";
   if (is_file(executable)) {
     ::utimensat(AT_FDCWD, executable.c_str(), nullptr, 0);  // a use, for the cache's LRU order
-    return Expected<CompiledKernel>({executable, true, {}, 0});
+    return Expected<CompiledKernel>({executable, true, {}, 0, nullptr});
   }
   const std::string temporary = executable + temporary_suffix();
   std::vector<std::string> argv = toolchain.compiler;
@@ -824,7 +856,7 @@ Expected<CompiledKernel> link_program(const Toolchain& toolchain,
                 std::strerror(errno));
   }
   prune_kernel_cache(toolchain.cache_dir + "/kernels", toolchain.cache_limits);
-  return Expected<CompiledKernel>({executable, false, {}, 0});
+  return Expected<CompiledKernel>({executable, false, {}, 0, nullptr});
 }
 
 std::string unsupported_library_hint(std::string_view output) {

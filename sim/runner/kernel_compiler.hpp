@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -105,7 +107,22 @@ struct CompiledKernel {
   // 0xfe), for LaunchOptions::never_set_fill; 0 where the compiler was not asked (clang's pattern
   // differs by type and is not used).
   std::uint8_t never_set_fill = 0;
+  // A plain kernel object (no memory checks) is built without debug information, which costs a
+  // third of its compile: how to build its twin with line information, when a crash or the time
+  // limit asks which line a lane was on (object_with_lines). Absent: the object has lines.
+  struct LineTwin {
+    std::vector<std::string> argv;  // the same compile with -g, into `object` + a suffix
+    std::string object;             // where the twin is kept, beside the object in the cache
+    std::optional<Sandbox> sandbox;  // the compile's own, when it had one
+    std::vector<std::string> writable, readable;
+  };
+  std::shared_ptr<const LineTwin> line_twin;
 };
+
+// An object whose code is `compiled`'s, byte for byte at the same addresses, with line
+// information: `compiled` itself when it has lines, else its twin (built once, kept in the
+// cache). An error when the twin cannot be built or its code differs (then no line is named).
+Expected<std::string> object_with_lines(const CompiledKernel& compiled);
 
 // The text of `file` after the preprocessor (with the shim and `arch`'s definitions, as
 // compile_kernel would see it), keeping only what comes from the user's own files (not the

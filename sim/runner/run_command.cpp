@@ -552,8 +552,13 @@ KernelFileResult run_request(const KernelFileRequest& request, KernelFileRunner:
   for (const Frame& frame : outcome.frames) {
     if (frame.tag == FrameTag::bad_input) return bad_input(frame.payload);
   }
-  const StopContext context{request.timeout_seconds, launch.stack_bytes, launch.dynamic_shared_bytes,
-                            &*buffers, ready->compiled.shared_object, ready->absolute, request.grid};
+  const StopContext context{request.timeout_seconds, launch.stack_bytes,
+                            launch.dynamic_shared_bytes, &*buffers, ready->compiled.shared_object,
+                            [&compiled = ready->compiled] {
+                              const Expected<std::string> object = object_with_lines(compiled);
+                              return object ? *object : std::string();
+                            },
+                            ready->absolute, request.grid};
   result.status = add_outcome(result, outcome, context);
   if (outcome.timed_out) {
     result.cpu_seconds_at_limit = outcome.cpu_seconds_at_limit;

@@ -18,10 +18,13 @@ using runtime::CodeLine;
 
 // The innermost frame in the user's file (else any known file) of the kernel object's offsets,
 // through addr2line.
-CodeLine locate_frames(const std::string& shared_object, const StopReport& report,
-                       const std::string& user_file) {
+CodeLine locate_frames(const StopContext& context, const StopReport& report) {
   if (report.frame_count == 0 || find_program("addr2line").empty()) return {};
-  std::vector<std::string> argv{"addr2line", "-e", shared_object, "-i"};
+  const std::string object =
+      context.object_with_lines ? context.object_with_lines() : context.shared_object;
+  if (object.empty()) return {};
+  const std::string& user_file = context.user_file;
+  std::vector<std::string> argv{"addr2line", "-e", object, "-i"};
   for (std::uint32_t i = 0; i < report.frame_count; ++i) {
     std::ostringstream hex;
     hex << "0x" << std::hex << report.frames[i];
@@ -136,7 +139,7 @@ Diagnostic stop_diagnostic(const StopReport& report, const StopContext& context,
                               (block_idx.y + std::uint64_t{context.grid.y} * block_idx.z);
   d.warp = report.warp;
   d.lanes = has_position ? lane_bit(static_cast<int>(report.lane)) : 0;
-  CodeLine where = locate_frames(context.shared_object, report, context.user_file);
+  CodeLine where = locate_frames(context, report);
   if (where.line == 0 && report.last_line != 0) {
     where = {report.last_file, report.last_line};  // the lane's last warp-level call
   }

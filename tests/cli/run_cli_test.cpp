@@ -178,6 +178,44 @@ TEST_CASE("a null-pointer store is a kernel_fault naming the lane and the line")
   CHECK(contains(run.err, "lane 3"));
 }
 
+// Whether the ELF object at `path` has a section named `name` (".debug_line").
+bool has_section(const fs::path& path, const std::string& name) {
+  const std::string image = read_text(path);
+  return image.find(std::string(1, '\0') + name + std::string(1, '\0')) != std::string::npos;
+}
+
+TEST_CASE("a plain kernel object has no line information; a crash builds its twin that has") {
+  const fs::path cache = scratch() / "cache-lines";
+  fs::remove_all(cache);
+  const std::vector<std::string> env{"WARPSIM_CACHE_DIR=" + cache.string()};
+  const std::vector<std::string> args{"run",   kKernels + "null_pointer.cu", "--kernel",
+                                      "null_store", "--grid", "1", "--block", "32",
+                                      "--arg", "i32[32]:zeros", "--json"};
+  for (int run_number = 1; run_number <= 2; ++run_number) {  // built, then from the cache
+    CAPTURE(run_number);
+    const Outcome run = run_cli(args, env);
+    CHECK(run.exit_code == 1);
+    const json result = parse_json(run);
+    REQUIRE(result["diagnostics"].size() == 1);
+    CHECK(result["diagnostics"][0]["line"] == 7);
+  }
+  std::vector<fs::path> objects, twins;
+  for (const auto& file : fs::directory_iterator(cache / "kernels")) {
+    const std::string name = file.path().filename().string();
+    if (name.ends_with(".lines.so")) twins.push_back(file.path());
+    else if (name.ends_with(".so")) objects.push_back(file.path());
+  }
+  REQUIRE(objects.size() == 1);
+  REQUIRE(twins.size() == 1);
+  CHECK_FALSE(has_section(objects[0], ".debug_line"));
+  CHECK(has_section(twins[0], ".debug_line"));
+  // A twin whose code differs (here: not an object at all) is rebuilt, never used as it is.
+  std::ofstream(twins[0], std::ios::trunc) << "not an object";
+  const Outcome again = run_cli(args, env);
+  CHECK(parse_json(again)["diagnostics"][0]["line"] == 7);
+  CHECK(has_section(twins[0], ".debug_line"));
+}
+
 TEST_CASE("a write one past the end is out_of_bounds naming the buffer and element") {
   const Outcome run = run_cli({"run", kKernels + "out_of_bounds.cu", "--kernel", "shifted_store",
                                "--grid", "1", "--block", "32", "--arg", "f32[32]:zeros", "--json"});

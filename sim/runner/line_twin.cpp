@@ -1,0 +1,98 @@
+// object_with_lines (kernel_compiler.hpp): a plain kernel object's twin with line information,
+// built when a stop needs a line, used only when its code is the object's, byte for byte.
+#include <elf.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kernel_compiler.hpp"
+#include "subprocess.hpp"
+
+namespace warpsim::runner {
+namespace {
+
+struct CodeSection {
+  std::string name;
+  std::uint64_t address = 0;
+  std::string bytes;
+  bool operator==(const CodeSection&) const = default;
+};
+
+std::optional<std::string> whole_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// The executable sections of a 64-bit ELF object, in order; nullopt when it is not one.
+std::optional<std::vector<CodeSection>> code_sections(const std::string& path) {
+  const std::optional<std::string> image = whole_file(path);
+  if (!image || image->size() < sizeof(Elf64_Ehdr)) return std::nullopt;
+  Elf64_Ehdr header;
+  std::memcpy(&header, image->data(), sizeof header);
+  if (std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0 || header.e_ident[EI_CLASS] != ELFCLASS64 ||
+      header.e_shentsize != sizeof(Elf64_Shdr) || header.e_shstrndx >= header.e_shnum ||
+      header.e_shoff + std::uint64_t{header.e_shnum} * sizeof(Elf64_Shdr) > image->size()) {
+    return std::nullopt;
+  }
+  std::vector<Elf64_Shdr> sections(header.e_shnum);
+  std::memcpy(sections.data(), image->data() + header.e_shoff, header.e_shnum * sizeof(Elf64_Shdr));
+  const Elf64_Shdr& names = sections[header.e_shstrndx];
+  if (names.sh_offset + names.sh_size > image->size()) return std::nullopt;
+  std::vector<CodeSection> code;
+  for (const Elf64_Shdr& section : sections) {
+    if ((section.sh_flags & SHF_EXECINSTR) == 0) continue;
+    if (section.sh_type == SHT_NOBITS || section.sh_offset + section.sh_size > image->size() ||
+        section.sh_name >= names.sh_size) {
+      return std::nullopt;
+    }
+    const char* name = image->data() + names.sh_offset + section.sh_name;
+    code.push_back({std::string(name, strnlen(name, names.sh_size - section.sh_name)),
+                    section.sh_addr, image->substr(section.sh_offset, section.sh_size)});
+  }
+  return code;
+}
+
+}  // namespace
+
+Expected<std::string> object_with_lines(const CompiledKernel& compiled) {
+  if (compiled.line_twin == nullptr) return compiled.shared_object;
+  const CompiledKernel::LineTwin& twin = *compiled.line_twin;
+  const auto object_code = code_sections(compiled.shared_object);
+  if (!object_code) return fail("cannot read the code of " + compiled.shared_object);
+  const auto same_code = [&](const std::string& path) {
+    const auto code = code_sections(path);
+    return code && *code == *object_code;
+  };
+  if (same_code(twin.object)) return twin.object;
+
+  std::vector<std::string> argv = twin.argv;
+  const std::string temporary = twin.object + temporary_suffix();
+  for (std::size_t i = 0; i + 1 < argv.size(); ++i) {
+    if (argv[i] == "-o") argv[i + 1] = temporary;
+  }
+  const ProcessSandbox box{twin.sandbox ? &*twin.sandbox : nullptr, twin.writable, twin.readable};
+  const ProcessOutput run = run_process(argv, box);
+  if (!run.started || run.exit_code != 0) {
+    std::remove(temporary.c_str());
+    return fail("the kernel's build with line information failed: " + run.output);
+  }
+  if (!same_code(temporary)) {
+    std::remove(temporary.c_str());
+    return fail("the kernel's build with line information has other code: no line is named");
+  }
+  if (std::rename(temporary.c_str(), twin.object.c_str()) != 0) {
+    const std::string error = std::strerror(errno);
+    std::remove(temporary.c_str());
+    return fail("cannot keep " + twin.object + ": " + error);
+  }
+  return twin.object;
+}
+
+}  // namespace warpsim::runner
