@@ -276,6 +276,12 @@ CommandRun add_exec_command(CLI::App& app, std::vector<std::string> program_args
                    "(nvcc's -Xcompiler: --Xcompiler=-fopenmp)")
       ->delimiter(',')
       ->allow_extra_args(false);
+  exec_app
+      ->add_option("--Xnvcc", f->request.nvcc_flags,
+                    "flags for nvcc in the GPU build only (--gpu), comma-separated: --Xnvcc=-rdc=true "
+                    "for kernels that launch kernels")
+      ->delimiter(',')
+      ->allow_extra_args(false);
   exec_app->add_option("--trace", f->request.trace_dir,
                        "write one trace JSON per launch into this folder (as run --trace)");
   exec_app->add_option("--json", f->json_path, "write the report as one JSON object to this file");

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "run_report.hpp"
+#include "warpsim/text_lines.hpp"
 
 namespace warpsim::cli {
 
@@ -27,12 +28,6 @@ std::string ending_text(const runner::ProgramResult& r) {
   return r.message;
 }
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
 
 }  // namespace
 
@@ -51,6 +46,7 @@ void write_exec_text(std::ostream& out, const std::vector<std::string>& files,
         << std::filesystem::path(rec.file).filename().string() << ":" << rec.line << "  "
         << rec.steps << (rec.steps == 1 ? " step" : " steps") << "  " << rec.status;
     if (!rec.message.empty()) out << ": " << rec.message;
+    if (rec.parent) out << "  (launched by launch " << *rec.parent + 1 << ", depth " << rec.depth << ")";
     out << "\n";
     for (const std::uint32_t arg : rec.host_pointer_args) {
       out << "       warning: argument " << arg + 1
@@ -112,6 +108,10 @@ json exec_json(const std::vector<std::string>& files, const runner::ProgramResul
               {"steps", rec.steps},
               {"diagnostics", diagnostics_json(launch.trace, rec.grid)},
               {"host_pointer_args", rec.host_pointer_args}};
+    if (rec.parent) {
+      item["parent"] = *rec.parent;  // as "index"
+      item["depth"] = rec.depth;
+    }
     if (!rec.trace_file.empty() && launch.trace.steps.size() != 0) item["trace"] = rec.trace_file;
     out["launches"].push_back(std::move(item));
   }
@@ -212,7 +212,7 @@ json buffers_comparison_json(const runner::ProgramBuffersComparison& c) {
   for (const runner::LaunchBufferComparison& b : c.buffers) {
     if (b.matches()) continue;
     json d;
-    d["launch"] = b.launch;  // as "launches"[].index
+    d["launch"] = b.launch;  // host launches counted (the GPU's hooks see no launch from kernel code)
     d["kernel"] = b.kernel;
     d["arg"] = b.arg;
     d["type"] = b.type;

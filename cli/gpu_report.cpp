@@ -4,6 +4,7 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include "hex_text.hpp"
 #include "warpsim/intrinsic_table.hpp"
 #include "warpsim/runner.hpp"
 
@@ -13,15 +14,6 @@ using json = nlohmann::ordered_json;
 
 namespace {
 
-std::string hex(std::uint64_t bits, bool wide) {
-  char text[24];
-  if (wide) {
-    std::snprintf(text, sizeof text, "0x%016" PRIx64, bits);
-  } else {
-    std::snprintf(text, sizeof text, "0x%08" PRIx32, static_cast<std::uint32_t>(bits));
-  }
-  return text;
-}
 
 
 

@@ -91,6 +91,18 @@ Expected<course::Exercise> find(const std::string& id) {
               (known.empty() ? "none found in " + course::default_lessons_dir().string() : known));
 }
 
+// How a rerun command names `exercise`, given on the command line as `typed`: a folder as typed;
+// an id as typed when it is one of the repository's, else the folder it was found in (through
+// --lessons, which a rerun would not repeat).
+std::string named_as(const std::string& typed, const course::Exercise& exercise) {
+  if (fs::exists(fs::path(typed) / "exercise.json")) return typed;
+  std::error_code error;
+  const fs::path own = fs::weakly_canonical(course::default_lessons_dir(), error);
+  const fs::path dir = fs::weakly_canonical(exercise.dir, error);
+  const bool own_lesson = std::mismatch(own.begin(), own.end(), dir.begin(), dir.end()).first == own.end();
+  return own_lesson ? typed : exercise.dir.string();
+}
+
 bool write_file(const std::string& path, const std::string& text, const char* what) {
   std::ofstream out(path, std::ios::binary);
   out << text;
@@ -123,7 +135,8 @@ int hints(const course::Exercise& exercise, std::size_t n) {
 
 int grade_one(const course::Exercise& exercise, const GradeFlags& flags,
               const course::GradeOptions& options) {
-  const course::GradeResult result = course::grade(exercise, flags.target, options);
+  course::GradeResult result = course::grade(exercise, flags.target, options);
+  result.exercise_named_as = named_as(flags.exercise, exercise);
   if (flags.json) {
     std::cout << grade_json(exercise, result).dump() << "\n";
   } else {
@@ -183,8 +196,9 @@ int grade_folder(const course::Exercise& exercise, const GradeFlags& flags,
     while (printed < lines.size() && lines[printed]) std::cout << *lines[printed++] << "\n";
     std::cout << std::flush;
   };
-  const std::vector<course::StudentGrade> grades =
+  std::vector<course::StudentGrade> grades =
       course::grade_class(exercise, submissions, options, on_graded);
+  for (course::StudentGrade& g : grades) g.result.exercise_named_as = named_as(flags.exercise, exercise);
   if (flags.json) {
     json out = json::array();
     for (const course::StudentGrade& g : grades) {
@@ -231,7 +245,8 @@ int grade_folder(const course::Exercise& exercise, const GradeFlags& flags,
       std::cout << incomplete << (incomplete == 1 ? " submission has" : " submissions have")
                 << " cases that did not run (incomplete, not failed)";
       if (budget > 0) {
-        std::cout << "; rerun with a larger budget: warpsim grade " << exercise.id << " "
+        std::cout << "; rerun with a larger budget: warpsim grade "
+                  << named_as(flags.exercise, exercise) << " "
                   << flags.target << " --seed " << seed << " --budget "
                   << static_cast<long long>(budget);
       }

@@ -133,7 +133,9 @@ double rerun_budget(const course::GradeResult& result) {
 }
 
 std::string rerun_command(const course::GradeResult& result) {
-  std::string command = "warpsim grade " + result.exercise + " " + result.submission +
+  const std::string& exercise =
+      result.exercise_named_as.empty() ? result.exercise : result.exercise_named_as;
+  std::string command = "warpsim grade " + exercise + " " + result.submission +
                         " --seed " + std::to_string(result.seed);
   if (const double budget = rerun_budget(result); budget > 0)
     command += " --budget " + std::to_string(static_cast<long long>(budget));

@@ -77,7 +77,7 @@ void print_paragraphs(const std::vector<std::string>& paragraphs) {
 
 // One step as the walkthrough shows it: the note, the source line, the lane table, its
 // diagnostics. With `hide_answers` (predict mode, before the step's questions are answered) the
-// rows that answer them are "?", and the note and diagnostics (which may name the answers) wait
+// cells that answer them are "?", and the note and diagnostics (which may name the answers) wait
 // for the answered table.
 // A note that covers several steps (one without a pass) is printed in full at the first only.
 void print_note(const course::LessonRun& run, const course::NarratedStep& s) {
@@ -98,8 +98,10 @@ void show_step(const course::LessonRun& run, const course::NarratedStep& s, Valu
   StepView view = describe_step(run.result.trace, run.index, s.step, {.format = format, .after = true});
   if (hide_answers) {
     for (StepRow& row : view.rows) {
-      if (!course::row_answers(row.kind, s.questions)) continue;
-      for (LaneCell& cell : row.cells) {
+      const LaneMask hidden = course::hidden_lanes(row, s.questions);
+      for (int lane = 0; lane < kWarpSize; ++lane) {
+        if (!has_lane(hidden, lane)) continue;
+        LaneCell& cell = row.cells[static_cast<std::size_t>(lane)];
         if (!cell.text.empty()) cell.text = "?";
         cell.undefined = false;
         cell.changed = false;

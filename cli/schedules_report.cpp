@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "run_report.hpp"
+#include "warpsim/text_lines.hpp"
 
 namespace warpsim::cli {
 
@@ -27,12 +28,6 @@ std::string difference_text(const runner::BufferDifference& d) {
          " here)";
 }
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
 
 std::uint64_t memory_findings(const Trace& trace) {
   return static_cast<std::uint64_t>(

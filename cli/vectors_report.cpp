@@ -4,20 +4,9 @@
 #include <cstdio>
 #include <ostream>
 
+#include "hex_text.hpp"
+
 namespace warpsim::cli {
-namespace {
-
-std::string hex(std::uint64_t bits, bool wide) {
-  char text[24];
-  if (wide) {
-    std::snprintf(text, sizeof text, "0x%016llx", static_cast<unsigned long long>(bits));
-  } else {
-    std::snprintf(text, sizeof text, "0x%08x", static_cast<unsigned>(bits));
-  }
-  return text;
-}
-
-}  // namespace
 
 void write_vector_check(std::ostream& out, std::ostream& err, const VectorCheck& result) {
   for (const VectorMismatch& m : result.mismatches) {

@@ -5,6 +5,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <string_view>
+#include <vector>
 
 #include "warpsim/course.hpp"
 #include "warpsim/step_view.hpp"
@@ -208,6 +210,34 @@ bool row_answers(RowKind row, const std::vector<const Question*>& questions) {
     case RowKind::width: return false;
   }
   return true;
+}
+
+LaneMask hidden_lanes(const StepRow& row, const std::vector<const Question*>& questions) {
+  if (!row_answers(row.kind, questions)) return 0;
+  if (row.kind != RowKind::input) return ~LaneMask{0};
+  LaneMask asked = 0;
+  for (const Question* q : questions) {
+    if (q->value != AskedValue::input) continue;
+    for (const int lane : q->lanes) {
+      if (lane >= 0 && lane < kWarpSize) asked |= lane_bit(lane);
+    }
+  }
+  std::vector<std::string_view> answers;
+  bool flags = true;
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    const std::string& text = row.cells[static_cast<std::size_t>(lane)].text;
+    if (text.empty()) continue;
+    const std::optional<double> n = number(text);
+    flags = flags && n && (*n == 0 || *n == 1);
+    if (has_lane(asked, lane)) answers.push_back(text);
+  }
+  if (flags) return ~LaneMask{0};
+  LaneMask hidden = asked;
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    const std::string& text = row.cells[static_cast<std::size_t>(lane)].text;
+    if (std::find(answers.begin(), answers.end(), text) != answers.end()) hidden |= lane_bit(lane);
+  }
+  return hidden;
 }
 
 }  // namespace warpsim::course

@@ -61,6 +61,7 @@ class Program:
     definitions: list[str] = field(default_factory=list)
     needs: list[str] = field(default_factory=list)  # what a CPU cannot provide; empty: runnable
     host_flags: list[str] = field(default_factory=list)  # exec --Xcompiler (OpenMP: -fopenmp)
+    nvcc_flags: list[str] = field(default_factory=list)  # exec --Xnvcc: the GPU build's own flags
     recipe: object = None  # Rodinia: its Recipe (inputs to generate, cwd, notes)
 
 
@@ -180,9 +181,16 @@ def cuda_samples(root: Path) -> list[Program]:
             own = [d for d in parse_include_directories(text, folder) if d != common]
             # find_package(OpenMP) and OpenMP::OpenMP_CXX: nvcc -Xcompiler -fopenmp.
             host_flags = ["-fopenmp"] if re.search(r"OpenMP::OpenMP_CXX", text) else []
+            # The target's CUDA_SEPARABLE_COMPILATION ON: nvcc -rdc=true in the GPU build, as
+            # CMake builds it (kernels that launch kernels compile only so).
+            separable = re.search(r"CUDA_SEPARABLE_COMPILATION\s+ON", text) is not None
+            nvcc_flags = ["-rdc=true"] if separable else []
+            # CUDA::cuda_driver: the driver API's library (the simulator has it in its shim).
+            if re.search(r"CUDA::cuda_driver", text):
+                nvcc_flags.append("-lcuda")
             programs.append(Program(name, folder, sources, runs,
                                     include_dirs=[root / "Common"] + own, needs=needs,
-                                    host_flags=host_flags))
+                                    host_flags=host_flags, nvcc_flags=nvcc_flags))
     return programs
 
 
@@ -533,6 +541,8 @@ def run_one(program: Program, args: argparse.Namespace, category: str) -> Outcom
             command += ["-D", d]
         if program.host_flags:
             command.append("--Xcompiler=" + ",".join(program.host_flags))
+        if args.gpu and program.nvcc_flags:
+            command.append("--Xnvcc=" + ",".join(program.nvcc_flags))
         command += ["--"] + run_args
         start = time.monotonic()
         try:

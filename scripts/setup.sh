@@ -18,6 +18,9 @@ packages+=(libimgui-dev libglfw3-dev libstb-dev fonts-dejavu-core xvfb xauth lib
 # `warpsim grade`'s sandbox: bubblewrap isolates each submission without root (README, "What the
 # grader's sandbox guarantees"); without it the grader falls back to weaker isolation and says so.
 packages+=(bubblewrap)
+# Thrust for programs that use it (built with its CPP device system, warpsim/cuda_shim.hpp) where
+# no CUDA toolkit is installed; a toolkit's own CCCL Thrust wins when there is one.
+packages+=(libthrust-dev libcub-dev)
 
 install_missing() {
   local missing=()

@@ -13,6 +13,7 @@
 #include "model/narrate.hpp"
 #include "model/svg.hpp"
 #include "warpsim/compared_buffers.hpp"
+#include "warpsim/text_lines.hpp"
 
 namespace warpsim::gui {
 namespace {
@@ -26,13 +27,6 @@ struct Overloaded : F... {
 template <class... F>
 Overloaded(F...) -> Overloaded<F...>;
 
-std::vector<std::string> read_lines(const std::string& path) {
-  std::vector<std::string> lines;
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line)) lines.push_back(line);
-  return lines;
-}
 
 void say(Model& m, std::string text, bool error = false) {
   m.notice = std::move(text);
@@ -883,7 +877,9 @@ void tick(Model& m, ViewState& v, double now, double dt) {
       const Scope s = scope_of(m, v);
       const std::size_t next = step_by(s, v.step, 1);
       if (next == v.step) {
-        v.playing = false;  // the end
+        // The end; a deadlocked warp's lanes wait after its last step: play stops there.
+        move_to_wait(m, v, now);
+        v.playing = false;
       } else {
         move_to(m, v, next, now);
       }
@@ -911,8 +907,12 @@ bool outputs_hidden(const Model& m, const ViewState& v) {
   return v.predict && has_steps(m) && !v.at_wait && !revealed(v, v.step);
 }
 
-bool inputs_hidden(const Model& m, const ViewState& v) {
-  return outputs_hidden(m, v) && course::row_answers(RowKind::input, current_questions(m, v));
+LaneMask hidden_inputs(const Model& m, const ViewState& v) {
+  if (!outputs_hidden(m, v) || !m.cache.view) return 0;
+  for (const StepRow& r : m.cache.view->rows) {
+    if (r.kind == RowKind::input) return course::hidden_lanes(r, current_questions(m, v));
+  }
+  return 0;
 }
 
 bool ending_hidden(const Model& m, const ViewState& v) {
@@ -1021,7 +1021,7 @@ StepFigureOptions figure_options(const Model& m, const ViewState& v, float width
   o.orientation = v.orientation;
   o.watched_lane = v.watched_lane;
   o.hide_outputs = outputs_hidden(m, v);
-  o.hide_inputs = inputs_hidden(m, v);
+  o.hidden_inputs = hidden_inputs(m, v);
   o.guesses = v.guesses;
   // Arrows grow over a quarter of a second after each move (or over most of a played step).
   const double grow = std::min(0.25, 0.6 / std::max(0.1f, v.speed));

@@ -299,8 +299,9 @@ StepFigureOptions figure_options(const Model& model, const ViewState& view, floa
                                  const FontMetrics& metrics, double now);
 // Whether the current step's outputs are hidden (predict mode, not yet checked).
 bool outputs_hidden(const Model& model, const ViewState& view);
-// Whether the current step's inputs are hidden too: a lesson question asks what lanes passed in.
-bool inputs_hidden(const Model& model, const ViewState& view);
+// The lanes whose inputs are hidden too (course::hidden_lanes): a lesson question asks what
+// lanes passed in. Reads the refreshed cache.
+LaneMask hidden_inputs(const Model& model, const ViewState& view);
 // Whether the end of the run (the lesson's outro, the buffers after the kernel) stays hidden:
 // predict mode, and the warp's last step is not yet checked.
 bool ending_hidden(const Model& model, const ViewState& view);

@@ -4,19 +4,12 @@
 #include <fstream>
 
 #include "warpsim/runner.hpp"
+#include "warpsim/text_lines.hpp"
 
 namespace warpsim::gui {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::vector<std::string> read_lines(const std::string& path) {
-  std::vector<std::string> lines;
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line)) lines.push_back(line);
-  return lines;
-}
 
 }  // namespace
 

@@ -477,7 +477,7 @@ class Builder {
     const std::string who = "lane " + std::to_string(lane) + " " + r.label;
     const bool hidden = (o_.hide_outputs && (r.kind == RowKind::output || r.kind == RowKind::other ||
                                              r.kind == RowKind::after)) ||
-                        (o_.hide_inputs && r.kind == RowKind::input);
+                        (r.kind == RowKind::input && has_lane(o_.hidden_inputs, lane));
     if (c.text.empty() && state != LaneState::took_part) {
       state_cell(b, state, who + " (" + std::string(to_string(state)) + ")");
       fig_.hits.push_back({b, lane, r.kind, "lane " + std::to_string(lane) + " " +
@@ -489,7 +489,7 @@ class Builder {
       add_fill(fig_, b, kPalette.hidden, 2 * s_);
       add_dashed_stroke(fig_, b, kPalette.faint_ink, 1, 3 * s_, 2 * s_);
       // The guesses sit in the row asked about: the inputs' when those are hidden.
-      const bool asked_row = r.kind == (o_.hide_inputs ? RowKind::input : RowKind::output);
+      const bool asked_row = r.kind == (o_.hidden_inputs != 0 ? RowKind::input : RowKind::output);
       const std::string& guess = asked_row ? o_.guesses[at(lane)] : std::string();
       add_text(fig_, b.center(), guess.empty() ? "?" : fit(guess, ax_.cell - 6 * s_),
                guess.empty() ? kPalette.faint_ink : okabe_ito::blue, Face::value, Align::center);
@@ -679,7 +679,7 @@ class Builder {
     const bool has_in = find_row(v_, RowKind::input) != nullptr;
     if (has_in) value_row(*find_row(v_, RowKind::input));
     // Predict mode: the word is the answer (or, with the predicates hidden, gives them away).
-    const bool word_hidden = o_.hide_outputs || o_.hide_inputs;
+    const bool word_hidden = o_.hide_outputs || o_.hidden_inputs != 0;
     const LaneMask word = word_hidden ? 0 : vote_word();
     const Span drop = zone(28 * s_);
     for (int lane = 0; lane < kWarpSize; ++lane) {

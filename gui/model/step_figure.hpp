@@ -37,9 +37,9 @@ struct StepFigureOptions {
   int watched_lane = -1;       // highlighted column, and its arrow drawn on top
   bool hide_outputs = false;   // predict mode: what lanes received is not shown yet (nor the
                                // ballot's word, the match groups, the lanes read)
-  bool hide_inputs = false;    // predict mode: a question asks what lanes passed in
+  LaneMask hidden_inputs = 0;  // predict mode: lanes whose input a question asks (or gives away)
   // Predict mode: the learner's guesses, shown in the hidden cells of the asked row (the inputs'
-  // when they are hidden, else the outputs'); empty: none.
+  // when some are hidden, else the outputs'); empty: none.
   std::array<std::string, kWarpSize> guesses{};
   float reveal = 1;            // 0..1: how far arrows have grown (the stepping animation)
   bool title = true;

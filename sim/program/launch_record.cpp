@@ -31,6 +31,10 @@ std::string to_json_line(const LaunchRecord& r) {
            {"steps", r.steps},
            {"diagnostics", r.diagnostics},
            {"trace_file", r.trace_file}};
+  if (r.parent) {
+    out["parent"] = *r.parent;
+    out["depth"] = r.depth;
+  }
   if (!r.host_pointer_args.empty()) out["host_pointer_args"] = r.host_pointer_args;
   if (r.status == "crashed") {
     out["signal"] = r.signal;
@@ -56,6 +60,8 @@ std::optional<LaunchRecord> launch_record_from_json(std::string_view line) {
     if (in.contains("block")) r.block = dims_of(in["block"]);
     r.shared_bytes = in.value("shared_bytes", std::uint64_t{0});
     r.stream = in.value("stream", std::uint64_t{0});
+    if (in.contains("parent")) r.parent = in["parent"].get<std::uint64_t>();
+    r.depth = in.value("depth", 0u);
     r.message = in.value("message", "");
     r.steps = in.value("steps", std::uint64_t{0});
     r.diagnostics = in.value("diagnostics", std::uint64_t{0});

@@ -17,6 +17,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -53,7 +54,8 @@ struct ProgramState {
   int last_error = kSuccess;
   int sticky_error = kSuccess;          // kErrorAssert after a device assert
   std::atomic<bool> assert_failed{false};  // in the running launch
-  std::uint64_t launches = 0;
+  std::uint64_t launches = 0;       // every launch record so far, launches from kernel code included
+  std::uint64_t host_launches = 0;  // those made by host code
   std::map<std::uintptr_t, std::size_t> allocations;  // start -> bytes, symbols included
   std::set<std::uintptr_t> symbols;                    // the starts of registered symbols
   std::map<std::uintptr_t, GuardedBlock> guarded;     // start -> its mapping (allocate's)
@@ -321,25 +323,232 @@ std::vector<CheckedMemory> checked_memory(ProgramState& s, const KernelLaunchReq
   return memory;
 }
 
-}  // namespace
+// ---- dynamic parallelism: launches from kernel code wait in their grid until it has run
 
-int launch_kernel(const KernelLaunchRequest& request, void (*body)(void*), void* context) {
-  if (device::current_env != nullptr) {
-    // A kernel launched from a running lane (CUDA dynamic parallelism). Run in place, the child's
-    // blocks would share the parent block's __shared__ variables (per OS thread) and overwrite
-    // them, and on a worker thread they would wait for the workers that run the parent: a wrong
-    // answer or a hang. It stops the parent's launch instead, saying so.
-    throw std::runtime_error(std::string(request.file) + ":" + std::to_string(request.line) +
-                             ": " + request.kernel +
-                             "<<<...>>> launched from device code: CUDA dynamic parallelism "
-                             "(a kernel launching kernels) is not simulated");
+// CUDA nests grids at most this deep (the host's launch is depth 0).
+constexpr std::uint32_t kMaxNestingDepth = 24;
+// Launches one grid may leave pending here. Children run only after their whole parent grid, so
+// more wait at once than on a GPU, whose pending-launch limit (cudaLimitDevRuntimePendingLaunchCount)
+// counts launches not yet started while children start alongside their parent: that limit is not
+// applied, this bound only keeps a runaway kernel from filling memory.
+constexpr std::size_t kMaxPendingPerGrid = std::size_t{1} << 20;
+
+// A launch made by a lane, waiting for its grid to end.
+struct DeviceLaunch {
+  std::uint64_t block = 0;  // the launching thread's block, linear
+  std::uint64_t order = 0;  // its place among the grid's device launches (a block's are in order)
+  KernelLaunchRequest request;  // arg_pointers and arg_element_sizes set when it runs
+  std::vector<const void*> arg_pointers;
+  std::vector<std::size_t> arg_element_sizes;
+  void (*body)(void*) = nullptr;
+  void* context = nullptr;
+  void (*release)(void*) = nullptr;
+  bool tail = false;       // cudaStreamTailLaunch: after the grid's other children
+  std::string refusal;     // non-empty: refused at the launch, recorded only
+  std::string refusal_status;
+};
+
+// A grid being run: its record, its depth, and what its lanes launch.
+struct RunningGrid {
+  std::uint64_t index = 0;
+  std::uint32_t depth = 0;
+  std::mutex mutex;
+  std::vector<DeviceLaunch> children;
+  std::uint64_t next_order = 0;
+  // (block, thread) -> the thread's last device launch error (device-side cudaGetLastError).
+  std::map<std::pair<std::uint64_t, std::uint32_t>, int> errors;
+};
+
+// The grid whose lane runs on this OS thread: set as each lane starts (a launch's worker threads
+// run lanes of that launch only). It outlives its grid on the threads that ran it, so it counts
+// only while it is among the live grids.
+thread_local RunningGrid* t_running_grid = nullptr;
+std::mutex g_live_grids_mutex;
+std::set<const RunningGrid*> g_live_grids;
+
+RunningGrid* running_grid() {
+  RunningGrid* const grid = t_running_grid;
+  if (grid == nullptr || device::current_env == nullptr) return nullptr;
+  std::lock_guard lock(g_live_grids_mutex);
+  return g_live_grids.count(grid) != 0 ? grid : nullptr;
+}
+
+// Marks a grid live for as long as it runs.
+struct LiveGrid {
+  const RunningGrid* grid;
+  explicit LiveGrid(const RunningGrid* g) : grid(g) {
+    std::lock_guard lock(g_live_grids_mutex);
+    g_live_grids.insert(grid);
   }
-  ProgramState& s = state();
+  ~LiveGrid() {
+    std::lock_guard lock(g_live_grids_mutex);
+    g_live_grids.erase(grid);
+  }
+  LiveGrid(const LiveGrid&) = delete;
+  LiveGrid& operator=(const LiveGrid&) = delete;
+};
+
+std::pair<std::uint64_t, std::uint32_t> running_thread() {
+  const device::LaneEnv& e = *device::current_env;
+  const std::uint64_t block =
+      (static_cast<std::uint64_t>(e.block_idx.z) * e.grid_dim.y + e.block_idx.y) * e.grid_dim.x +
+      e.block_idx.x;
+  const std::uint32_t thread =
+      (e.thread_idx.z * e.block_dim.y + e.thread_idx.y) * e.block_dim.x + e.thread_idx.x;
+  return {block, thread};
+}
+
+int run_grid(const KernelLaunchRequest& request, void (*body)(void*), void* context,
+             const RunningGrid* parent);
+
+// Records a launch from kernel code that was refused when made, or never ran.
+void record_unrun_child(ProgramState& s, const DeviceLaunch& child, const RunningGrid& parent,
+                        const std::string& status, const std::string& message) {
   LaunchRecord record;
-  LaunchOptions options;
   {
     std::lock_guard lock(s.mutex);
     record.index = s.launches++;
+  }
+  record.kernel = child.request.kernel;
+  record.file = child.request.file;
+  record.line = child.request.line;
+  record.grid = {child.request.grid[0], child.request.grid[1], child.request.grid[2]};
+  record.block = {child.request.block[0], child.request.block[1], child.request.block[2]};
+  record.shared_bytes = child.request.shared_bytes;
+  record.stream = reinterpret_cast<std::uintptr_t>(child.request.stream);
+  record.parent = parent.index;
+  record.depth = parent.depth + 1;
+  record.status = status;
+  record.message = message;
+  write_line(s.record_fd, to_json_line(record));
+}
+
+// The children of `grid`, which has run: ordered by block and launch, tail launches last; each
+// runs with its own children before the next. `run` false: the grid stopped (a device assert),
+// so they are recorded as not run.
+void run_children(ProgramState& s, RunningGrid& grid, bool run) {
+  std::vector<DeviceLaunch> children = std::move(grid.children);
+  grid.children.clear();
+  std::stable_sort(children.begin(), children.end(), [](const DeviceLaunch& a, const DeviceLaunch& b) {
+    return std::tuple(a.tail, a.block, a.order) < std::tuple(b.tail, b.block, b.order);
+  });
+  for (DeviceLaunch& child : children) {
+    if (!child.refusal.empty()) {
+      record_unrun_child(s, child, grid, child.refusal_status, child.refusal);
+    } else if (!run) {
+      record_unrun_child(s, child, grid, "not_run",
+                         "its parent grid stopped at a device assert before it could run");
+    } else {
+      child.request.arg_pointers = child.arg_pointers.data();
+      child.request.arg_element_sizes = child.arg_element_sizes.data();
+      run_grid(child.request, child.body, child.context, &grid);
+    }
+    if (child.release != nullptr) child.release(child.context);
+    child.release = nullptr;
+  }
+}
+
+}  // namespace
+
+int queue_device_launch(const KernelLaunchRequest& request, void (*body)(void*), void* context,
+                        void (*release)(void*)) {
+  RunningGrid* const grid = running_grid();
+  if (grid == nullptr) {
+    // A lane of a kernel run on its own (warpsim run, a test): no program runtime runs its grid.
+    release(context);
+    throw std::runtime_error(std::string(request.file) + ":" + std::to_string(request.line) +
+                             ": " + request.kernel +
+                             "<<<...>>> launched from device code outside a whole program: CUDA "
+                             "dynamic parallelism is simulated under warpsim exec only");
+  }
+  const auto [block, thread] = running_thread();
+  DeviceLaunch child;
+  child.block = block;
+  child.request = request;
+  child.arg_pointers.assign(request.arg_pointers, request.arg_pointers + request.arg_count);
+  child.arg_element_sizes.assign(request.arg_element_sizes,
+                                 request.arg_element_sizes + request.arg_count);
+  child.request.arg_pointers = nullptr;
+  child.request.arg_element_sizes = nullptr;
+  child.body = body;
+  child.context = context;
+  child.release = release;
+  child.tail = request.stream == reinterpret_cast<const void*>(std::uintptr_t{3});
+  int error = kSuccess;
+  const Dim3 grid_shape{request.grid[0], request.grid[1], request.grid[2]};
+  const Dim3 block_shape{request.block[0], request.block[1], request.block[2]};
+  const Expected<void> shape = check_launch_shape(grid_shape, block_shape);
+  if (grid->depth + 1 > kMaxNestingDepth) {
+    error = kErrorLaunchMaxDepthExceeded;
+    child.refusal_status = "refused";
+    child.refusal = "cudaErrorLaunchMaxDepthExceeded: it would be nested " +
+                    std::to_string(grid->depth + 1) + " grids deep, and CUDA nests at most " +
+                    std::to_string(kMaxNestingDepth) + " (the launching thread's cudaGetLastError says so)";
+  } else if (!shape || request.shared_bytes > device::kDynamicSharedCapacity) {
+    error = block_shape.count() > 1024 ? kErrorInvalidValue : kErrorInvalidConfiguration;
+    child.refusal_status = "invalid_configuration";
+    child.refusal = shape ? "dynamic shared memory of " + std::to_string(request.shared_bytes) +
+                                " bytes; the simulator provides at most " +
+                                std::to_string(device::kDynamicSharedCapacity)
+                          : shape.error().message;
+  }
+  std::lock_guard lock(grid->mutex);
+  if (error == kSuccess && grid->children.size() >= kMaxPendingPerGrid) {
+    error = kErrorLaunchPendingCountExceeded;
+    child.refusal_status = "refused";
+    child.refusal = "cudaErrorLaunchPendingCountExceeded: the grid already made " +
+                    std::to_string(kMaxPendingPerGrid) +
+                    " launches from kernel code, as many as the simulator keeps waiting for one grid";
+  }
+  if (error != kSuccess) {
+    grid->errors[{block, thread}] = error;
+    release(context);
+    child.release = nullptr;
+    child.context = nullptr;
+  }
+  child.order = grid->next_order++;
+  grid->children.push_back(std::move(child));
+  return error;
+}
+
+int device_last_error(bool reset) {
+  RunningGrid* const grid = running_grid();
+  if (grid == nullptr) return kSuccess;
+  const auto key = running_thread();
+  std::lock_guard lock(grid->mutex);
+  const auto it = grid->errors.find(key);
+  if (it == grid->errors.end()) return kSuccess;
+  const int error = it->second;
+  if (reset) grid->errors.erase(it);
+  return error;
+}
+
+int launch_kernel(const KernelLaunchRequest& request, void (*body)(void*), void* context) {
+  {
+    ProgramState& s = state();
+    std::lock_guard lock(s.mutex);
+    ++s.host_launches;
+  }
+  return run_grid(request, body, context, nullptr);
+}
+
+namespace {
+
+// One grid, host-launched (`parent` null) or launched from kernel code, then its children.
+int run_grid(const KernelLaunchRequest& request, void (*body)(void*), void* context,
+             const RunningGrid* parent) {
+  ProgramState& s = state();
+  LaunchRecord record;
+  LaunchOptions options;
+  RunningGrid grid;
+  {
+    std::lock_guard lock(s.mutex);
+    record.index = s.launches++;
+  }
+  grid.index = record.index;
+  if (parent != nullptr) {
+    record.parent = parent->index;
+    record.depth = grid.depth = parent->depth + 1;
   }
   record.kernel = request.kernel;
   record.file = request.file;
@@ -391,7 +600,12 @@ int launch_kernel(const KernelLaunchRequest& request, void (*body)(void*), void*
     options.checks.memory = checked_memory(s, request, body);
   }
   g_in_launch = 1;
-  LaunchResult result = launch(options, [&] { body(context); });
+  std::optional<LiveGrid> live(std::in_place, &grid);
+  LaunchResult result = launch(options, [&] {
+    t_running_grid = &grid;
+    body(context);
+  });
+  live.reset();
   g_in_launch = 0;
   g_crash_request = nullptr;
   for (Diagnostic& d : writes_outside_blocks(s, request)) result.trace.diagnostics.push_back(std::move(d));
@@ -418,8 +632,11 @@ int launch_kernel(const KernelLaunchRequest& request, void (*body)(void*), void*
     // then on; the program goes on (it usually checks for exactly that).
     record.status = "device_assert";
     write_line(s.record_fd, to_json_line(record));
-    std::lock_guard lock(s.mutex);
-    s.sticky_error = s.last_error = kErrorAssert;
+    {
+      std::lock_guard lock(s.mutex);
+      s.sticky_error = s.last_error = kErrorAssert;
+    }
+    run_children(s, grid, false);
     return kSuccess;
   }
   write_line(s.record_fd, to_json_line(record));
@@ -432,8 +649,12 @@ int launch_kernel(const KernelLaunchRequest& request, void (*body)(void*), void*
     std::fflush(nullptr);
     _exit(kProgramStoppedExitStatus);
   }
+  // The grid completes when its children have (CUDA 12's dynamic parallelism).
+  run_children(s, grid, true);
   return kSuccess;
 }
+
+}  // namespace
 
 int last_error(bool reset) {
   ProgramState& s = state();
@@ -568,6 +789,12 @@ std::uint64_t launch_count() {
   ProgramState& s = state();
   std::lock_guard lock(s.mutex);
   return s.launches;
+}
+
+std::uint64_t host_launch_count() {
+  ProgramState& s = state();
+  std::lock_guard lock(s.mutex);
+  return s.host_launches;
 }
 
 double now_seconds() {

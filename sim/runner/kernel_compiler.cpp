@@ -416,11 +416,18 @@ std::string find_toolkit_include() {
 // shim and the system, so that only what the shim does not stand in for is read from the
 // toolkit (the libraries' headers: cublas_v2.h, cufft.h, ...). The toolkit's own headers that
 // those include by "name" are skipped by their include guards, which the shim defines.
+// The toolkit's CCCL is searched before the system folders (-isystem), so that its Thrust and
+// CUB, of one version with its libcu++, win over a distribution's older copies in /usr/include
+// (Debian's libthrust-dev and libcub-dev): the rule is the toolkit's CCCL when there is a
+// toolkit, else the distribution's. CCCL's folder holds only cub/, cuda/, nv/ and thrust/.
 void add_libcudacxx(const Toolchain& toolchain, std::vector<std::string>& argv) {
-  for (const std::string* dir : {&toolchain.libcudacxx_dir, &toolchain.toolkit_include_dir}) {
-    if (dir->empty()) continue;
+  if (!toolchain.libcudacxx_dir.empty()) {
+    argv.push_back("-isystem");
+    argv.push_back(toolchain.libcudacxx_dir);
+  }
+  if (!toolchain.toolkit_include_dir.empty()) {
     argv.push_back("-idirafter");
-    argv.push_back(*dir);
+    argv.push_back(toolchain.toolkit_include_dir);
   }
 }
 
@@ -831,7 +838,7 @@ std::string unsupported_library_hint(std::string_view output) {
       {"cusolver", "cuSOLVER"},   {"cudnn", "cuDNN"},       {"nccl", "NCCL"},
       {"cutensor", "cuTENSOR"},   {"nvshmem", "NVSHMEM"},   {"npp", "NPP"},
       {"nvjpeg", "nvJPEG"},       {"cutlass/", "CUTLASS"},  {"cute/", "CuTe"},
-      {"thrust/", "Thrust"},      {"curand.h", "cuRAND's host API"}, {"nvrtc", "NVRTC"},
+      {"curand.h", "cuRAND's host API"}, {"nvrtc", "NVRTC"},
   };
   // "fatal error: cublas_v2.h: No such file or directory" (GCC and clang word it alike).
   std::size_t at = output.find("fatal error: ");
@@ -847,14 +854,20 @@ std::string unsupported_library_hint(std::string_view output) {
                "simulator's build with #ifndef __WARPSIM__ around its include and its calls";
       }
     }
+    if (header.substr(0, 7) == "thrust/") {
+      return "warpsim: Thrust (" + std::string(header) +
+             ") is not installed: warpsim builds Thrust's CPP device system from a CUDA "
+             "toolkit's CCCL or from the distribution's package (Debian: libthrust-dev)";
+    }
     at = output.find("fatal error: ", at + 1);
   }
-  // Thrust and CUB come with the toolkit's CCCL, which the compiler finds, but their CUDA paths
-  // do not build for the host.
-  if (output.find("/cccl/thrust/") != std::string_view::npos) {
-    return "warpsim: Thrust is not simulated (its CUDA backend does not build for the host). "
-           "Run the program on a GPU (warpsim exec --gpu), or keep Thrust out of the "
-           "simulator's build with #ifndef __WARPSIM__ around its include and its calls";
+  // Thrust's CUDA system (thrust::cuda::par, thrust::cuda::par.on(stream), its headers under
+  // thrust/system/cuda/) runs its own kernels and PTX, which do not build for the host.
+  if (output.find("/thrust/system/cuda/") != std::string_view::npos) {
+    return "warpsim: Thrust's CUDA system (thrust::cuda::par, thrust/system/cuda/...) is not "
+           "simulated: warpsim builds Thrust's CPP device system (thrust::device, "
+           "device_vector). Use thrust::device, run the program on a GPU (warpsim exec --gpu), "
+           "or keep that code out of the simulator's build with #ifndef __WARPSIM__";
   }
   return {};
 }

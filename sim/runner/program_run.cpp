@@ -468,7 +468,9 @@ ProgramResult run_program(const ProgramRequest& request) {
                                  result.launches.back().record.status != "completed" &&
                                  result.launches.back().record.status != "running" &&
                                  result.launches.back().record.status != "crashed" &&
-                                 result.launches.back().record.status != "invalid_configuration";
+                                 result.launches.back().record.status != "invalid_configuration" &&
+                                 result.launches.back().record.status != "refused" &&
+                                 result.launches.back().record.status != "not_run";
   char limit[32];
   std::snprintf(limit, sizeof limit, "%g", request.time_limit_seconds);
   if (end.timed_out) {
@@ -549,6 +551,7 @@ Expected<NativeRun> run_program_with_nvcc(const ProgramRequest& request) {
   if (!user_flags) return user_flags.error();
   argv.insert(argv.end(), user_flags->begin(), user_flags->end());
   for (const std::string& flag : request.host_compiler_flags) argv.push_back("-Xcompiler=" + flag);
+  argv.insert(argv.end(), request.nvcc_flags.begin(), request.nvcc_flags.end());
   std::vector<std::pair<std::string, std::string>> environment;
   if (request.buffers_dir.empty()) {
     argv.insert(argv.end(), request.files.begin(), request.files.end());

@@ -324,8 +324,12 @@ BraceKind brace_kind(const std::vector<Token>& tokens, std::size_t open) {
     --first;
   }
   bool record = false;
+  int depth = 0;  // words inside ( ) and [ ] (`for (i = 0; ...)`, `[=]`) say nothing of the brace
   for (std::size_t i = first; i < open; ++i) {
     const std::string_view text = tokens[i].text;
+    if (text == "(" || text == "[") ++depth;
+    if (text == ")" || text == "]") --depth;
+    if (depth != 0) continue;
     if (text == "namespace" || text == "enum" || text == "=" || text == "extern") {
       return BraceKind::other;
     }

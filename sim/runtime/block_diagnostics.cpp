@@ -224,6 +224,7 @@ void BlockRunner::record_waits() {
 
 void BlockRunner::describe_deadlock() {
   record_waits();
+  if (describe_async_deadlock()) return;
   for (const Warp& w : warps_) {
     if (w.at_op == 0) continue;
     const int first = lowest_lane(w.at_op);

@@ -139,6 +139,8 @@ BlockOutcome BlockRunner::run(std::uint64_t block_linear, Dim3 block_idx) {
   spun_since_exits_ = 0;
   barrier_arrivals_ = 0;
   barrier_completions_.fill(0);
+  group_barriers_.clear();
+  checked_arrivals_.clear();
   g_position.block = block_linear;
   g_position.block_idx = block_idx;
 
@@ -149,7 +151,7 @@ BlockOutcome BlockRunner::run(std::uint64_t block_linear, Dim3 block_idx) {
     w.exited = ~present;
     w.ready = present;
     w.threads = present;
-    w.at_op = w.at_barrier = w.yielded = 0;
+    w.at_op = w.at_barrier = w.yielded = w.parked = 0;
     w.sequence = 0;
     w.barrier_arrival = 0;
     w.settled_when_spun = {0, 0, w.exited, 0};
@@ -300,6 +302,10 @@ Lane* BlockRunner::pick_next_slow() {
       if (moved) continue;
     }
     if (aborted_) break;
+    if (wake_parked()) {
+      if (order_seeded_) choose_warp();
+      continue;
+    }
 
     const bool all_exited = std::all_of(warps_.begin(), warps_.end(),
                                         [](const Warp& x) { return x.exited == kFullMask; });

@@ -61,6 +61,7 @@ struct Warp {
   LaneMask at_barrier = 0;
   LaneMask threads = 0;  // lanes that are threads of the block (all 32 but in a partial warp)
   LaneMask yielded = 0;  // spun for a whole slice and gave way (forward_progress.cpp)
+  LaneMask parked = 0;   // waits for an asynchronous barrier's phase (async_barriers.cpp)
   std::uint32_t sequence = 0;
   // When the warp arrived at a barrier (every live lane waiting in one): the order in which a
   // counted named barrier takes warps. 0: not arrived.
@@ -74,6 +75,15 @@ struct Warp {
   } settled_when_spun{};
   std::array<SourceLine, kWarpSize> spin_where{};  // the loop each lane last spun in (line 0: none)
   std::array<const char*, kWarpSize> spin_file{};  // ... its file as the kernel spelled it
+  // What each parked lane waits for.
+  struct Await {
+    const device::AsyncBarrier* barrier = nullptr;
+    std::uint32_t phase = 0;
+    bool parity = false;
+    const char* what = "";
+    SourceLine where{};
+  };
+  std::array<Await, kWarpSize> awaits{};
 
   // The call each waiting lane is in. An exited lane keeps its last call's op and site (line 0:
   // it made none in this block).
@@ -121,6 +131,15 @@ class BlockRunner {
   int block_barrier(Op op, int predicate, device::CallSite site);
   void named_barrier(std::uint32_t id, std::uint32_t count, bool counted, device::CallSite site);
   void lane_printf(std::string text);
+  // Asynchronous barriers (async_barriers.cpp; device_abi.hpp states them).
+  void async_barrier_init(device::AsyncBarrier& barrier, std::int64_t expected, const char* what,
+                          device::CallSite site);
+  std::uint32_t async_barrier_arrive(device::AsyncBarrier& barrier, std::int64_t update, bool drop,
+                                     const char* what, device::CallSite site);
+  void async_barrier_wait(const device::AsyncBarrier& barrier, std::uint32_t phase, bool parity,
+                          const char* what, device::CallSite site);
+  void group_sync(std::uint32_t first_thread, std::uint32_t count, const char* what,
+                  device::CallSite site);
   // The running lane has spent its slice of ticks (device::spin_tick): it yields.
   void spin_preempt(device::CallSite site);
 
@@ -174,6 +193,11 @@ class BlockRunner {
   bool rejoin_spinners(Warp& warp);
   bool rejoin_all_spinners();
   void stop_livelock();
+  // Parked lanes whose barrier phase completed become ready (async_barriers.cpp).
+  bool wake_parked();
+  // Lanes are parked and nothing can run: the launch stops naming the barrier they wait at.
+  bool describe_async_deadlock();
+  [[noreturn]] void stop_async_misuse(const char* what, device::CallSite site, const std::string& why);
   bool resolve_warp(Warp& warp);
   bool resolve_barrier();
   // resolve_barrier's parts: whether `w` has arrived (stamping it if so); the lanes a block-wide
@@ -262,6 +286,11 @@ class BlockRunner {
   std::vector<std::uint32_t> runnable_;  // choose_warp's candidates (kept to reuse its memory)
   StepOutputs out_{};
   MemoryChecker* checker_ = nullptr;
+  // Barriers of multi-warp groups (group_sync), by first thread and count; new each block.
+  std::unordered_map<std::uint64_t, device::AsyncBarrier> group_barriers_;
+  // With memory checks: each barrier's arrivals in its current phase, as (thread, its clock).
+  std::unordered_map<const device::AsyncBarrier*, std::vector<std::pair<std::uint32_t, std::uint32_t>>>
+      checked_arrivals_;
 
   DiagnosticRecorder diagnostics_;  // into trace_
   std::vector<FoundDiagnostic>* found_ = nullptr;  // instead, when set (log_findings)

@@ -101,6 +101,20 @@ void MemoryChecker::block_barrier() {
   }
 }
 
+std::uint32_t MemoryChecker::barrier_arrival(std::uint32_t thread) {
+  if (thread >= threads_) return 0;
+  const auto clock = static_cast<std::uint32_t>(thread_stamp_[thread].clock);
+  tick(thread);
+  return clock;
+}
+
+void MemoryChecker::barrier_phase(
+    const std::vector<std::pair<std::uint32_t, std::uint32_t>>& arrivals) {
+  for (const auto& [thread, clock] : arrivals) {
+    if (thread < threads_) barrier_clock_[thread] = std::max(barrier_clock_[thread], clock);
+  }
+}
+
 void MemoryChecker::warp_sync(std::uint32_t warp, LaneMask participants) {
   const std::uint32_t first = warp * kWarpSize;
   std::uint32_t joined[kWarpSize] = {};

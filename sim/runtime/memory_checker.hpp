@@ -43,6 +43,14 @@ class MemoryChecker {
   void begin_block(std::uint64_t block);
   void block_barrier();
   void warp_sync(std::uint32_t warp, LaneMask participants);
+  // An arrival of `thread` at an asynchronous barrier (cuda::barrier): returns the clock its
+  // accesses so far carry, and moves the clock on.
+  std::uint32_t barrier_arrival(std::uint32_t thread);
+  // A phase of such a barrier completed with every live thread of the block among its arrivals
+  // (thread, clock at arrival): what each did before arriving happens before what runs from now
+  // on, as with a __syncthreads. (Accesses made between a thread's arrive and its wait that the
+  // simulator ran after the completion count as ordered: such a race is missed, never invented.)
+  void barrier_phase(const std::vector<std::pair<std::uint32_t, std::uint32_t>>& arrivals);
   // An access of `size` bytes at `address` by `thread` of the current block, from code at `pc`.
   // false: it is out of bounds of a checked memory (checks.bounds); it is recorded and must not
   // happen: the caller stops the lane before it does (LaunchStatus::out_of_bounds).

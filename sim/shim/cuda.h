@@ -363,6 +363,13 @@ inline CUresult cuDeviceComputeCapability(int* major, int* minor, CUdevice devic
   *minor = __CUDA_ARCH__ / 10 % 10;
   return CUDA_SUCCESS;
 }
+// One simulated device: no peer to reach (a device is not its own peer, as in CUDA).
+inline CUresult cuDeviceCanAccessPeer(int* can_access, CUdevice device, CUdevice peer) {
+  if (can_access == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  if (device != 0 || peer != 0) return CUDA_ERROR_INVALID_DEVICE;
+  *can_access = 0;
+  return CUDA_SUCCESS;
+}
 inline CUresult cuDeviceTotalMem(std::size_t* bytes, CUdevice device) {
   if (bytes == nullptr) return CUDA_ERROR_INVALID_VALUE;
   if (device != 0) return CUDA_ERROR_INVALID_DEVICE;

@@ -163,12 +163,12 @@ TEST_CASE("warpsim grade exits 0 when every case passes, 1 when one fails, 2 for
 
 TEST_CASE(
     "warpsim grade --json describes every case and the first failure; --junit writes well-formed "
-    "JUnit XML") {
+    "JUnit XML; an exercise given as a folder is rerun as one") {
   const fs::path scan = exercise_dir("07-scan", "inclusive-scan");
   const fs::path xml_path = kScratch / "scan.xml";
   fs::remove(xml_path);
   const Outcome o =
-      grade({"grade", "inclusive-scan", (scan / "wrong" / "thread-index-as-lane.cu").string(),
+      grade({"grade", scan.string(), (scan / "wrong" / "thread-index-as-lane.cu").string(),
              "--seed", "11", "--json", "--junit", xml_path.string()});
   CHECK(o.exit_code == 1);
   const json j = parse(o);
@@ -193,6 +193,8 @@ TEST_CASE(
   CHECK(failure["step"]["lanes"].size() == 32);
   CHECK(contains(failure["source_line"].get<std::string>(), "__shfl_up_sync"));
   CHECK(contains(j["rerun"].get<std::string>(), "--seed 11"));
+  // Given as a folder, the exercise is rerun as a folder: the command works as typed.
+  CHECK(j["rerun"].get<std::string>().starts_with("warpsim grade " + scan.string() + " "));
 
   const std::string xml = warpsim::test::read_text(xml_path);
   std::string why;

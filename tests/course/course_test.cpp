@@ -163,3 +163,35 @@ TEST_CASE("verification catches a note past the last step, a wrong reference and
   CHECK_FALSE(against_gpu.gpu->matches());
   CHECK(against_gpu.gpu->buffers[1].first_index == 0);
 }
+
+TEST_CASE("predict mode hides the asked lanes' inputs, any lane showing the same value, and a whole "
+          "row of predicates") {
+  Question asked_input;
+  asked_input.lanes = {7};
+  asked_input.value = AskedValue::input;
+  Question asked_output;
+  asked_output.lanes = {3};
+  StepRow in;
+  in.kind = RowKind::input;
+  for (int lane = 0; lane < kWarpSize; ++lane)
+    in.cells[static_cast<std::size_t>(lane)].text = std::to_string(100 + lane);
+  SUBCASE("an output question leaves the inputs shown and hides the outputs") {
+    CHECK(hidden_lanes(in, {&asked_output}) == 0);
+    StepRow out = in;
+    out.kind = RowKind::output;
+    CHECK(hidden_lanes(out, {&asked_output}) == ~LaneMask{0});
+  }
+  SUBCASE("distinct inputs: only the asked lane") {
+    CHECK(hidden_lanes(in, {&asked_input}) == lane_bit(7));
+  }
+  SUBCASE("a reduction's lanes 0-15 all hold lane 7's sum: all of them") {
+    for (int lane = 0; lane < kWarpSize; ++lane)
+      in.cells[static_cast<std::size_t>(lane)].text = lane < 16 ? "120" : "376";
+    CHECK(hidden_lanes(in, {&asked_input}) == 0x0000FFFFu);
+  }
+  SUBCASE("predicates (0s and 1s): the whole row, as the others would leave one value") {
+    for (int lane = 0; lane < kWarpSize; ++lane)
+      in.cells[static_cast<std::size_t>(lane)].text = lane % 3 == 0 ? "1" : "0";
+    CHECK(hidden_lanes(in, {&asked_input}) == ~LaneMask{0});
+  }
+}

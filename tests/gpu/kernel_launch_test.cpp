@@ -310,6 +310,6 @@ TEST_CASE("NVRTC compiles a file that needs -I and -D, and one that takes a stru
   h.request.source = *runner::read_text_file(h.request.path);
   h.request.kernel_expression = "::f16_kernel";
   h.request.kernel_name = "f16_kernel";
-  const auto half = compile_for_device(h.request, 90);
-  REQUIRE_MESSAGE(half, (half ? "" : half.error().message + half.error().details));
+  const auto with_f16 = compile_for_device(h.request, 90);
+  REQUIRE_MESSAGE(with_f16, (with_f16 ? "" : with_f16.error().message + with_f16.error().details));
 }

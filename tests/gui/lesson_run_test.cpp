@@ -164,26 +164,28 @@ void open_any(Opened& o, const std::vector<std::string>& args,
 
 }  // namespace
 
-TEST_CASE("predict mode: an asked input is hidden, and the end of the lesson waits for the last answer") {
+TEST_CASE("predict mode: the asked lane's input is hidden, and the end of the lesson waits for the last answer") {
   Opened o;
   open(o, {"broadcast"});
   Model& m = o.m;
   ViewState& v = o.v;
   apply(m, v, {SetPredict{true}}, 0);
   refresh(m, v);
-  // Lesson 3's first step asks what lane 7 passes in: the in row is hidden with the outputs.
+  // Lesson 3's first step asks what lane 7 passes in: its in cell is hidden with the outputs;
+  // the other lanes' inputs (all different from lane 7's) are what the learner reasons from.
   REQUIRE(outputs_hidden(m, v));
-  REQUIRE(inputs_hidden(m, v));
+  REQUIRE(hidden_inputs(m, v) == lane_bit(7));
   // Its only step is its last: the outro and the buffers after the kernel wait for the answers.
   REQUIRE(m.run->index.step_count() == 1);
   CHECK(ending_hidden(m, v));
   Figure f = build_step_figure(*m.cache.view, {}, figure_options(m, v, 1200, {}, 1e9));
   CHECK_FALSE(has_tip(f, "lane 7 passed in"));
   CHECK(has_tip(f, "lane 7: what does it pass in?"));
+  CHECK(has_tip(f, "lane 6 passed in"));
   CHECK_FALSE(has_tip(f, "lane 0 received"));
   apply(m, v, {SetGuess{7, "0"}, CheckGuesses{}}, 0);
   refresh(m, v);
-  CHECK_FALSE(inputs_hidden(m, v));
+  CHECK(hidden_inputs(m, v) == 0);
   f = build_step_figure(*m.cache.view, {}, figure_options(m, v, 1200, {}, 1e9));
   CHECK(has_tip(f, "lane 7 passed in"));
   CHECK(has_tip(f, "lane 0 received"));
@@ -239,6 +241,11 @@ TEST_CASE("a deadlock is drawn: where every lane waits, the warp listed as deadl
     refresh(o.m, o.v);
     CHECK_FALSE(o.v.at_wait);
     CHECK_FALSE(o.m.cache.view->waits);
+    // Play from the first step stops on the wait, not on the step before it.
+    apply(o.m, o.v, {ToEnd{false}, SetPlaying{true}}, 0);
+    for (int i = 0; i < 5 && o.v.playing; ++i) tick(o.m, o.v, 1.0 + i, 1.0);
+    CHECK_FALSE(o.v.playing);
+    CHECK(o.v.at_wait);
   }
   SUBCASE("a kernel that deadlocks at its first call: no step, the wait drawn instead") {
     Opened o;

@@ -99,7 +99,13 @@ TEST_CASE("every corpus program passes its own check under warpsim exec") {
       CHECK_FALSE(contains(run.out, "FAILED"));
       CHECK(contains(run.err, "warpsim exec: " + program.filename().string() + ": "));
       CHECK(contains(run.err, "the program exited with status 0"));
-      CHECK_FALSE(contains(run.err, "warning:"));
+      if (program.filename() == "thrust_device_vector.cu") {
+        // A known limit (README, Thrust): device_vector's storage is host memory here (Thrust's
+        // CPP system), so exec warns that the kernel is given memory no cudaMalloc made.
+        CHECK(contains(run.err, "warning: argument 1 points into memory no cudaMalloc"));
+      } else {
+        CHECK_FALSE(contains(run.err, "warning:"));
+      }
       if (const std::optional<Recording> gpu = recording_of(program)) {
         CHECK_MESSAGE(run.out == gpu->stdout_text, "stdout differs from the GPU's recording");
         CHECK(run.exit_code == gpu->exit_status);
@@ -169,6 +175,16 @@ TEST_CASE("a runtime API warpsim does not simulate stops the program when reache
   CHECK(contains(not_reached.out, "PASSED"));
 }
 
+TEST_CASE("CUDA 12's graph node parameters and pool allocations compile; a conditional node stops") {
+  const ProcessOutcome run = run_warpsim({"exec", (kCases / "graph_conditional.cu").string()});
+  INFO(run.err);
+  CHECK(run.exit_code == 123);
+  CHECK(contains(run.out, "type 0, func null\nallocated from the pool\n"));
+  CHECK_FALSE(contains(run.out, "PASSED"));
+  CHECK(contains(run.err, "a conditional graph node is not simulated: "
+                          "cudaGraphConditionalHandleCreate at graph_conditional.cu:22"));
+}
+
 TEST_CASE("a device-side assert stops its launch; the program goes on with cudaErrorAssert") {
   const ProcessOutcome run = run_warpsim({"exec", (kCases / "device_assert.cu").string()});
   INFO(run.err);
@@ -217,19 +233,74 @@ TEST_CASE("a kernel that spins on a flag nobody sets is named as a livelock and 
   CHECK(contains(run.err, "livelock in block 0: lane 0 of warp 0 spun without progress at spin_forever.cu:7"));
 }
 
-TEST_CASE("a kernel launched from a kernel stops the parent's launch, naming it, on 1 or 2 threads") {
-  // Before, the child ran in place and shared the parent block's __shared__ variables, or, on a
-  // worker thread, waited for the workers that ran its parent: a hang.
+TEST_CASE("kernels launched from kernels run after their parent grid, each listed with its parent") {
+  // Before, a device-side launch stopped the parent's launch (dynamic parallelism was not
+  // simulated); run in place it had shared the parent block's __shared__ variables, or hung.
   for (const char* jobs : {"1", "2"}) {
     CAPTURE(jobs);
-    const ProcessOutcome run = run_warpsim(
-        {"exec", "--jobs", jobs, "--time-limit", "20", (kCases / "device_launch.cu").string()});
+    const ProcessOutcome run = run_warpsim({"exec", "--jobs", jobs, "--time-limit", "60", "--json",
+                                            (scratch() / "dynamic_parallelism.json").string(),
+                                            (kPrograms / "dynamic_parallelism.cu").string()});
+    INFO(run.out);
     INFO(run.err);
-    CHECK(run.exit_code == 123);
-    CHECK_FALSE(contains(run.out, "PASSED"));
-    CHECK(contains(run.err, "device_launch.cu:10: child<<<...>>> launched from device code: CUDA "
-                            "dynamic parallelism (a kernel launching kernels) is not simulated"));
+    CHECK(run.exit_code == 0);
+    CHECK(contains(run.out, "block 1: stream order 0 10 20 30, its tail launch saw 12 of 12 appends"));
+    CHECK(contains(run.out, "PASSED"));
+    // Launch 1 is tree_sum from the host; its two children come next, each before the other's
+    // subtree (a child completes with its own children). The text report (stderr) is written
+    // when --json is not given.
+    const ProcessOutcome text = run_warpsim({"exec", "--jobs", jobs, "--time-limit", "60",
+                                             (kPrograms / "dynamic_parallelism.cu").string()});
+    INFO(text.err);
+    CHECK(text.exit_code == 0);
+    CHECK(contains(text.err, "1. tree_sum<<<1, 2>>>"));
+    CHECK(contains(text.err, "2. tree_sum<<<1, 2>>>"));
+    CHECK(contains(text.err, "completed  (launched by launch 1, depth 1)"));
+    CHECK(contains(text.err, "(launched by launch 2, depth 2)"));
+    const json report = json::parse(read_text(scratch() / "dynamic_parallelism.json"));
+    // 1 + 2 + 4 + ... : every grid of the tree but its 37 leaves launches two: 73 grids,
+    // then launcher, its 3 x 4 appends and 3 tail launches.
+    const json& launches = report["launches"];
+    REQUIRE(launches.size() == 73 + 1 + 12 + 3);
+    CHECK_FALSE(launches[0].contains("parent"));
+    CHECK(launches[1]["parent"] == 0);
+    CHECK(launches[1]["depth"] == 1);
+    const json& launcher = launches[73];
+    CHECK(launcher["kernel"] == "launcher");
+    CHECK_FALSE(launcher.contains("parent"));
+    // Block 0's four appends, then block 1's, block 2's, then the three tail launches.
+    for (int i = 0; i < 12; ++i) {
+      CAPTURE(i);
+      CHECK(launches[74 + i]["kernel"] == "append");
+      CHECK(launches[74 + i]["parent"] == 73);
+    }
+    for (int i = 0; i < 3; ++i) CHECK(launches[86 + i]["kernel"] == "after_parent");
   }
+}
+
+TEST_CASE("a launch nested more than 24 grids deep is refused, as CUDA refuses it, and listed") {
+  const ProcessOutcome run = run_warpsim(
+      {"exec", "--time-limit", "60", (kCases / "nesting_too_deep.cu").string()});
+  INFO(run.err);
+  CHECK(run.exit_code == 0);
+  CHECK(contains(run.out, "the launch from depth 24 was refused: cudaErrorLaunchMaxDepthExceeded; "
+                          "the host's synchronize: cudaSuccess\nPASSED"));
+  CHECK(contains(run.err, "warpsim exec: nesting_too_deep.cu: 26 launches"));
+  CHECK(contains(run.err, "26. dive<<<1, 1>>>  nesting_too_deep.cu:9  0 steps  refused: "
+                          "cudaErrorLaunchMaxDepthExceeded: it would be nested 25 grids deep, and "
+                          "CUDA nests at most 24"));
+  CHECK(contains(run.err, "(launched by launch 25, depth 25)"));
+}
+
+TEST_CASE("cudaDeviceSynchronize in kernel code (gone in CUDA 12) stops the program, naming it") {
+  const ProcessOutcome run = run_warpsim(
+      {"exec", "--time-limit", "60", (kCases / "device_synchronize.cu").string()});
+  INFO(run.err);
+  CHECK(run.exit_code == 123);
+  CHECK_FALSE(contains(run.out, "PASSED"));
+  CHECK(contains(run.err, "waiting for child grids in kernel code (removed from device code in "
+                          "CUDA 12's dynamic parallelism) is not simulated: cudaDeviceSynchronize "
+                          "at device_synchronize.cu:11"));
 }
 
 TEST_CASE("a program that never ends in host code stops at the time limit and says where") {

@@ -5,7 +5,8 @@
 #   tests/programs/record_gpu.sh [--arch sm_90] [--time-limit SECONDS] [NAME...]
 #
 # Each program (or only the NAMEs given, without .cu) is built with nvcc for --arch (default:
-# the device's own compute capability) and run once; its stdout and exit status are written to
+# the device's own compute capability), with the flags a first line "// nvcc flags: ..." names
+# (-rdc=true for kernels that launch kernels), and run once; its stdout and exit status are written to
 #   tests/programs/recorded/<name>.txt
 # as "# " header lines (device, driver, CUDA, date, commit, exit status), then the program's
 # stdout exactly. stderr is not recorded (timings, device names). A program that does not end
@@ -58,7 +59,8 @@ failures=0
 for name in "${names[@]}"; do
   source="$here/$name.cu"
   [[ -f "$source" ]] || { echo "record_gpu.sh: no $source" >&2; failures=$((failures + 1)); continue; }
-  if ! "$nvcc" -arch="$arch" -O2 -o "$work/$name" "$source" 2> "$work/$name.log"; then
+  read -r -a flags <<< "$(sed -n '1s|^// nvcc flags: ||p' "$source")"
+  if ! "$nvcc" -arch="$arch" -O2 "${flags[@]}" -o "$work/$name" "$source" 2> "$work/$name.log"; then
     cat "$work/$name.log" >&2
     echo "record_gpu.sh: $name did not compile with nvcc" >&2
     failures=$((failures + 1))
@@ -69,7 +71,7 @@ for name in "${names[@]}"; do
   {
     printf '# program: tests/programs/%s.cu\n' "$name"
     printf '# device: %s (sm_%s), driver %s\n' "$device" "$cc" "$driver"
-    printf '# nvcc: CUDA %s, -arch=%s -O2\n' "$cuda" "$arch"
+    printf '# nvcc: CUDA %s, -arch=%s -O2%s\n' "$cuda" "$arch" "${flags[*]:+ ${flags[*]}}"
     printf '# recorded: %s at commit %s by tests/programs/record_gpu.sh\n' "$date_utc" "$commit"
     printf '# exit status: %d\n' "$status"
     cat "$work/$name.out"

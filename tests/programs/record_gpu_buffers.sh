@@ -48,7 +48,9 @@ failures=0
 for name in "${names[@]}"; do
   keep="$work/$name"
   status=0
-  (cd "$root" && "$warpsim" exec --gpu --buffers "$keep" "tests/programs/$name.cu") \
+  # A first line "// nvcc flags: -rdc=true" goes to the GPU build (exec --Xnvcc).
+  nvcc_flags="$(sed -n '1s|^// nvcc flags: ||p' "$here/$name.cu" | tr ' ' ',')"
+  (cd "$root" && "$warpsim" exec --gpu ${nvcc_flags:+"--Xnvcc=$nvcc_flags"} --buffers "$keep" "tests/programs/$name.cu") \
     > "$work/$name.out" 2> "$work/$name.err" || status=$?
   {
     echo

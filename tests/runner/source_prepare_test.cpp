@@ -419,6 +419,11 @@ TEST_CASE("host variables, parameters and members named as built-ins get names o
            // Arrays and templates as types.
            {"void f() { int blockDim[3]; std::array<int, 3> gridDim; }",
             "void f() { int warpsim_host_blockDim[3]; std::array<int, 3> warpsim_host_gridDim; }"},
+           // In a loop whose header assigns (deviceQueryDrv: `for (dev = 0; ...) { int
+           // blockDim[3]; ...}`): the `=` in the parentheses makes it no initializer.
+           {"int main() { for (d = 0; d < n; ++d) { int blockDim[3]; g(blockDim[0]); } }",
+            "int main() { for (d = 0; d < n; ++d) { int warpsim_host_blockDim[3]; "
+            "g(warpsim_host_blockDim[0]); } }"},
        }) {
     CAPTURE(c.source);
     CHECK(rename_host_builtins(c.source) == c.expected);

@@ -157,3 +157,94 @@ TEST_CASE("__ballot without a mask does not compile for sm_70 and later") {
           std::string::npos,
       r.message);
 }
+
+namespace {
+warpsim::KernelFileResult run_async(const std::string& kernel, std::vector<warpsim::KernelArg> args,
+                                    unsigned threads, bool check_races = false) {
+  warpsim::test::use_shim_test_cache();
+  warpsim::KernelFileRequest request;
+  request.file = std::string(WARPSIM_SOURCE_DIR) + "/tests/shim/kernels/async_barriers.cu";
+  request.kernel = kernel;
+  request.grid = {1};
+  request.block = {threads};
+  request.args = std::move(args);
+  request.check_races = check_races;
+  return warpsim::run_kernel_file(request);
+}
+std::vector<int> reversed_iota(int n) {
+  std::vector<int> v;
+  for (int i = n - 1; i >= 0; --i) v.push_back(i);
+  return v;
+}
+}  // namespace
+
+TEST_CASE("cuda::barrier phases order the warps of a block: a waiting lane lets the others run") {
+  const auto r = run_async("phases", {warpsim::zeros<int>(96)}, 96);
+  REQUIRE_MESSAGE(r.status == warpsim::RunStatus::completed, r.message);
+  CHECK(r.buffer<int>(0) ==
+        iota_warps(0, 96, [](int t) { return 3 * ((t + 32) % 96) * 10 + 0 + 1 + 2; }));
+  CHECK(r.trace.diagnostics.empty());
+}
+
+TEST_CASE("cuda::barrier phases with memory checks on: no race between the phases") {
+  const auto r = run_async("phases", {warpsim::zeros<int>(96)}, 96, true);
+  REQUIRE_MESSAGE(r.status == warpsim::RunStatus::completed, r.message);
+  CHECK(r.trace.diagnostics.empty());
+}
+
+TEST_CASE("arrive_and_drop takes a thread out of the barrier's later phases") {
+  const auto r = run_async("dropped", {warpsim::zeros<int>(64)}, 64);
+  REQUIRE_MESSAGE(r.status == warpsim::RunStatus::completed, r.message);
+  const auto out = r.buffer<int>(0);
+  CHECK(slice(out, 0, 32) == std::vector<int>(32, 3));
+  CHECK(slice(out, 32, 64) == std::vector<int>(32, 0));
+}
+
+TEST_CASE("a barrier phase or pipeline stage that can never complete stops as a named deadlock") {
+  const auto barrier = run_async("never_completes", {warpsim::zeros<int>(32)}, 32);
+  CHECK(barrier.status == warpsim::RunStatus::deadlock);
+  CHECK_MESSAGE(barrier.message.find("wait in cuda::barrier::arrive_and_wait at "
+                                     "async_barriers.cu:53 for a phase of the barrier that cannot "
+                                     "complete: it awaits 1 more of its 33 arrivals") !=
+                    std::string::npos,
+                barrier.message);
+  const auto stage = run_async("stage_never_committed", {warpsim::zeros<int>(64)}, 64);
+  CHECK(stage.status == warpsim::RunStatus::deadlock);
+  CHECK_MESSAGE(stage.message.find("of warp 0 wait in cuda::pipeline::consumer_wait at "
+                                   "async_barriers.cu:116") != std::string::npos,
+                stage.message);
+  CHECK_MESSAGE(stage.message.find("32 have exited") != std::string::npos, stage.message);
+}
+
+TEST_CASE("cuda::memcpy_async with a barrier or a pipeline: the data is there after the wait") {
+  for (const char* kernel : {"copy_with_barrier", "copy_with_pipeline"}) {
+    CAPTURE(kernel);
+    const auto r = run_async(kernel, {warpsim::iota<int>(64), warpsim::zeros<int>(64)}, 64);
+    REQUIRE_MESSAGE(r.status == warpsim::RunStatus::completed, r.message);
+    CHECK(r.buffer<int>(1) == reversed_iota(64));
+  }
+  // The copy is the calling lane's: with the checks on, the barrier orders it before the reads.
+  const auto checked = run_async("copy_with_barrier",
+                                 {warpsim::iota<int>(64), warpsim::zeros<int>(64)}, 64, true);
+  REQUIRE_MESSAGE(checked.status == warpsim::RunStatus::completed, checked.message);
+  CHECK(checked.trace.diagnostics.empty());
+}
+
+TEST_CASE("a block pipeline: a producer warp fills two stages ahead of a consumer warp") {
+  const auto r = run_async("producer_consumer", {warpsim::iota<int>(6 * 32), warpsim::zeros<int>(32)},
+                           64);
+  REQUIRE_MESSAGE(r.status == warpsim::RunStatus::completed, r.message);
+  CHECK(r.buffer<int>(1) == iota_warps(0, 32, [](int lane) {
+          int sum = 0;
+          for (int batch = 0; batch < 6; ++batch) sum += batch * 32 + (lane + 1) % 32;
+          return sum;
+        }));
+  // With the checks on, a phase only the producers arrive in cannot be ordered by the checks'
+  // block-wide clocks: the launch stops, saying so.
+  const auto checked = run_async(
+      "producer_consumer", {warpsim::iota<int>(6 * 32), warpsim::zeros<int>(32)}, 64, true);
+  CHECK(checked.status == warpsim::RunStatus::kernel_exception);
+  CHECK_MESSAGE(checked.message.find("cuda::pipeline::producer_commit: a phase completed with 32 "
+                                     "of the block's 64 live threads arriving") != std::string::npos,
+                checked.message);
+}

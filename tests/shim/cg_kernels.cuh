@@ -173,3 +173,32 @@ __global__ void staged_reverse(const int* in, int* out) {
   cg::wait(block);  // @wait
   out[64 * block.group_index().x + block.thread_rank()] = stage[63 - block.thread_rank()];
 }
+
+// Tiles of 64 threads (two warps) in a 256-thread block: ranks and sizes, sync() between the two
+// warps of a tile, and cg::reduce over the tile. numbers[t] = {thread_rank, num_threads,
+// meta_group_rank, meta_group_size}; partner[t]: what the thread 32 ranks away in the tile
+// published before the sync; sum[t]: the tile's sum of block ranks.
+struct TileNumbers {
+  unsigned rank, size, meta_rank, meta_size;
+};
+__global__ void tile64(TileNumbers* numbers, int* partner, int* sum) {
+  __shared__ cg::block_tile_memory<256> scratch;
+  cg::thread_block block = cg::this_thread_block(scratch);
+  cg::thread_block_tile<64> tile = cg::tiled_partition<64>(block);
+  __shared__ int published[256];
+  const unsigned t = block.thread_rank();
+  numbers[t] = {tile.thread_rank(), tile.num_threads(), tile.meta_group_rank(),
+                tile.meta_group_size()};
+  published[t] = static_cast<int>(t) * 3;
+  tile.sync();  // @tile64_sync
+  partner[t] = published[t ^ 32];
+  sum[t] = cg::reduce(tile, static_cast<int>(t), cg::plus<int>());
+}
+
+// Warp 1 of a 64-thread tile returns before the tile's sync: warp 0 waits for it forever.
+__global__ void tile64_missing_warp(int* out) {
+  cg::thread_block_tile<64> tile = cg::tiled_partition<64>(cg::this_thread_block());
+  if (threadIdx.x >= 32) return;
+  tile.sync();  // @tile64_deadlock
+  out[threadIdx.x] = 1;
+}

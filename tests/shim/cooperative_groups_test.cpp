@@ -397,3 +397,34 @@ TEST_CASE("memcpy_async stages data that wait() makes visible to the whole block
   REQUIRE(barriers.size() == 4);  // 2 blocks x 2 warps
   check_site(r, barriers[0], line_of("wait"));
 }
+
+TEST_CASE("tiles of 64 threads: ranks, sync() across their two warps, and cg::reduce") {
+  std::vector<TileNumbers> numbers(256);
+  std::vector<int> partner(256, -1), sum(256, -1);
+  const auto r = warpsim::launch(shape(1, 256),
+                                 [&] { tile64(numbers.data(), partner.data(), sum.data()); });
+  REQUIRE_MESSAGE(r.status == LaunchStatus::completed, r.message);
+  for (unsigned t = 0; t < 256; ++t) {
+    CAPTURE(t);
+    CHECK(numbers[t].rank == t % 64);
+    CHECK(numbers[t].size == 64);
+    CHECK(numbers[t].meta_rank == t / 64);
+    CHECK(numbers[t].meta_size == 4);
+    CHECK(partner[t] == static_cast<int>(t ^ 32) * 3);
+    const int first = static_cast<int>(t / 64 * 64);
+    CHECK(sum[t] == 64 * first + 63 * 64 / 2);
+  }
+  CHECK(r.trace.diagnostics.empty());
+}
+
+TEST_CASE("a tile of 64 whose second warp never reaches sync() stops as a named deadlock") {
+  std::vector<int> out(64, 0);
+  const auto r = warpsim::launch(shape(1, 64), [&] { tile64_missing_warp(out.data()); });
+  CHECK(r.status == LaunchStatus::deadlock);
+  CHECK_MESSAGE(r.message.find("lanes 0-31 of warp 0 wait in thread_block_tile::sync at "
+                               "cg_kernels.cuh:" + std::to_string(line_of("tile64_deadlock")) +
+                               " for a phase of the barrier that cannot complete: it awaits 32 "
+                               "more of its 64 arrivals") != std::string::npos,
+                r.message);
+  CHECK(out == std::vector<int>(64, 0));
+}

@@ -66,11 +66,11 @@ TEST_CASE("what warpsim does not simulate stops the compile, naming it") {
       {"philox.cu",
        "this cuRAND generator is not simulated: warpsim's curand_kernel.h has the "
        "default XORWOW generator (curandState) only"},
-      {"cuda_barrier.cu", "<cuda/barrier> is not simulated by warpsim"},
+      {"cuda_latch.cu", "<cuda/latch> is not simulated by warpsim"},
   };
   for (const auto& [file, message] : rejected) {
     CAPTURE(file);
-    const std::string kernel = file == "philox.cu" ? "uses_philox" : "uses_barrier";
+    const std::string kernel = file == "philox.cu" ? "uses_philox" : "uses_latch";
     const auto r = run_file("rejected/" + file, kernel, {warpsim::zeros<float>(1)}, 1);
     CHECK(r.status == warpsim::RunStatus::bad_input);
     CHECK_MESSAGE((r.message + "\n" + r.details).find(message) != std::string::npos, r.details);

@@ -183,6 +183,13 @@ bool is_correct(const Answer& answer, std::string_view typed);
 // at any lane's result) the same rows as for an output question.
 bool row_answers(RowKind row, const std::vector<const Question*>& questions);
 
+// Predict mode: the lanes of `row` that stay hidden until the step's `questions` are answered.
+// A row that answers them (row_answers) is hidden whole, except the inputs, which the learner
+// reasons from: there only the lanes asked about, and every lane that holds the same value as one
+// of them (a broadcast's or a reduction's lanes would show the answer). A row of 0s and 1s (a
+// vote's predicates, a flag) is hidden whole: the others' would leave one value to guess.
+LaneMask hidden_lanes(const StepRow& row, const std::vector<const Question*>& questions);
+
 // ---------------------------------------------------------------------------------------------
 // Recorded GPU runs (lessons/<id>/gpu/<preset>.json.gz)
 

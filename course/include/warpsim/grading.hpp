@@ -335,6 +335,9 @@ int exit_status(GradeStatus status);
 struct GradeResult {
   std::string exercise;    // its id
   std::string submission;  // the file as given
+  // How a rerun command names the exercise: as the command was given it (a folder, or an id);
+  // empty: its id.
+  std::string exercise_named_as;
   std::uint64_t seed = 0;
   GradeStatus status = GradeStatus::failed;
   std::string message;  // bad_submission / broken_exercise: one line

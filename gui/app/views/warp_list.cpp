@@ -15,9 +15,12 @@ void draw_warp_list(const Model& m, const ViewState& v, const Ui&, Commands& out
   const TraceIndex& index = m.run->index;
   const auto warps = index.warps();
   const unsigned long long blocks = m.run->result.trace.grid.count();
-  ImGui::TextDisabled("%zu %s in %llu %s; where each is when the trace is at the cursor",
-                      warps.size(), warps.size() == 1 ? "warp" : "warps", blocks,
-                      blocks == 1 ? "block" : "blocks");
+  // Wrapped: a narrow side panel cut it off at "when the trace is at the c".
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+  ImGui::TextWrapped("%zu %s in %llu %s; where each is when the trace is at the cursor",
+                     warps.size(), warps.size() == 1 ? "warp" : "warps", blocks,
+                     blocks == 1 ? "block" : "blocks");
+  ImGui::PopStyleColor();
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
                                 ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp;
   if (!ImGui::BeginTable("##warps", 4, flags)) return;

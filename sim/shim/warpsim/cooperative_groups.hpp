@@ -7,9 +7,12 @@
 // Call sites: every member that reaches an intrinsic takes a trailing defaulted CallSite and hands
 // it on, so trace steps and diagnostics name the kernel's line, never this header's.
 //
-// Not simulated: multi-warp tiles (thread_block_tile<64..512>), cluster and multi-grid groups, and
-// grid_group::sync() across more than one block (warpsim runs blocks one at a time): that call
-// stops the launch with a message naming the line.
+// Multi-warp tiles (thread_block_tile<64..1024>) have ranks, sizes and sync() (a barrier of the
+// tile's threads, parked by the runtime: warpsim/device_abi.hpp group_sync), and cg::reduce; as in
+// CUDA they have no shuffles, votes or matches (those members do not exist).
+//
+// Not simulated: cluster and multi-grid groups, and grid_group::sync() across more than one block
+// (warpsim runs blocks one at a time): that call stops the launch with a message naming the line.
 #pragma once
 
 #include <algorithm>
@@ -42,10 +45,14 @@ template <unsigned int Size, class ParentT>
 inline constexpr unsigned int tile_size<cooperative_groups::thread_block_tile<Size, ParentT>> =
     Size;
 
-// Groups within one warp that carry a member mask: tiles and coalesced groups.
+// Groups within one warp that carry a member mask: tiles of up to 32 and coalesced groups.
 template <class GroupT>
 inline constexpr bool is_warp_group =
-    tile_size<GroupT> != 0 || std::is_same_v<GroupT, cooperative_groups::coalesced_group>;
+    (tile_size<GroupT> != 0 && tile_size<GroupT> <= 32) ||
+    std::is_same_v<GroupT, cooperative_groups::coalesced_group>;
+// Tiles of several whole warps (thread_block_tile<64..1024>).
+template <class GroupT>
+inline constexpr bool is_multi_warp_tile = tile_size<GroupT> > 32;
 
 // Where the calling thread sits (warpsim/thread_position.hpp).
 using ::warpsim::shim::block_thread_rank;
@@ -89,6 +96,14 @@ inline void grid_sync(Site site) {
          site);
   }
   __syncthreads(site);
+}
+
+// sync() of a multi-warp tile of `size` threads: a barrier of the calling thread's tile.
+inline void multi_warp_sync(unsigned int size, Site site) {
+  const unsigned int first = block_thread_rank() & ~(size - 1);
+  const unsigned int threads = block_num_threads();
+  const unsigned int count = threads - first < size ? threads - first : size;
+  ::warpsim::device::group_sync(first, count, "thread_block_tile::sync", site);
 }
 
 // ---- Shuffles of any type (spec section 8) ----------------------------------------------------
@@ -178,7 +193,9 @@ using ::warpsim::shim::cg::Site;
 // and sync() dispatch on what the group was made from.
 class thread_group {
  protected:
-  enum class Kind : unsigned char { coalesced = 1, grid = 3, block = 4 };  // CUDA's type ids
+  // CUDA's type ids; multi_warp_tile: a thread_block_tile of more than 32 threads, whose size is
+  // kept in mask_.
+  enum class Kind : unsigned char { coalesced = 1, grid = 3, block = 4, multi_warp_tile = 6 };
 
   explicit thread_group(Kind kind, unsigned int mask = 0, unsigned int meta_rank = 0,
                         unsigned int meta_size = 1, bool tiled = false)
@@ -228,9 +245,9 @@ class thread_block : public thread_group {
 inline thread_block this_thread_block() { return thread_block(); }
 
 // Scratch memory that CUDA's multi-warp tiles (tiled_partition<64> ...) communicate through, kept
-// in __shared__ memory by the kernel. Warpsim does not simulate multi-warp tiles (their
-// tiled_partition fails to compile), so the scratch is never read; this_thread_block(scratch) is
-// this_thread_block().
+// in __shared__ memory by the kernel. Warpsim's multi-warp tiles meet in the runtime (group_sync)
+// and in the shim's own per-block scratch, so this one is never read; this_thread_block(scratch)
+// is this_thread_block().
 template <unsigned int MaxBlockSize = 1024>
 struct alignas(16) block_tile_memory {
  private:
@@ -384,10 +401,10 @@ class coalesced_group : public thread_group {
 // Shuffles pass width Size, so ranks and deltas work inside the tile; a shfl_xor lane mask of
 // Size or more reaches the tile below, outside the mask (undefined, spec section 8).
 template <unsigned int Size>
-class thread_block_tile<Size, void> : public thread_group {
+class warpsim_warp_tile : public thread_group {
   static_assert(::warpsim::shim::cg::valid_tile_size(Size),
-                "thread_block_tile<Size>: Size must be 1, 2, 4, 8, 16 or 32 (multi-warp tiles "
-                "are not simulated)");
+                "thread_block_tile<Size>: Size must be 1, 2, 4, 8, 16, 32, 64, 128, 256, 512 or "
+                "1024");
   friend struct ::warpsim::shim::cg::GroupAccess;
 
  protected:
@@ -399,7 +416,7 @@ class thread_block_tile<Size, void> : public thread_group {
       return ((1u << Size) - 1u) << tile_base();
     }
   }
-  thread_block_tile(unsigned int meta_rank, unsigned int meta_size)
+  warpsim_warp_tile(unsigned int meta_rank, unsigned int meta_size)
       : thread_group(Kind::coalesced, build_mask(), meta_rank, meta_size, true) {}
 
  public:
@@ -457,6 +474,44 @@ class thread_block_tile<Size, void> : public thread_group {
     static_assert(std::is_arithmetic_v<T>, "match_all takes an integer or floating-point value");
     return __match_all_sync(build_mask(), value, &pred, site) >> tile_base();
   }
+};
+
+// A tile of Size (64 .. 1024, a power of two) consecutive threads of the block, several whole
+// warps: ranks, sizes and sync() only, as CUDA's (no shuffles, votes or matches: a kernel that calls
+// one does not compile, as with nvcc). sync() is a barrier of the tile's threads; the other tiles
+// of the block run on. meta_group_rank = block rank / Size.
+template <unsigned int Size>
+class warpsim_multi_warp_tile : public thread_group {
+  static_assert(Size <= 1024 && (Size & (Size - 1)) == 0,
+                "thread_block_tile<Size>: Size must be 1, 2, 4, 8, 16, 32, 64, 128, 256, 512 or "
+                "1024");
+  friend struct ::warpsim::shim::cg::GroupAccess;
+
+ protected:
+  warpsim_multi_warp_tile(unsigned int meta_rank, unsigned int meta_size)
+      : thread_group(Kind::multi_warp_tile, Size, meta_rank, meta_size, true) {}
+
+ public:
+  static unsigned int thread_rank() {
+    return ::warpsim::shim::cg::block_thread_rank() & (Size - 1);
+  }
+  static constexpr unsigned int num_threads() { return Size; }
+  static constexpr unsigned int size() { return Size; }
+  unsigned int meta_group_rank() const { return meta_rank_; }
+  unsigned int meta_group_size() const { return meta_size_; }
+  static void sync(Site site = Site::here()) { ::warpsim::shim::cg::multi_warp_sync(Size, site); }
+};
+
+template <unsigned int Size>
+class thread_block_tile<Size, void>
+    : public std::conditional_t<(Size > 32), warpsim_multi_warp_tile<Size>,
+                                warpsim_warp_tile<Size>> {
+  using Base = std::conditional_t<(Size > 32), warpsim_multi_warp_tile<Size>,
+                                  warpsim_warp_tile<Size>>;
+  friend struct ::warpsim::shim::cg::GroupAccess;
+
+ protected:
+  thread_block_tile(unsigned int meta_rank, unsigned int meta_size) : Base(meta_rank, meta_size) {}
 };
 
 // tiled_partition<Size>(parent): the same tile, remembering its parent type; it converts to
@@ -523,6 +578,8 @@ inline unsigned long long thread_group::size() const {
   switch (kind_) {
     case Kind::coalesced:
       return static_cast<unsigned long long>(__popc(mask_));
+    case Kind::multi_warp_tile:
+      return mask_;
     case Kind::block:
       return ::warpsim::shim::cg::block_num_threads();
     case Kind::grid:
@@ -535,6 +592,8 @@ inline unsigned long long thread_group::thread_rank() const {
   switch (kind_) {
     case Kind::coalesced:
       return static_cast<unsigned long long>(__popc(mask_ & ::warpsim::shim::cg::lanemask_lt()));
+    case Kind::multi_warp_tile:
+      return ::warpsim::shim::cg::block_thread_rank() & (mask_ - 1);
     case Kind::block:
       return ::warpsim::shim::cg::block_thread_rank();
     case Kind::grid:
@@ -547,6 +606,9 @@ inline void thread_group::sync(Site site) const {
   switch (kind_) {
     case Kind::coalesced:
       __syncwarp(mask_, site);
+      break;
+    case Kind::multi_warp_tile:
+      ::warpsim::shim::cg::multi_warp_sync(mask_, site);
       break;
     case Kind::block:
       __syncthreads(site);

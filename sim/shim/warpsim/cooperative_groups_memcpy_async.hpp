@@ -2,8 +2,8 @@
 // The group copies at the call, each member taking every size()-th byte from its rank on; wait()
 // and wait_prior<N>() are the group's sync(), which is where CUDA makes the data visible to every
 // member, so a kernel that reads the destination before waiting races there as on hardware (the
-// simulator does not flag that read). cuda::aligned_size_t (<cuda/barrier>) is not in the shim:
-// pass plain byte or element counts.
+// simulator does not flag that read). A cuda::aligned_size_t (<cuda/barrier>) count converts to
+// its byte count.
 #pragma once
 
 #include <cstddef>

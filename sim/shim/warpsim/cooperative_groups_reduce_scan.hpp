@@ -17,6 +17,8 @@
 //           gets 0) and any other op shifts up one rank (rank 0 gets a value-initialised T{}).
 #pragma once
 
+#include <new>
+#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -141,10 +143,37 @@ V inclusive_scan(const GroupT& group, V value, Fn& op, Site site) {
   }
 }
 
+// reduce over a tile of several warps: each warp reduces its 32 lanes as a tile<32> does, lane 0
+// of each warp leaves its warp's total in the block's scratch, the tile syncs, and every member
+// combines its tile's warp totals in warp order; a second sync lets the next reduce reuse the
+// scratch. (Shared memory is per block and a block runs on one OS thread: thread_local is
+// per-block shared scratch, as __shared__ is in the shim.)
+template <unsigned int Size, class V, class Fn>
+V reduce_multi_warp(V value, Fn& op, Site site) {
+  alignas(V) static thread_local unsigned char scratch[32 * sizeof(V)];
+  V* const totals = reinterpret_cast<V*>(scratch);
+  V warp_total = value;
+  if constexpr (__CUDA_ARCH__ >= 800 && redux_op<std::remove_cv_t<Fn>, V>) {
+    warp_total = redux<std::remove_cv_t<Fn>>(0xffffffffu, value, site);
+  } else {
+    warp_total = butterfly<32>(0xffffffffu, value, op, site);
+  }
+  const unsigned int warp = block_thread_rank() / 32;
+  if (lane_id() == 0) new (&totals[warp]) V(warp_total);
+  multi_warp_sync(Size, site);
+  const unsigned int first = warp & ~(Size / 32 - 1);
+  V total = totals[first];
+  for (unsigned int w = first + 1; w < first + Size / 32; ++w) total = op(total, totals[w]);
+  multi_warp_sync(Size, site);
+  return total;
+}
+
 template <class GroupT, class V, class Fn>
 V reduce(const GroupT& group, V value, Fn& op, Site site) {
   const unsigned int mask = GroupAccess::mask(group);
-  if constexpr (redux_group<GroupT> && redux_op<std::remove_cv_t<Fn>, V>) {
+  if constexpr (is_multi_warp_tile<GroupT>) {
+    return reduce_multi_warp<tile_size<GroupT>>(value, op, site);
+  } else if constexpr (redux_group<GroupT> && redux_op<std::remove_cv_t<Fn>, V>) {
     return redux<std::remove_cv_t<Fn>>(mask, value, site);
   } else if constexpr (tile_size<GroupT> != 0) {
     return butterfly<tile_size<GroupT>>(mask, value, op, site);
@@ -158,9 +187,16 @@ V reduce(const GroupT& group, V value, Fn& op, Site site) {
 
 template <class GroupT>
 constexpr void check_group() {
-  static_assert(is_warp_group<GroupT>,
-                "cooperative_groups reduce and scans take a thread_block_tile (of at most 32 "
-                "threads) or a coalesced_group");
+  static_assert(is_warp_group<GroupT> || is_multi_warp_tile<GroupT>,
+                "cooperative_groups reduce and scans take a thread_block_tile or a "
+                "coalesced_group");
+}
+// Scans over a tile of several warps stop the launch when reached.
+template <class GroupT>
+[[noreturn]] void stop_multi_warp_scan(Site site) {
+  stop("inclusive_scan/exclusive_scan over a thread_block_tile of " +
+           std::to_string(tile_size<GroupT>) + " threads (several warps) is not simulated",
+       site);
 }
 
 }  // namespace warpsim::shim::cg
@@ -182,7 +218,11 @@ template <class GroupT, class V, class Fn>
 auto inclusive_scan(const GroupT& group, V&& value, Fn&& op, Site site = Site::here())
     -> decltype(op(value, value)) {
   ::warpsim::shim::cg::check_group<GroupT>();
-  return ::warpsim::shim::cg::inclusive_scan(group, cg_remove_cvref_t<V>(value), op, site);
+  if constexpr (::warpsim::shim::cg::is_multi_warp_tile<GroupT>) {
+    ::warpsim::shim::cg::stop_multi_warp_scan<GroupT>(site);
+  } else {
+    return ::warpsim::shim::cg::inclusive_scan(group, cg_remove_cvref_t<V>(value), op, site);
+  }
 }
 template <class GroupT, class V>
 cg_remove_cvref_t<V> inclusive_scan(const GroupT& group, V&& value, Site site = Site::here()) {
@@ -197,11 +237,15 @@ auto exclusive_scan(const GroupT& group, V&& value, Fn&& op, Site site = Site::h
     -> decltype(op(value, value)) {
   ::warpsim::shim::cg::check_group<GroupT>();
   using T = cg_remove_cvref_t<V>;
-  const T own = value;
-  const T inclusive = ::warpsim::shim::cg::inclusive_scan(group, own, op, site);
-  if constexpr (std::is_integral_v<T> && std::is_same_v<cg_remove_cvref_t<Fn>, plus<T>>) {
+  if constexpr (::warpsim::shim::cg::is_multi_warp_tile<GroupT>) {
+    ::warpsim::shim::cg::stop_multi_warp_scan<GroupT>(site);
+  } else if constexpr (std::is_integral_v<T> && std::is_same_v<cg_remove_cvref_t<Fn>, plus<T>>) {
+    const T own = value;
+    const T inclusive = ::warpsim::shim::cg::inclusive_scan(group, own, op, site);
     return static_cast<T>(inclusive - own);
   } else {
+    const T own = value;
+    const T inclusive = ::warpsim::shim::cg::inclusive_scan(group, own, op, site);
     const T lower = group.shfl_up(inclusive, 1, site);
     if (group.thread_rank() == 0) return T{};
     return lower;

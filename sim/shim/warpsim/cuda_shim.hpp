@@ -10,6 +10,14 @@
 #define CCCL_DISABLE_NVFP8_SUPPORT
 #endif
 
+// Thrust builds its CPP device system here, not its CUDA one (whose kernels and PTX the host
+// compiler cannot build): device_vector's memory is host memory, as the simulated device's is,
+// so kernels take its raw pointers, and thrust::sort and the rest run as host loops. A program
+// that chose a device system itself (-DTHRUST_DEVICE_SYSTEM=...) keeps its choice.
+#if !defined(THRUST_DEVICE_SYSTEM)
+#define THRUST_DEVICE_SYSTEM THRUST_DEVICE_SYSTEM_CPP
+#endif
+
 // First: nvcc defines __CUDACC__ and __CUDA_ARCH__ before any header is read (glibc and other
 // libraries look at them).
 #include "warpsim/arch.hpp"

@@ -136,11 +136,13 @@ struct cudaChildGraphNodeParams {
 struct cudaMemFreeNodeParams {
   void* dptr;
 };
+// An aggregate, as in CUDA: `cudaGraphNodeParams p = {cudaGraphNodeTypeKernel};` names the type
+// and zeroes the rest (the union's initializer stands in for cudaKernelNodeParams' constructor).
 struct cudaGraphNodeParams {
-  cudaGraphNodeType type;
-  int reserved0[3];
+  cudaGraphNodeType type = cudaGraphNodeTypeEmpty;
+  int reserved0[3] = {};
   union {
-    long long reserved1[29];
+    long long reserved1[29] = {};
     cudaKernelNodeParams kernel;
     cudaMemsetParams memset;
     cudaHostNodeParams host;
@@ -149,8 +151,7 @@ struct cudaGraphNodeParams {
     cudaMemAllocNodeParams alloc;
     cudaMemFreeNodeParams free;
   };
-  long long reserved2;
-  cudaGraphNodeParams() : type(cudaGraphNodeTypeEmpty), reserved0{}, reserved1{}, reserved2(0) {}
+  long long reserved2 = 0;
 };
 
 namespace warpsim::shim {

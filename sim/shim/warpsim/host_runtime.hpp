@@ -51,6 +51,10 @@ inline constexpr unsigned cudaMemAttachHost = 2;
 inline constexpr unsigned cudaMemAttachSingle = 4;
 #define cudaStreamLegacy (reinterpret_cast<cudaStream_t>(0x1))
 #define cudaStreamPerThread (reinterpret_cast<cudaStream_t>(0x2))
+// Device code's own streams (dynamic parallelism): a child launched into cudaStreamTailLaunch runs
+// after its parent grid has completed; one in cudaStreamFireAndForget at any time.
+#define cudaStreamTailLaunch (reinterpret_cast<cudaStream_t>(0x3))
+#define cudaStreamFireAndForget (reinterpret_cast<cudaStream_t>(0x4))
 
 // CUDA 13's cudaDeviceProp, every field, filled by cudaGetDeviceProperties from the simulated
 // device's attributes (device_attributes.hpp): an H100's, with the compute capability of the
@@ -446,8 +450,17 @@ inline cudaError_t cudaDriverGetVersion(int* version) {
   return cudaSuccess;
 }
 inline cudaError_t cudaRuntimeGetVersion(int* version) { return cudaDriverGetVersion(version); }
-// Launches have run when they return: there is never anything left to wait for.
-inline cudaError_t cudaDeviceSynchronize() {
+// Launches have run when they return: there is never anything left to wait for. In kernel code
+// (CUDA 5-11's dynamic parallelism) it would wait for the thread's child grids, which run only
+// after the parent grid here; CUDA 12 removed it from device code (sm_90 cannot load it), so a
+// kernel that calls it stops, naming the line (noinline: the return address is the caller's).
+__attribute__((noinline)) inline cudaError_t cudaDeviceSynchronize() {
+  if (::warpsim::device::current_env != nullptr) {
+    warpsim_not_simulated(
+        "waiting for child grids in kernel code (removed from device code in CUDA 12's dynamic "
+        "parallelism)",
+        "cudaDeviceSynchronize", __builtin_return_address(0));
+  }
   return static_cast<cudaError_t>(::warpsim::program::sticky_error());
 }
 inline cudaError_t cudaThreadSynchronize() { return cudaDeviceSynchronize(); }
@@ -506,6 +519,9 @@ inline void note_pool_free(const void* pointer);
 inline void note_current_pool_allocation(void* pointer, std::size_t bytes);
 }  // namespace warpsim::shim
 inline cudaError_t cudaFree(void* pointer) {
+  // In kernel code: the device heap's blocks, which device-side cudaMalloc gave.
+  if (::warpsim::device::current_env != nullptr)
+    return ::warpsim::program::release(pointer) ? cudaSuccess : cudaErrorInvalidValue;
   if (::warpsim::shim::free_graph_memory(pointer)) return cudaSuccess;
   ::warpsim::shim::note_pool_free(pointer);
   return ::warpsim::program::release(pointer) ? cudaSuccess : cudaErrorInvalidValue;
@@ -662,7 +678,11 @@ inline cudaError_t cudaStreamCreate(cudaStream_t* stream) {
   *stream = new CUstream_st{};
   return cudaSuccess;
 }
-inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned) {
+// In kernel code only non-blocking streams exist (CUDA refuses other flags there); a device
+// stream only names the order of its launches, which all run after the parent grid.
+inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags) {
+  if (::warpsim::device::current_env != nullptr && flags != cudaStreamNonBlocking)
+    return cudaErrorInvalidValue;
   return cudaStreamCreate(stream);
 }
 inline cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned, int) {
@@ -843,6 +863,10 @@ struct KernelLaunch {
   template <class... Args>
   int operator()(Args&&... args) {
     using Values = std::tuple<std::decay_t<Args>...>;
+    if (::warpsim::device::current_env != nullptr) {
+      return launch_from_device(Values(std::forward<Args>(args)...),
+                                std::index_sequence_for<Args...>{});
+    }
     if (is_capturing(config.stream)) {
       // A kernel node: the arguments are copied now, as CUDA copies them; each launch of the
       // graph runs the kernel with them on the graph's stream.
@@ -889,16 +913,55 @@ struct KernelLaunch {
     return status;
   }
 
+  // A launch from kernel code (dynamic parallelism): the call and a copy of the arguments, taken
+  // now as CUDA takes them, run when the runtime runs the child (program_runtime.hpp).
+  template <class Values, std::size_t... I>
+  int launch_from_device(Values values, std::index_sequence<I...> indexes) {
+    struct Child {
+      Call call;
+      Values values;
+    };
+    auto* child = new Child{call, std::move(values)};
+    ::warpsim::program::KernelLaunchRequest request;
+    request.kernel = kernel;
+    request.file = file;
+    request.line = line;
+    request.grid[0] = config.grid.x;
+    request.grid[1] = config.grid.y;
+    request.grid[2] = config.grid.z;
+    request.block[0] = config.block.x;
+    request.block[1] = config.block.y;
+    request.block[2] = config.block.z;
+    request.shared_bytes = config.shared_bytes;
+    request.stream = config.stream;
+    request.host_pointer_args = host_pointers(child->values, indexes);
+    const void* pointers[sizeof...(I) + 1] = {};
+    std::size_t element_sizes[sizeof...(I) + 1] = {};
+    pointer_args(child->values, pointers, element_sizes, indexes);
+    request.arg_pointers = pointers;
+    request.arg_element_sizes = element_sizes;
+    request.arg_count = sizeof...(I);
+    return ::warpsim::program::queue_device_launch(
+        request,
+        [](void* opaque) {
+          auto* c = static_cast<Child*>(opaque);
+          std::apply(c->call, c->values);
+        },
+        child, [](void* opaque) { delete static_cast<Child*>(opaque); });
+  }
+
   // Under `warpsim exec --gpu`: the launch's buffers, for the comparison with the GPU's.
   template <class Values>
   void record_buffers(int status, const Values& values) {
     namespace lb = ::warpsim::launch_buffers;
     lb::Recorder& recorder = lb::Recorder::instance();
     if (!recorder.enabled()) return;
-    const std::uint64_t index = ::warpsim::program::launch_count() - 1;
+    // Host launches only, numbered as the GPU's host-side hooks number them.
+    const std::uint64_t index = ::warpsim::program::host_launch_count() - 1;
     // A graph's kernel: the GPU side records its capture, not its runs; nothing to pair with.
     const bool in_graph = graph_runs_in_progress() != 0;
-    recorder.launch(index, kernel, status, in_graph ? lb::LaunchKind::in_graph : lb::LaunchKind::made);
+    recorder.launch(index, kernel, status,
+                    in_graph ? lb::LaunchKind::in_graph : lb::LaunchKind::made);
     if (status != 0 || in_graph) return;
     recorder.pointer_args(
         index, values,

@@ -256,6 +256,12 @@ cudaError_t cudaMallocFromPoolAsync(T** pointer, std::size_t bytes, cudaMemPool_
   return warpsim_allocate_from_pool(static_cast<void**>(static_cast<void*>(pointer)), bytes, pool,
                                     stream);
 }
+// cuda_runtime.h's C++ overload: cudaMallocAsync from a pool is cudaMallocFromPoolAsync.
+template <class T>
+cudaError_t cudaMallocAsync(T** pointer, std::size_t bytes, cudaMemPool_t pool,
+                            cudaStream_t stream) {
+  return cudaMallocFromPoolAsync(pointer, bytes, pool, stream);
+}
 // Exporting a pool or its pointers to another process is inter-process memory (declared only:
 // a call stops the program, naming it).
 extern "C" {

@@ -20,6 +20,8 @@ inline constexpr int kSuccess = 0;
 inline constexpr int kErrorInvalidValue = 1;
 inline constexpr int kErrorMemoryAllocation = 2;
 inline constexpr int kErrorInvalidConfiguration = 9;
+inline constexpr int kErrorLaunchMaxDepthExceeded = 65;
+inline constexpr int kErrorLaunchPendingCountExceeded = 69;
 inline constexpr int kErrorAssert = 710;
 
 struct KernelLaunchRequest {
@@ -46,6 +48,26 @@ struct KernelLaunchRequest {
 // complete (deadlock, runaway, a C++ exception in kernel code) ends the program with a message
 // on stderr: its buffers would be meaningless, and on a GPU it would hang or fault.
 int launch_kernel(const KernelLaunchRequest& request, void (*body)(void*), void* context);
+
+// A launch from device code (CUDA dynamic parallelism, as CUDA 12 defines it): checked now, run
+// later. `context` owns copies of the arguments made at the launch; `body(context)` runs one
+// thread of the child as launch_kernel's body does, and `release(context)` frees it once the
+// child has run or was refused. Every child of a grid runs after the grid's last block has
+// finished and before the grid counts as complete (before its host launch returns): in the order
+// of the parent's blocks, each block's launches in the order its threads made them, a child's own
+// children before the next child, and launches into cudaStreamTailLaunch after all the others.
+// That is one order CUDA allows: a child may start any time after its launch, launches into one
+// device stream run in launch order, and a parent cannot wait for its children.
+// Returns kSuccess, or the error a device launch gets (the launching thread's next device-side
+// cudaGetLastError): kErrorInvalidConfiguration for a shape CUDA refuses,
+// kErrorLaunchMaxDepthExceeded below the 24th level of nesting. A refused launch is recorded too.
+int queue_device_launch(const KernelLaunchRequest& request, void (*body)(void*), void* context,
+                        void (*release)(void*));
+// Device-side cudaGetLastError (reset = true) and cudaPeekAtLastError: the running thread's last
+// device launch error, as CUDA keeps one per thread.
+int device_last_error(bool reset);
+// Launches from host code so far: what a GPU's host-side hooks count (launch_buffers.hpp).
+std::uint64_t host_launch_count();
 
 // cudaGetLastError (reset = true) and cudaPeekAtLastError: the last launch error, 0 when none;
 // after a device assert, kErrorAssert for good (a sticky error: reset does not clear it).

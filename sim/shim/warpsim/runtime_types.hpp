@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "warpsim/device_abi.hpp"
 #include "warpsim/program_runtime.hpp"
 
 enum cudaError {
@@ -169,10 +170,15 @@ enum cudaMemcpyKind {
   cudaMemcpyDefault = 4,
 };
 
+// In kernel code (a lane is running): the thread's own last device launch error.
 inline cudaError_t cudaGetLastError() {
+  if (::warpsim::device::current_env != nullptr)
+    return static_cast<cudaError_t>(::warpsim::program::device_last_error(true));
   return static_cast<cudaError_t>(::warpsim::program::last_error(true));
 }
 inline cudaError_t cudaPeekAtLastError() {
+  if (::warpsim::device::current_env != nullptr)
+    return static_cast<cudaError_t>(::warpsim::program::device_last_error(false));
   return static_cast<cudaError_t>(::warpsim::program::last_error(false));
 }
 

@@ -253,7 +253,8 @@ struct CUevent_st {
 namespace warpsim::shim {
 
 inline bool is_capturing(const CUstream_st* stream) {
-  return stream != nullptr && reinterpret_cast<std::uintptr_t>(stream) > 2 &&
+  // 1 to 4: cudaStreamLegacy, cudaStreamPerThread, cudaStreamTailLaunch, cudaStreamFireAndForget.
+  return stream != nullptr && reinterpret_cast<std::uintptr_t>(stream) > 4 &&
          stream->capture != nullptr;
 }
 

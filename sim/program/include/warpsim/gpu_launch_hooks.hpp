@@ -16,6 +16,10 @@
 // graph's runs (cudaGraphLaunch) and kernels launched without <<<>>> (cudaLaunchKernel, kernel
 // nodes) are not seen here at all.
 //
+// A launch written in kernel code (dynamic parallelism, nvcc -rdc=true) is rewritten the same
+// way; on the device the hook (launch_kernel, launch_shape, the call) only makes the launch, as
+// written, and records nothing: the host records only its own launches.
+//
 // The synchronisation after each launch serialises streams; a correct program's results do not
 // change, but its event timings do.
 #pragma once
@@ -87,8 +91,10 @@ struct LaunchShape {
   std::size_t shared_bytes;
   cudaStream_t stream;
 };
-inline LaunchShape launch_shape(dim3 grid, dim3 block, std::size_t shared_bytes = 0,
-                                cudaStream_t stream = 0) {
+// Host and device code: a launch written in kernel code (dynamic parallelism) is wrapped too.
+__host__ __device__ inline LaunchShape launch_shape(dim3 grid, dim3 block,
+                                                    std::size_t shared_bytes = 0,
+                                                    cudaStream_t stream = 0) {
   return {grid, block, shared_bytes, stream};
 }
 
@@ -109,8 +115,19 @@ struct KernelLaunch {
   LaunchShape shape;
   Call call;
 
+  // A launch in kernel code (dynamic parallelism) is made as written: the device has no
+  // recorder, and the host records only its own launches.
   template <class... Args>
-  void operator()(Args&&... args) {
+  __host__ __device__ void operator()(Args&&... args) {
+#if defined(__CUDA_ARCH__)
+    call(shape, static_cast<Args&&>(args)...);
+#else
+    host_launch(static_cast<Args&&>(args)...);
+#endif
+  }
+
+  template <class... Args>
+  void host_launch(Args&&... args) {
     // The arguments are evaluated once, here, and passed on as the kernel's parameters.
     std::tuple<std::decay_t<Args>...> values(std::forward<Args>(args)...);
     const std::uint64_t index = launches_made()++;
@@ -136,9 +153,10 @@ struct KernelLaunch {
 };
 
 template <class Call>
-KernelLaunch<Call> launch_kernel(const char* kernel, const char* file, unsigned line,
-                                 LaunchShape shape, Call call) {
-  return {kernel, file, line, shape, std::move(call)};
+__host__ __device__ KernelLaunch<Call> launch_kernel(const char* kernel, const char* file,
+                                                     unsigned line, LaunchShape shape,
+                                                     Call call) {
+  return {kernel, file, line, shape, static_cast<Call&&>(call)};
 }
 
 }  // namespace warpsim::gpu_hooks

@@ -42,8 +42,14 @@ struct LaunchRecord {
   Dim3 grid{}, block{};
   std::uint64_t shared_bytes = 0;
   std::uint64_t stream = 0;  // the stream handle's value; 0 for the default stream
+  // A launch from kernel code (dynamic parallelism): the index of the grid that made it, and how
+  // deep it is nested (1: launched by a grid the host launched). Host launches: none, 0.
+  std::optional<std::uint64_t> parent;
+  std::uint32_t depth = 0;
   // running (started, no end yet), completed, deadlock, step_budget_exceeded, kernel_exception,
-  // invalid_configuration (refused, nothing ran), crashed (a signal in kernel code)
+  // invalid_configuration (refused, nothing ran), crashed (a signal in kernel code); launches from
+  // kernel code also: refused (nesting too deep, too many pending; the message says which) and
+  // not_run (its parent grid stopped at a device assert)
   std::string status;
   std::string message;  // why it did not complete
   std::uint64_t steps = 0;

@@ -31,6 +31,9 @@ struct ProgramRequest {
   // Flags for the host compiler, at every compile and at the link, as nvcc's -Xcompiler passes
   // them (-fopenmp for a program that uses OpenMP).
   std::vector<std::string> host_compiler_flags;
+  // Flags for nvcc in the GPU build only (exec --gpu), such as -rdc=true for a program whose
+  // kernels launch kernels, as its own build sets it (CMake's CUDA_SEPARABLE_COMPILATION).
+  std::vector<std::string> nvcc_flags;
   std::vector<std::string> program_args;  // after `--`
   std::string trace_dir;                  // one trace JSON per launch ("" for none)
   double time_limit_seconds = 60;         // wall clock, compile excluded

@@ -91,6 +91,39 @@ int block_barrier(Op op, int predicate, CallSite site);
 inline constexpr std::uint32_t kNamedBarriers = 16;
 void named_barrier(std::uint32_t id, std::uint32_t count, bool counted, CallSite site);
 
+// Asynchronous barriers: cuda::barrier<thread_scope_block> (and cuda::pipeline's stages, which
+// are built on it) keep this state where the kernel keeps the barrier (__shared__ memory); the
+// runtime counts arrivals and parks waiting lanes (sim/runtime/async_barriers.cpp). A phase
+// completes when `pending` arrivals have been made; then `phase` counts up, arrive_and_drop's
+// drops leave `expected`, and `pending` starts again at `expected`. A lane that waits lets every
+// other lane run; when no lane can run and the phase it waits for cannot complete, the launch
+// stops as a deadlock naming the barrier's call, counts and line.
+struct AsyncBarrier {
+  std::uint32_t ready;     // kAsyncBarrierReady once init() ran
+  std::uint32_t expected;  // arrivals each phase
+  std::uint32_t pending;   // arrivals the current phase still awaits
+  std::uint32_t dropped;   // arrive_and_drop calls in the current phase
+  std::uint32_t phase;     // phases completed
+};
+inline constexpr std::uint32_t kAsyncBarrierReady = 0x5ba77e75u;
+// What a lane waits for: `phase` completed (token wait), or with `parity`, the current phase's
+// parity no longer `phase & 1` (wait_parity).
+inline bool async_barrier_passed(const AsyncBarrier& b, std::uint32_t phase, bool parity) {
+  return parity ? (b.phase & 1u) != (phase & 1u) : b.phase != phase;
+}
+void async_barrier_init(AsyncBarrier& barrier, std::int64_t expected, const char* what,
+                        CallSite site);
+// `update` arrivals (arrive(n)); `drop`: arrive_and_drop. Returns the arrival's phase (its token).
+std::uint32_t async_barrier_arrive(AsyncBarrier& barrier, std::int64_t update, bool drop,
+                                   const char* what, CallSite site);
+// Returns once async_barrier_passed(barrier, phase, parity); `what` names the call in reports.
+void async_barrier_wait(const AsyncBarrier& barrier, std::uint32_t phase, bool parity,
+                        const char* what, CallSite site);
+// sync() of a group of threads first_thread .. first_thread + count - 1 of the block that spans
+// several warps (thread_block_tile<64..512>): a barrier of those threads, kept by the runtime
+// for the block.
+void group_sync(std::uint32_t first_thread, std::uint32_t count, const char* what, CallSite site);
+
 int vprintf(const char* format, va_list args);
 
 // The running lane's stack, where every automatic variable of its thread lives: CUDA's local
