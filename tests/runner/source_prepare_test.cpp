@@ -389,6 +389,31 @@ TEST_CASE("for nvcc, the hook gets the launch's stream: the fourth configuration
   CHECK(spread.find("launch_shape(g,\n b, 0,\n streams[i])") != std::string::npos);
 }
 
+TEST_CASE("for nvcc, a launch in kernel code takes the same form (the hook launches it as written)") {
+  // Dynamic parallelism: the launch in the parent's body goes through the hook too, whose call,
+  // launch_shape and the lambda are device code there (gpu_launch_hooks.hpp); the device
+  // streams CUDA names (cudaStreamTailLaunch, cudaStreamFireAndForget) reach the launch as the
+  // shape's stream.
+  const std::string parent =
+      "__global__ void parent(int* d, int n) {\n"
+      "  if (threadIdx.x == 0) child<<<n / 32, 32, 0, cudaStreamTailLaunch>>>(d, n);\n"
+      "  leaf<<<1, 1>>>(d);\n"
+      "}\n";
+  const std::string rewritten = rewrite_user_file(parent, LaunchTarget::gpu_recorder);
+  CHECK(count_lines(rewritten) == 4);
+  CHECK(line_of(rewritten, 2) ==
+        "  if (threadIdx.x == 0) ::warpsim::gpu_hooks::launch_kernel(\"child\", __FILE__, "
+        "__LINE__, ::warpsim::gpu_hooks::launch_shape(n / 32, 32, 0, cudaStreamTailLaunch), "
+        "[&](const ::warpsim::gpu_hooks::LaunchShape& warpsim_launch_shape_, auto&&... "
+        "warpsim_launch_args_) { child<<<warpsim_launch_shape_.grid, "
+        "warpsim_launch_shape_.block, warpsim_launch_shape_.shared_bytes, "
+        "warpsim_launch_shape_.stream>>>(warpsim_launch_args_...); })(d, n);");
+  CHECK(line_of(rewritten, 3).find("::warpsim::gpu_hooks::launch_kernel(\"leaf\", __FILE__, "
+                                   "__LINE__, ::warpsim::gpu_hooks::launch_shape(1, 1), ") !=
+        std::string::npos);
+  CHECK(line_of(rewritten, 3).find("})(d);") != std::string::npos);
+}
+
 TEST_CASE("host variables, parameters and members named as built-ins get names of their own") {
   struct Case {
     std::string source, expected;

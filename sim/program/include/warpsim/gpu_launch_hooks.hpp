@@ -116,7 +116,12 @@ struct KernelLaunch {
   Call call;
 
   // A launch in kernel code (dynamic parallelism) is made as written: the device has no
-  // recorder, and the host records only its own launches.
+  // recorder, and the host records only its own launches. A host launch's call is a host lambda
+  // that the device branch never calls; without the pragma nvcc warns of it (#20013-D, its
+  // operator() being constexpr) at every host launch.
+#if defined(__NVCC__)
+#pragma nv_exec_check_disable
+#endif
   template <class... Args>
   __host__ __device__ void operator()(Args&&... args) {
 #if defined(__CUDA_ARCH__)
