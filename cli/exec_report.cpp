@@ -190,6 +190,14 @@ void write_buffers_comparison_text(std::ostream& out, std::string_view against,
         << " pointer arguments were placed on the GPU only, in memory the simulator does not "
            "count as an allocation, such as a __device__ variable's address: not compared)\n";
   }
+  if (c.graph_launches_not_compared()) {
+    out << "  launches inside graphs not compared: " << c.sim_graph_launches
+        << " kernel run" << (c.sim_graph_launches == 1 ? "" : "s")
+        << " in the simulator's graph launches, " << c.gpu_graph_launches << " launch"
+        << (c.gpu_graph_launches == 1 ? "" : "es")
+        << " captured into graphs on the GPU (the GPU side records no buffers inside a graph; "
+           "buffers after later launches hold the graphs' results)\n";
+  }
 }
 
 json buffers_comparison_json(const runner::ProgramBuffersComparison& c) {
@@ -224,6 +232,8 @@ json buffers_comparison_json(const runner::ProgramBuffersComparison& c) {
   out["not_matching"] = std::move(differing);
   out["problems"] = c.problems;
   out["gpu_only_buffers"] = c.gpu_only_buffers;
+  out["graph_launches_not_compared"] = {{"simulator", c.sim_graph_launches},
+                                        {"gpu", c.gpu_graph_launches}};
   return out;
 }
 

@@ -153,10 +153,11 @@ Expected<LaunchBufferRecording> read_launch_buffers(const std::string& dir) {
       return fail(ErrorKind::bad_input,
                   path + ":" + std::to_string(number_of_line) + ": not a launch or buffer line");
     };
-    if (f.size() == 4 && f[0] == "L") {
+    if (f.size() == 4 && (f[0] == "L" || f[0] == "G")) {
       RecordedLaunch l;
       if (!number(f[1], l.launch) || !number(f[2], l.status)) return bad();
       l.kernel = f[3];
+      l.in_graph = f[0] == "G";
       out.launches.push_back(std::move(l));
     } else if (f.size() == 9 && f[0] == "B") {
       RecordedBuffer b;
@@ -186,41 +187,53 @@ Expected<ProgramBuffersComparison> compare_launch_buffers(const std::string& sim
   auto gpu = read_launch_buffers(gpu_dir);
   if (!gpu) return gpu.error();
   ProgramBuffersComparison out;
-  out.sim_launches = sim->launches.size();
-  out.gpu_launches = gpu->launches.size();
-  std::map<std::uint64_t, const RecordedLaunch*> gpu_launches;
-  for (const RecordedLaunch& l : gpu->launches) gpu_launches[l.launch] = &l;
+  // Launches outside graphs, in order, on each side; the n-th pairs with the other's n-th.
+  const auto made = [](const LaunchBufferRecording& r, std::uint64_t& in_graphs) {
+    std::vector<const RecordedLaunch*> launches;
+    for (const RecordedLaunch& l : r.launches) {
+      if (l.in_graph) {
+        ++in_graphs;
+      } else {
+        launches.push_back(&l);
+      }
+    }
+    return launches;
+  };
+  const std::vector<const RecordedLaunch*> sim_made = made(*sim, out.sim_graph_launches);
+  const std::vector<const RecordedLaunch*> gpu_made = made(*gpu, out.gpu_graph_launches);
+  out.sim_launches = sim_made.size();
+  out.gpu_launches = gpu_made.size();
   std::map<std::pair<std::uint64_t, unsigned>, const RecordedBuffer*> gpu_buffers;
   for (const RecordedBuffer& b : gpu->buffers) gpu_buffers[{b.launch, b.arg}] = &b;
-  std::map<std::pair<std::uint64_t, unsigned>, bool> sim_keys;
-  for (const RecordedBuffer& b : sim->buffers) sim_keys[{b.launch, b.arg}] = true;
+  // The GPU's buffers that some simulator buffer is compared with.
+  std::set<std::pair<std::uint64_t, unsigned>> gpu_compared;
 
   bool went_apart = false;
-  std::set<std::uint64_t> sim_launches;
-  for (const RecordedLaunch& l : sim->launches) {
-    sim_launches.insert(l.launch);
+  std::size_t n = 0;
+  for (; n < sim_made.size(); ++n) {
+    const RecordedLaunch& l = *sim_made[n];
     const std::string where = "launch " + std::to_string(l.launch + 1) + " (" + l.kernel + ")";
-    const auto g = gpu_launches.find(l.launch);
-    if (g == gpu_launches.end()) {
+    if (n >= gpu_made.size()) {
       out.problems.push_back(where + " was made in the simulator only");
       continue;
     }
-    if (g->second->kernel != l.kernel) {
-      out.problems.push_back(where + " is a launch of " + g->second->kernel +
+    const RecordedLaunch& g = *gpu_made[n];
+    if (g.kernel != l.kernel) {
+      out.problems.push_back(where + " is a launch of " + g.kernel +
                              " on the GPU: the programs went different ways; the rest is not "
                              "compared");
       went_apart = true;
       break;
     }
-    if (g->second->status != l.status) {
+    if (g.status != l.status) {
       out.problems.push_back(where + " ended with cudaError " + std::to_string(l.status) +
-                             " in the simulator and " + std::to_string(g->second->status) +
+                             " in the simulator and " + std::to_string(g.status) +
                              " on the GPU");
       continue;
     }
     for (const RecordedBuffer& b : sim->buffers) {
       if (b.launch != l.launch) continue;
-      const auto other = gpu_buffers.find({b.launch, b.arg});
+      const auto other = gpu_buffers.find({g.launch, b.arg});
       LaunchBufferComparison c;
       if (other == gpu_buffers.end()) {
         c.launch = b.launch;
@@ -228,20 +241,25 @@ Expected<ProgramBuffersComparison> compare_launch_buffers(const std::string& sim
         c.type = b.type;
         c.problem = "the GPU side found no allocation behind this argument";
       } else {
+        gpu_compared.insert(other->first);
         c = compare_one(b, *other->second, ulp_tolerance);
       }
       c.kernel = l.kernel;
       out.buffers.push_back(std::move(c));
     }
   }
-  for (const RecordedLaunch& l : gpu->launches) {
-    if (!went_apart && !sim_launches.count(l.launch)) {
-      out.problems.push_back("launch " + std::to_string(l.launch + 1) + " (" + l.kernel +
-                             ") was made on the GPU only");
+  if (!went_apart) {
+    for (std::size_t m = sim_made.size(); m < gpu_made.size(); ++m) {
+      out.problems.push_back("launch " + std::to_string(gpu_made[m]->launch + 1) +
+                             " on the GPU (" + gpu_made[m]->kernel + ") was made on the GPU only");
     }
   }
+  // GPU buffers of paired launches that no simulator buffer met (after a parting of ways, only
+  // those of launches compared before it).
+  std::set<std::uint64_t> gpu_paired;
+  for (std::size_t m = 0; m < std::min(n, gpu_made.size()); ++m) gpu_paired.insert(gpu_made[m]->launch);
   for (const RecordedBuffer& b : gpu->buffers) {
-    if (!sim_keys.count({b.launch, b.arg})) ++out.gpu_only_buffers;
+    if (gpu_paired.count(b.launch) && !gpu_compared.count({b.launch, b.arg})) ++out.gpu_only_buffers;
   }
   return out;
 }

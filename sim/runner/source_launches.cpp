@@ -204,10 +204,16 @@ std::string rewrite_launch_expressions(std::string_view source, LaunchTarget for
       out += config;
       out += "), [&](auto&&... warpsim_launch_args_) { " + callee + "(warpsim_launch_args_...); })";
     } else {
+      // The configuration, the stream with it, goes to the hook, which launches with it.
       out += "::warpsim::gpu_hooks::launch_kernel(" + name +
-             ", __FILE__, __LINE__, [&](auto&&... warpsim_launch_args_) { " + callee + "<<<";
+             ", __FILE__, __LINE__, ::warpsim::gpu_hooks::launch_shape(";
       out += config;
-      out += ">>>(warpsim_launch_args_...); })";
+      out += "), [&](const ::warpsim::gpu_hooks::LaunchShape& warpsim_launch_shape_, "
+             "auto&&... warpsim_launch_args_) { " +
+             callee +
+             "<<<warpsim_launch_shape_.grid, warpsim_launch_shape_.block, "
+             "warpsim_launch_shape_.shared_bytes, warpsim_launch_shape_.stream>>>("
+             "warpsim_launch_args_...); })";
     }
     out.append(static_cast<std::size_t>(std::count(target.begin(), target.end(), '\n')), '\n');
     copied = tokens[*close + 2].offset + 1;

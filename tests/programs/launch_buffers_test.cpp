@@ -194,6 +194,73 @@ TEST_CASE("a missing or malformed recording is an error, not a comparison") {
   CHECK(malformed.error().message.find("buffers.tsv:2") != std::string::npos);
 }
 
+TEST_CASE("launches inside graphs are G lines, counted on both sides and never paired") {
+  // cuda_graphs.cu: two <<<>>> launches captured into a graph, four graphs launched 9 times in
+  // all (18 kernel runs, captured launches and kernel nodes alike), then one launch on a stream.
+  const fs::path sim = record("cuda_graphs.cu", "graphs_sim");
+  const auto recording = read_launch_buffers(sim.string());
+  REQUIRE(recording);
+  REQUIRE(recording->launches.size() == 19);
+  for (std::size_t i = 0; i < 18; ++i) CHECK(recording->launches[i].in_graph);
+  const RecordedLaunch& made = recording->launches[18];
+  CHECK_FALSE(made.in_graph);
+  CHECK(made.kernel == "scale");
+  // Only the launch made outside graphs has buffers.
+  REQUIRE_FALSE(recording->buffers.empty());
+  for (const RecordedBuffer& b : recording->buffers) CHECK(b.launch == made.launch);
+
+  // The GPU side's recording of the same run: its hooks see the two captured launches (G, no
+  // buffers), not the graphs' runs, then the last launch (L) with the simulator's bytes.
+  const fs::path gpu = scratch() / "graphs_gpu";
+  fs::remove_all(gpu);
+  fs::create_directories(gpu);
+  std::string index = "G\t0\t0\tscale\nG\t1\t0\tsumAll\nL\t2\t0\tscale\n";
+  for (const RecordedBuffer& b : recording->buffers) {
+    const std::string data = "2-" + std::to_string(b.arg) + ".bin";
+    fs::copy_file(b.data_path, gpu / data);
+    index += "B\t2\t" + std::to_string(b.arg) + "\t" + b.type + "\t" +
+             std::to_string(b.element_bytes) + "\t" + std::to_string(b.offset) + "\t" +
+             std::to_string(b.bytes) + "\t" + b.hash + "\t" + data + "\n";
+  }
+  write_all(gpu / "buffers.tsv", index);
+  auto c = compare_launch_buffers(sim.string(), gpu.string());
+  REQUIRE(c);
+  // The launches outside graphs pair in order (the simulator's 19th with the GPU's 3rd).
+  CHECK(c->problems.empty());
+  CHECK(c->sim_launches == 1);
+  CHECK(c->gpu_launches == 1);
+  CHECK(c->sim_graph_launches == 18);
+  CHECK(c->gpu_graph_launches == 2);
+  CHECK(c->graph_launches_not_compared());
+  CHECK(c->buffers.size() == recording->buffers.size());
+  CHECK(c->gpu_only_buffers == 0);
+  CHECK(c->identical());
+
+  // The report says what was not compared, in text and in JSON; the run still matches.
+  const auto run = [](const std::vector<std::string>& args) {
+    std::vector<std::string> argv{WARPSIM_CLI_PATH};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return warpsim::test::run_process(argv, scratch());
+  };
+  const std::string program = (kPrograms / "cuda_graphs.cu").string();
+  const auto text = run({"exec", "--compare-buffers", gpu.string(), program});
+  CHECK_MESSAGE(text.exit_code == 0, text.err);
+  CHECK(text.err.find("launches inside graphs not compared: 18 kernel runs in the simulator's "
+                      "graph launches, 2 launches captured into graphs on the GPU") !=
+        std::string::npos);
+  const fs::path json_path = scratch() / "graphs.json";
+  const auto json =
+      run({"exec", "--compare-buffers", gpu.string(), "--json", json_path.string(), program});
+  CHECK_MESSAGE(json.exit_code == 0, json.err);
+  CHECK(read_all(json_path).find("\"graph_launches_not_compared\":{\"simulator\":18,\"gpu\":2}") !=
+        std::string::npos);
+  // A program without graphs says nothing of them.
+  const auto plain = run({"exec", "--compare-buffers", (kPrograms / "recorded/buffers/vector_add")
+                                                           .string(),
+                          (kPrograms / "vector_add.cu").string()});
+  CHECK(plain.err.find("inside graphs") == std::string::npos);
+}
+
 TEST_CASE("the GPU side of exec --gpu builds with nvcc: launches wrapped, buffers recorded") {
   std::string nvcc;
   for (const char* candidate : {"/usr/local/cuda/bin/nvcc", "/usr/bin/nvcc"}) {
@@ -206,8 +273,12 @@ TEST_CASE("the GPU side of exec --gpu builds with nvcc: launches wrapped, buffer
   // Templates, streams and launches in expressions, every launch form, host variables named as
   // built-ins, launches in the user's headers: the forms the rewrite must keep valid CUDA.
   const std::string include_dir = std::string(WARPSIM_BINARY_DIR) + "/include";
+  // Launches captured into graphs (the hook asks the launch's stream whether it captures) and
+  // launches in kernel code (dynamic parallelism: the hook is device code there, under
+  // -rdc=true, the flag the program's first line names).
   for (const char* program : {"template_functors.cu", "streams_events.cu", "launch_forms.cu",
-                              "host_builtin_names.cu", "launch_from_header.cu"}) {
+                              "host_builtin_names.cu", "launch_from_header.cu", "cuda_graphs.cu",
+                              "dynamic_parallelism.cu"}) {
     CAPTURE(std::string(program));
     const fs::path dir = scratch() / (std::string("gpu_") + fs::path(program).stem().string());
     fs::create_directories(dir);
@@ -223,10 +294,13 @@ TEST_CASE("the GPU side of exec --gpu builds with nvcc: launches wrapped, buffer
                                    std::string::npos;
                           }) == 2);
     }
-    const warpsim::test::ProcessOutcome build = warpsim::test::run_process(
-        {nvcc, "-arch=sm_90", "-O0", "-I" + kPrograms.string(), "-I" + include_dir, "-o",
-         (dir / "program").string(), *generated},
-        scratch());
+    std::vector<std::string> argv{nvcc, "-arch=sm_90", "-O0", "-I" + kPrograms.string(),
+                                  "-I" + include_dir, "-o", (dir / "program").string()};
+    if (read_all(kPrograms / program).rfind("// nvcc flags: -rdc=true\n", 0) == 0) {
+      argv.push_back("-rdc=true");
+    }
+    argv.push_back(*generated);
+    const warpsim::test::ProcessOutcome build = warpsim::test::run_process(argv, scratch());
     CHECK_MESSAGE(build.exit_code == 0, build.out, build.err);
   }
 }

@@ -352,8 +352,12 @@ TEST_CASE("launches in a macro's definition are rewritten there, lines and conti
   CHECK(rewrite_launches(config_only) == config_only);
   // For nvcc the launch in the macro stays a launch, wrapped.
   CHECK(rewrite_launches("#define L(k) k<<<1, 32>>>(x)\n", LaunchTarget::gpu_recorder) ==
-        "#define L(k) ::warpsim::gpu_hooks::launch_kernel(#k, __FILE__, __LINE__, [&](auto&&... "
-        "warpsim_launch_args_) { k<<<1, 32>>>(warpsim_launch_args_...); })(x)\n");
+        "#define L(k) ::warpsim::gpu_hooks::launch_kernel(#k, __FILE__, __LINE__, "
+        "::warpsim::gpu_hooks::launch_shape(1, 32), [&](const ::warpsim::gpu_hooks::LaunchShape& "
+        "warpsim_launch_shape_, auto&&... warpsim_launch_args_) { "
+        "k<<<warpsim_launch_shape_.grid, warpsim_launch_shape_.block, "
+        "warpsim_launch_shape_.shared_bytes, warpsim_launch_shape_.stream>>>"
+        "(warpsim_launch_args_...); })(x)\n");
 }
 
 TEST_CASE("for nvcc, launches with template commas stay launches inside the recorder's wrapper") {
@@ -361,8 +365,57 @@ TEST_CASE("for nvcc, launches with template commas stay launches inside the reco
       rewrite_launches("k<Foo<int, 2>, (N > 2)><<<g, b, 0, s>>>(a, b);", LaunchTarget::gpu_recorder);
   CHECK(rewritten ==
         "::warpsim::gpu_hooks::launch_kernel(\"k<Foo<int, 2>, (N > 2)>\", __FILE__, __LINE__, "
-        "[&](auto&&... warpsim_launch_args_) { k<Foo<int, 2>, (N > 2)><<<g, b, 0, "
-        "s>>>(warpsim_launch_args_...); })(a, b);");
+        "::warpsim::gpu_hooks::launch_shape(g, b, 0, s), [&](const "
+        "::warpsim::gpu_hooks::LaunchShape& warpsim_launch_shape_, auto&&... "
+        "warpsim_launch_args_) { k<Foo<int, 2>, (N > 2)><<<warpsim_launch_shape_.grid, "
+        "warpsim_launch_shape_.block, warpsim_launch_shape_.shared_bytes, "
+        "warpsim_launch_shape_.stream>>>(warpsim_launch_args_...); })(a, b);");
+}
+
+TEST_CASE("for nvcc, the hook gets the launch's stream: the fourth configuration value, else 0") {
+  // The configuration, stream included, is evaluated once, in launch_shape; the launch inside
+  // the wrapper takes all four values from it (the hook asks whether that stream is capturing).
+  const std::string with_stream = rewrite_launches(
+      "reduce<<<numOfBlocks, THREADS, 0, stream1>>>(in, out, n);", LaunchTarget::gpu_recorder);
+  CHECK(with_stream.find("::warpsim::gpu_hooks::launch_shape(numOfBlocks, THREADS, 0, "
+                         "stream1)") != std::string::npos);
+  CHECK(with_stream.find("<<<warpsim_launch_shape_.grid, warpsim_launch_shape_.block, "
+                         "warpsim_launch_shape_.shared_bytes, warpsim_launch_shape_.stream>>>") !=
+        std::string::npos);
+  CHECK(with_stream.find("stream1>>>") == std::string::npos);
+  // Without a stream the shape's default (0, the default stream) stands.
+  CHECK(rewrite_launches("k<<<g, b>>>(x);", LaunchTarget::gpu_recorder)
+            .find("launch_shape(g, b), ") != std::string::npos);
+  // A configuration over several lines keeps the lines of everything after it.
+  const std::string spread =
+      rewrite_launches("k<<<g,\n b, 0,\n streams[i]>>>(x);\nint after;", LaunchTarget::gpu_recorder);
+  CHECK(std::count(spread.begin(), spread.end(), '\n') == 3);
+  CHECK(spread.find("launch_shape(g,\n b, 0,\n streams[i])") != std::string::npos);
+}
+
+TEST_CASE("for nvcc, a launch in kernel code takes the same form (the hook launches it as written)") {
+  // Dynamic parallelism: the launch in the parent's body goes through the hook too, whose call,
+  // launch_shape and the lambda are device code there (gpu_launch_hooks.hpp); the device
+  // streams CUDA names (cudaStreamTailLaunch, cudaStreamFireAndForget) reach the launch as the
+  // shape's stream.
+  const std::string parent =
+      "__global__ void parent(int* d, int n) {\n"
+      "  if (threadIdx.x == 0) child<<<n / 32, 32, 0, cudaStreamTailLaunch>>>(d, n);\n"
+      "  leaf<<<1, 1>>>(d);\n"
+      "}\n";
+  const std::string rewritten = rewrite_user_file(parent, LaunchTarget::gpu_recorder);
+  CHECK(count_lines(rewritten) == 4);
+  CHECK(line_of(rewritten, 2) ==
+        "  if (threadIdx.x == 0) ::warpsim::gpu_hooks::launch_kernel(\"child\", __FILE__, "
+        "__LINE__, ::warpsim::gpu_hooks::launch_shape(n / 32, 32, 0, cudaStreamTailLaunch), "
+        "[&](const ::warpsim::gpu_hooks::LaunchShape& warpsim_launch_shape_, auto&&... "
+        "warpsim_launch_args_) { child<<<warpsim_launch_shape_.grid, "
+        "warpsim_launch_shape_.block, warpsim_launch_shape_.shared_bytes, "
+        "warpsim_launch_shape_.stream>>>(warpsim_launch_args_...); })(d, n);");
+  CHECK(line_of(rewritten, 3).find("::warpsim::gpu_hooks::launch_kernel(\"leaf\", __FILE__, "
+                                   "__LINE__, ::warpsim::gpu_hooks::launch_shape(1, 1), ") !=
+        std::string::npos);
+  CHECK(line_of(rewritten, 3).find("})(d);") != std::string::npos);
 }
 
 TEST_CASE("host variables, parameters and members named as built-ins get names of their own") {

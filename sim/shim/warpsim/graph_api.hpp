@@ -197,6 +197,12 @@ inline NodeWork memset_node_work(const cudaMemsetParams& p) {
 
 // Runs `graph`'s nodes in `order` on `stream`; the first error stops the launch.
 inline int run_graph(const CUgraph_st& graph, CUstream_st* stream) {
+  struct InGraph {
+    InGraph() { ++graph_runs_in_progress(); }
+    ~InGraph() { --graph_runs_in_progress(); }
+    InGraph(const InGraph&) = delete;
+    InGraph& operator=(const InGraph&) = delete;
+  } in_graph;
   for (CUgraphNode_st* node : graph.topological_order()) {
     int status = cudaSuccess;
     if (node->work) {

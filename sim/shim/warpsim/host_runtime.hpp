@@ -958,8 +958,11 @@ struct KernelLaunch {
     if (!recorder.enabled()) return;
     // Host launches only, numbered as the GPU's host-side hooks number them.
     const std::uint64_t index = ::warpsim::program::host_launch_count() - 1;
-    recorder.launch(index, kernel, status);
-    if (status != 0) return;
+    // A graph's kernel: the GPU side records its capture, not its runs; nothing to pair with.
+    const bool in_graph = graph_runs_in_progress() != 0;
+    recorder.launch(index, kernel, status,
+                    in_graph ? lb::LaunchKind::in_graph : lb::LaunchKind::made);
+    if (status != 0 || in_graph) return;
     recorder.pointer_args(
         index, values,
         [](const void* pointer) {

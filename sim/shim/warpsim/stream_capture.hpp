@@ -258,6 +258,14 @@ inline bool is_capturing(const CUstream_st* stream) {
          stream->capture != nullptr;
 }
 
+// How many graph launches (run_graph) this thread is inside: a kernel launched then is one of a
+// graph's, which `exec --gpu` records as such (warpsim/launch_buffers.hpp: the GPU side sees the
+// launches captured into a graph, not the graph's own runs of them).
+inline int& graph_runs_in_progress() {
+  thread_local int depth = 0;
+  return depth;
+}
+
 // A node of `type` at the end of a capturing stream: it depends on the stream's last nodes and
 // becomes its last node.
 inline CUgraphNode_st* capture_node(CUstream_st* stream, cudaGraphNodeType type) {

@@ -5,7 +5,8 @@
 // through this header into the folder named by kLaunchBuffersDirEnv, in one format:
 //
 //   <dir>/buffers.tsv, one line per launch and per buffer, tab-separated:
-//     L  <launch>  <status>  <kernel>
+//     L  <launch>  <status>  <kernel>     a launch made and run then
+//     G  <launch>  <status>  <kernel>     a launch inside a graph (no B lines follow)
 //     B  <launch>  <arg>  <type>  <element bytes>  <offset>  <bytes>  <hash>  <data file or ->
 //   <dir>/<launch>-<arg>.bin: the buffer's bytes (while the budget lasts; then "-")
 //
@@ -14,6 +15,10 @@
 // <type> the pointee's element type (f32, i32, u8, f16, ... or "bytes"); <offset> where the
 // argument points into its allocation; <hash> FNV-1a (64-bit, hex) of the allocation's bytes.
 // An allocation passed twice to one launch is recorded once, at its first argument.
+// G: on the GPU side a <<<>>> launch made while its stream was capturing a graph (it runs when
+// the graph is launched, where the GPU side's hooks do not see it; its buffers are not
+// recorded); on the simulator's side a kernel run by a graph launch (a captured launch or a
+// kernel node). Launches are paired L by L, in order; G lines are counted, never paired.
 //
 // Compiled into user programs, by the host compiler (with the shim) and by nvcc: C++17, no
 // library headers.
@@ -69,6 +74,9 @@ struct element_name_of<T, std::void_t<decltype(T::warpsim_value_kind)>> {
                                                                                      : "bytes";
 };
 
+// How a launch's line begins: "L" or "G" (above).
+enum class LaunchKind : unsigned char { made, in_graph };
+
 // Where a pointer lies: the allocation holding it, when it is one of the program's.
 struct Extent {
   bool found = false;
@@ -94,10 +102,11 @@ class Recorder {
   }
   bool enabled() const { return index_ != nullptr; }
 
-  void launch(std::uint64_t launch, const char* kernel, int status) {
+  void launch(std::uint64_t launch, const char* kernel, int status,
+              LaunchKind kind = LaunchKind::made) {
     if (!enabled()) return;
-    std::fprintf(index_, "L\t%llu\t%d\t%s\n", static_cast<unsigned long long>(launch), status,
-                 plain(kernel).c_str());
+    std::fprintf(index_, "%s\t%llu\t%d\t%s\n", kind == LaunchKind::in_graph ? "G" : "L",
+                 static_cast<unsigned long long>(launch), status, plain(kernel).c_str());
     std::fflush(index_);
   }
 

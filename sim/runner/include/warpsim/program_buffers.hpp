@@ -22,6 +22,9 @@ struct RecordedLaunch {
   std::uint64_t launch = 0;
   int status = 0;  // the launch's cudaError_t; 0: it ran
   std::string kernel;
+  // A G line: inside a graph (captured on the GPU side, run by a graph launch in the
+  // simulator); never paired, no buffers.
+  bool in_graph = false;
 };
 struct RecordedBuffer {
   std::uint64_t launch = 0;
@@ -62,7 +65,15 @@ struct LaunchBufferComparison {
 };
 
 struct ProgramBuffersComparison {
+  // Launches made outside graphs, paired in order: the simulator's n-th with the GPU's n-th.
   std::uint64_t sim_launches = 0, gpu_launches = 0;
+  // Launches inside graphs, not compared: kernels the simulator ran in graph launches, and
+  // launches the GPU side saw captured into a graph (it sees neither a graph's runs nor kernel
+  // nodes, so the two counts need not agree).
+  std::uint64_t sim_graph_launches = 0, gpu_graph_launches = 0;
+  bool graph_launches_not_compared() const {
+    return sim_graph_launches != 0 || gpu_graph_launches != 0;
+  }
   std::vector<LaunchBufferComparison> buffers;  // every simulator buffer, in launch order
   // Launches whose kernel or status differ, or that one side lacks; the comparison stops at the
   // first launch whose kernel differs (the programs went different ways).
@@ -75,7 +86,9 @@ struct ProgramBuffersComparison {
   bool matches() const;
 };
 
-// Both recordings, launch by launch. f32/f64 elements within `ulp_tolerance` ULPs match.
+// Both recordings, launch by launch: the launches made outside graphs (L lines) in order, each
+// side's n-th with the other's; launches inside graphs (G lines) are counted only. f32/f64
+// elements within `ulp_tolerance` ULPs match.
 Expected<ProgramBuffersComparison> compare_launch_buffers(const std::string& sim_dir,
                                                           const std::string& gpu_dir,
                                                           std::uint64_t ulp_tolerance = 0);

@@ -250,9 +250,13 @@ std::string prepare_source(std::string_view user_source, std::string_view absolu
 // macro's definition are rewritten there, keeping its continuation lines; the kernel's name in
 // the record is then its macro argument (`"" #k`). Line numbers of all text are unchanged.
 // For nvcc (LaunchTarget::gpu_recorder) the launch stays a launch, wrapped so that the GPU build
-// of `warpsim exec --gpu` records every launch's buffers (warpsim/gpu_launch_hooks.hpp):
+// of `warpsim exec --gpu` records every launch's buffers (warpsim/gpu_launch_hooks.hpp); the
+// configuration goes to the hook, which thus knows the launch's stream (a launch into a graph
+// capture is recorded as such, with no synchronising call):
 //   ::warpsim::gpu_hooks::launch_kernel("k<4>", __FILE__, __LINE__,
-//       [&](auto&&... a) { k<4><<<grid, block>>>(a...); })(args...)
+//       ::warpsim::gpu_hooks::launch_shape(grid, block, shared, stream),
+//       [&](const ::warpsim::gpu_hooks::LaunchShape& s, auto&&... a) {
+//         k<4><<<s.grid, s.block, s.shared_bytes, s.stream>>>(a...); })(args...)
 enum class LaunchTarget : std::uint8_t { simulator, gpu_recorder };
 std::string rewrite_launches(std::string_view source,
                              LaunchTarget target = LaunchTarget::simulator);
