@@ -1,18 +1,15 @@
 // object_with_lines (kernel_compiler.hpp): a plain kernel object's twin with line information,
 // built when a stop needs a line, used only when its code is the object's, byte for byte.
-#include <elf.h>
-
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "kernel_compiler.hpp"
 #include "subprocess.hpp"
+#include "warpsim/elf_sections.hpp"
 
 namespace warpsim::runner {
 namespace {
@@ -24,37 +21,19 @@ struct CodeSection {
   bool operator==(const CodeSection&) const = default;
 };
 
-std::optional<std::string> whole_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
 // The executable sections of a 64-bit ELF object, in order; nullopt when it is not one.
 std::optional<std::vector<CodeSection>> code_sections(const std::string& path) {
-  const std::optional<std::string> image = whole_file(path);
-  if (!image || image->size() < sizeof(Elf64_Ehdr)) return std::nullopt;
-  Elf64_Ehdr header;
-  std::memcpy(&header, image->data(), sizeof header);
-  if (std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0 || header.e_ident[EI_CLASS] != ELFCLASS64 ||
-      header.e_shentsize != sizeof(Elf64_Shdr) || header.e_shstrndx >= header.e_shnum ||
-      header.e_shoff + std::uint64_t{header.e_shnum} * sizeof(Elf64_Shdr) > image->size()) {
-    return std::nullopt;
-  }
-  std::vector<Elf64_Shdr> sections(header.e_shnum);
-  std::memcpy(sections.data(), image->data() + header.e_shoff, header.e_shnum * sizeof(Elf64_Shdr));
-  const Elf64_Shdr& names = sections[header.e_shstrndx];
-  if (names.sh_offset + names.sh_size > image->size()) return std::nullopt;
+  const std::optional<std::string> image = read_file_if_any(path);
+  if (!image) return std::nullopt;
+  const auto sections = elf_section_headers(*image);
+  if (!sections) return std::nullopt;
   std::vector<CodeSection> code;
-  for (const Elf64_Shdr& section : sections) {
+  for (const Elf64_Shdr& section : *sections) {
     if ((section.sh_flags & SHF_EXECINSTR) == 0) continue;
-    if (section.sh_type == SHT_NOBITS || section.sh_offset + section.sh_size > image->size() ||
-        section.sh_name >= names.sh_size) {
-      return std::nullopt;
-    }
-    const char* name = image->data() + names.sh_offset + section.sh_name;
-    code.push_back({std::string(name, strnlen(name, names.sh_size - section.sh_name)),
-                    section.sh_addr, image->substr(section.sh_offset, section.sh_size)});
+    const auto bytes = elf_section_bytes(*image, section);
+    const auto name = elf_section_name(*image, *sections, section);
+    if (!bytes || !name) return std::nullopt;
+    code.push_back({std::string(*name), section.sh_addr, std::string(*bytes)});
   }
   return code;
 }

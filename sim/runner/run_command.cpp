@@ -553,7 +553,7 @@ KernelFileResult run_request(const KernelFileRequest& request, KernelFileRunner:
     if (frame.tag == FrameTag::bad_input) return bad_input(frame.payload);
   }
   const StopContext context{request.timeout_seconds, launch.stack_bytes,
-                            launch.dynamic_shared_bytes, &*buffers, ready->compiled.shared_object,
+                            launch.dynamic_shared_bytes, &*buffers,
                             [&compiled = ready->compiled] {
                               const Expected<std::string> object = object_with_lines(compiled);
                               return object ? *object : std::string();

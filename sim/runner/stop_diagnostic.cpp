@@ -20,8 +20,7 @@ using runtime::CodeLine;
 // through addr2line.
 CodeLine locate_frames(const StopContext& context, const StopReport& report) {
   if (report.frame_count == 0 || find_program("addr2line").empty()) return {};
-  const std::string object =
-      context.object_with_lines ? context.object_with_lines() : context.shared_object;
+  const std::string object = context.object_with_lines ? context.object_with_lines() : "";
   if (object.empty()) return {};
   const std::string& user_file = context.user_file;
   std::vector<std::string> argv{"addr2line", "-e", object, "-i"};

@@ -18,9 +18,8 @@ struct StopContext {
   std::size_t stack_bytes = 0;  // per-lane fiber stack, for stack overflow messages
   std::size_t shared_bytes = 0;  // the launch's dynamic shared memory, for overflow messages
   const ArgumentBuffers* buffers = nullptr;
-  std::string shared_object;  // the compiled kernel
-  // An object with the kernel's code and line information, for addr2line (object_with_lines);
-  // "" when there is none. Asked only when a report has frames to name.
+  // An object with the compiled kernel's code and line information, for addr2line
+  // (object_with_lines); "" when there is none. Asked only when a report has frames to name.
   std::function<std::string()> object_with_lines;
   std::string user_file;      // absolute path, as `#line` named it
   Dim3 grid{};                // to turn the report's block coordinates into a linear index

@@ -12,6 +12,7 @@
 #include <iterator>
 #include <memory>
 
+#include "warpsim/elf_sections.hpp"
 #include "warpsim/memory_checks.hpp"
 
 extern "C" void* __tls_get_addr(void*);  // the TLS ABI's allocator (x86-64 and AArch64 glibc)
@@ -69,36 +70,22 @@ std::vector<CheckedMemory> shared_variables_of(const void* address_in_object) {
                                : "/proc/self/exe";
   std::ifstream in(path, std::ios::binary);
   const std::string image((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (image.size() < sizeof(ElfW(Ehdr))) return found;
-  ElfW(Ehdr) header;
-  std::memcpy(&header, image.data(), sizeof header);
-  if (std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0 || header.e_shoff == 0 ||
-      header.e_shentsize != sizeof(ElfW(Shdr)) ||
-      header.e_shoff + std::size_t{header.e_shnum} * sizeof(ElfW(Shdr)) > image.size()) {
-    return found;
-  }
-  const auto section = [&](std::size_t i) {
-    ElfW(Shdr) s;
-    std::memcpy(&s, image.data() + header.e_shoff + i * sizeof s, sizeof s);
-    return s;
-  };
+  const auto sections = elf_section_headers(image);
+  if (!sections) return found;
   std::uintptr_t block = 0;
-  for (std::size_t i = 0; i < header.e_shnum; ++i) {
-    const ElfW(Shdr) symbols = section(i);
-    if (symbols.sh_type != SHT_SYMTAB || symbols.sh_link >= header.e_shnum) continue;
-    const ElfW(Shdr) strings = section(symbols.sh_link);
-    if (symbols.sh_offset + symbols.sh_size > image.size() ||
-        strings.sh_offset + strings.sh_size > image.size()) {
-      continue;
-    }
-    for (std::size_t k = 0; k < symbols.sh_size / sizeof(ElfW(Sym)); ++k) {
-      ElfW(Sym) symbol;
-      std::memcpy(&symbol, image.data() + symbols.sh_offset + k * sizeof symbol, sizeof symbol);
+  for (const Elf64_Shdr& table : *sections) {
+    if (table.sh_type != SHT_SYMTAB || table.sh_link >= sections->size()) continue;
+    const auto symbols = elf_section_bytes(image, table);
+    const auto strings = elf_section_bytes(image, (*sections)[table.sh_link]);
+    if (!symbols || !strings) continue;
+    for (std::size_t k = 0; k < symbols->size() / sizeof(Elf64_Sym); ++k) {
+      Elf64_Sym symbol;
+      std::memcpy(&symbol, symbols->data() + k * sizeof symbol, sizeof symbol);
       if (ELF64_ST_TYPE(symbol.st_info) != STT_TLS || symbol.st_size == 0 ||
-          symbol.st_name >= strings.sh_size) {
+          symbol.st_name >= strings->size()) {
         continue;
       }
-      const char* raw = image.data() + strings.sh_offset + symbol.st_name;
+      const char* raw = strings->data() + symbol.st_name;
       if (std::strncmp(raw, "_ZGV", 4) == 0 || std::strncmp(raw, "_ZTH", 4) == 0 ||
           std::strncmp(raw, "_ZTW", 4) == 0) {
         continue;  // guard variables and TLS init/wrapper functions
