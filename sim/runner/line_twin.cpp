@@ -64,7 +64,7 @@ Expected<std::string> object_with_lines(const CompiledKernel& compiled) {
   }
   if (!same_code(temporary)) {
     std::remove(temporary.c_str());
-    return fail("the kernel's build with line information has other code: no line is named");
+    return fail("the kernel's build with line information has other code than the one that ran");
   }
   if (std::rename(temporary.c_str(), twin.object.c_str()) != 0) {
     const std::string error = std::strerror(errno);

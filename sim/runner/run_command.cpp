@@ -554,10 +554,7 @@ KernelFileResult run_request(const KernelFileRequest& request, KernelFileRunner:
   }
   const StopContext context{request.timeout_seconds, launch.stack_bytes,
                             launch.dynamic_shared_bytes, &*buffers,
-                            [&compiled = ready->compiled] {
-                              const Expected<std::string> object = object_with_lines(compiled);
-                              return object ? *object : std::string();
-                            },
+                            [&compiled = ready->compiled] { return object_with_lines(compiled); },
                             ready->absolute, request.grid};
   result.status = add_outcome(result, outcome, context);
   if (outcome.timed_out) {

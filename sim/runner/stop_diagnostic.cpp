@@ -17,11 +17,18 @@ namespace {
 using runtime::CodeLine;
 
 // The innermost frame in the user's file (else any known file) of the kernel object's offsets,
-// through addr2line.
-CodeLine locate_frames(const StopContext& context, const StopReport& report) {
-  if (report.frame_count == 0 || find_program("addr2line").empty()) return {};
-  const std::string object = context.object_with_lines ? context.object_with_lines() : "";
-  if (object.empty()) return {};
+// through addr2line; `unknown` says why not when the object with lines could not be had.
+CodeLine locate_frames(const StopContext& context, const StopReport& report,
+                       std::string& unknown) {
+  if (report.frame_count == 0 || find_program("addr2line").empty() || !context.object_with_lines)
+    return {};
+  const Expected<std::string> with_lines = context.object_with_lines();
+  if (!with_lines) {
+    const std::string& why = with_lines.error().message;
+    unknown = why.substr(0, why.find('\n'));
+    return {};
+  }
+  const std::string& object = *with_lines;
   const std::string& user_file = context.user_file;
   std::vector<std::string> argv{"addr2line", "-e", object, "-i"};
   for (std::uint32_t i = 0; i < report.frame_count; ++i) {
@@ -138,14 +145,22 @@ Diagnostic stop_diagnostic(const StopReport& report, const StopContext& context,
                               (block_idx.y + std::uint64_t{context.grid.y} * block_idx.z);
   d.warp = report.warp;
   d.lanes = has_position ? lane_bit(static_cast<int>(report.lane)) : 0;
-  CodeLine where = locate_frames(context, report);
+  std::string unknown_line;
+  CodeLine where = locate_frames(context, report, unknown_line);
   if (where.line == 0 && report.last_line != 0) {
     where = {report.last_file, report.last_line};  // the lane's last warp-level call
   }
   if (where.line != 0) d.where = {trace.file_index(where.file), where.line};
   const std::string who = has_position ? lane_text(report, block_idx) : "the simulator";
+  // Why the frames named no line, when it is known (the object with lines could not be had).
+  const std::string unknown =
+      unknown_line.empty() ? std::string()
+      : where.line != 0    ? " (the lane's last warp-level call; its own line is unknown: " +
+                              unknown_line + ")"
+                           : " (line unknown: " + unknown_line + ")";
   const std::string at =
-      where.line != 0 ? " at " + where.file + ":" + std::to_string(where.line) : std::string();
+      (where.line != 0 ? " at " + where.file + ":" + std::to_string(where.line) : std::string()) +
+      unknown;
 
   if (report.signal == kTimeLimitSignal) {
     std::ostringstream limit;

@@ -9,6 +9,7 @@
 
 #include "argument_buffers.hpp"
 #include "child_protocol.hpp"
+#include "warpsim/expected.hpp"
 #include "warpsim/trace.hpp"
 
 namespace warpsim::runner {
@@ -19,8 +20,8 @@ struct StopContext {
   std::size_t shared_bytes = 0;  // the launch's dynamic shared memory, for overflow messages
   const ArgumentBuffers* buffers = nullptr;
   // An object with the compiled kernel's code and line information, for addr2line
-  // (object_with_lines); "" when there is none. Asked only when a report has frames to name.
-  std::function<std::string()> object_with_lines;
+  // (object_with_lines), or why there is none. Asked only when a report has frames to name.
+  std::function<Expected<std::string>()> object_with_lines;
   std::string user_file;      // absolute path, as `#line` named it
   Dim3 grid{};                // to turn the report's block coordinates into a linear index
 };

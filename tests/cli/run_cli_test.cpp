@@ -214,6 +214,15 @@ TEST_CASE("a plain kernel object has no line information; a crash builds its twi
   const Outcome again = run_cli(args, env);
   CHECK(parse_json(again)["diagnostics"][0]["line"] == 7);
   CHECK(has_section(twins[0], ".debug_line"));
+  // A twin that cannot be built: the report says why it names no line.
+  fs::remove(twins[0]);
+  fs::path cached_source = objects[0];
+  std::ofstream(cached_source.replace_extension(".cu"), std::ios::app) << "\nnot C++\n";
+  const json unknown = parse_json(run_cli(args, env))["diagnostics"][0];
+  CHECK(unknown["line"] == 6);  // the lane's last warp-level call, said to be so
+  CHECK(contains(unknown["message"].get<std::string>(),
+                 "(the lane's last warp-level call; its own line is unknown: the kernel's build "
+                 "with line information failed"));
 }
 
 TEST_CASE("a write one past the end is out_of_bounds naming the buffer and element") {
