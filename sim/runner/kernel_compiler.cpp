@@ -38,13 +38,14 @@ namespace {
 std::vector<std::string> shaping_flags(CompileOutput output, bool c_language, bool line_info) {
   std::vector<std::string> flags{"-std=c++17", "-O1", "-fPIC"};
   if (line_info) flags.insert(flags.begin() + 2, {"-g", "-gdwarf-4"});
+  // A kernel file, run one kernel at a time: its host code never runs, so the shim leaves out
+  // what only a program's host code needs (warpsim/kernel_addresses.hpp, c_linkage_runtime.hpp).
+  if (output == CompileOutput::shared_object) flags.push_back("-DWARPSIM_KERNEL_FILE=1");
   if (c_language) flags.erase(flags.begin());
 #if defined(WARPSIM_RUNNER_SANITIZED_LIBRARY)
   // libwarpsim was built with ASan and UBSan (WARPSIM_SANITIZE): a program that loads it must
   // have their runtime first (a kernel's shared object is loaded by a host that has it).
   if (output != CompileOutput::shared_object) flags.push_back("-fsanitize=address,undefined");
-#else
-  (void)output;
 #endif
   return flags;
 }

@@ -266,9 +266,8 @@ std::string register_defined_kernels(std::string_view source) {
     if (std::find(defined_twice.begin(), defined_twice.end(), d.qualified) != defined_twice.end())
       continue;
     out.append(source.substr(copied, d.closing + 1 - copied));
-    out += " static const bool warpsim_kernel_registration_" + d.name +
-           " = ::warpsim::shim::register_kernel(&" + d.name + ", \"" +
-           escape_for_string_literal(d.qualified) + "\");";
+    out += " WARPSIM_REGISTER_KERNEL(" + d.name + ", \"" +
+           escape_for_string_literal(d.qualified) + "\")";
     copied = d.closing + 1;
   }
   out.append(source.substr(copied));

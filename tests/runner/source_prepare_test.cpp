@@ -474,9 +474,7 @@ TEST_CASE("host variables, parameters and members named as built-ins get names o
 }
 
 TEST_CASE("each non-template kernel defined once is registered after its body, on its line") {
-  const std::string reg_k =
-      " static const bool warpsim_kernel_registration_k = "
-      "::warpsim::shim::register_kernel(&k, \"k\");";
+  const std::string reg_k = " WARPSIM_REGISTER_KERNEL(k, \"k\")";
   struct Case {
     std::string source, expected;
   };
@@ -485,8 +483,7 @@ TEST_CASE("each non-template kernel defined once is registered after its body, o
             "__global__ void k(int* p) {\n  p[0] = 1;\n}" + reg_k + "\nint x;\n"},
            // In a namespace (the message names it qualified) and in an extern "C" block.
            {"namespace ns { __global__ void k() {} }",
-            "namespace ns { __global__ void k() {} static const bool "
-            "warpsim_kernel_registration_k = ::warpsim::shim::register_kernel(&k, \"ns::k\"); }"},
+            "namespace ns { __global__ void k() {} WARPSIM_REGISTER_KERNEL(k, \"ns::k\") }"},
            {"extern \"C\" { __global__ void k() {} }",
             "extern \"C\" { __global__ void k() {}" + reg_k + " }"},
            // Not: templates, declarations, overloads, qualified definitions, devices functions.

@@ -7,6 +7,9 @@
 // listed (no structs whose layout is the shim's).
 #pragma once
 
+// Not in a kernel file run one kernel at a time (`warpsim run`), which is no program with C files.
+#if !defined(WARPSIM_KERNEL_FILE)
+
 #include <cstddef>
 
 #define WARPSIM_C_LINKAGE(result, name, parameters, arguments)                              \
@@ -35,3 +38,5 @@ WARPSIM_C_LINKAGE(cudaError_t, cudaMemset, (void* destination, int value, std::s
                   (destination, value, bytes))
 
 #undef WARPSIM_C_LINKAGE
+
+#endif  // !defined(WARPSIM_KERNEL_FILE)

@@ -95,3 +95,15 @@ bool register_kernel(void (*kernel)(Params...), const char* name) {
 }
 
 }  // namespace warpsim::shim
+
+// What the runner writes after a kernel's body (register_defined_kernels). A kernel file run one
+// kernel at a time (`warpsim run`: WARPSIM_KERNEL_FILE) never runs its host code, so nothing looks
+// a kernel up by address there, and the registration (a launcher instantiated per kernel, about a
+// third of such a file's compile) is left out.
+#if defined(WARPSIM_KERNEL_FILE)
+#define WARPSIM_REGISTER_KERNEL(kernel, qualified_name)
+#else
+#define WARPSIM_REGISTER_KERNEL(kernel, qualified_name)                  \
+  static const bool warpsim_kernel_registration_##kernel =               \
+      ::warpsim::shim::register_kernel(&kernel, qualified_name);
+#endif

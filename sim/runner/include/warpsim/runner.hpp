@@ -270,9 +270,11 @@ std::string rename_host_builtins(std::string_view source);
 
 // After the body of each non-template kernel defined at namespace scope (by an unqualified name,
 // once in the file), on the same line:
-//   static const bool warpsim_kernel_registration_k = ::warpsim::shim::register_kernel(&k, "k");
+//   WARPSIM_REGISTER_KERNEL(k, "k")
 // so that the program finds the kernel again from its address cast to void* (cudaLaunchKernel's C
-// form, cudaKernelNodeParams::func: warpsim/kernel_addresses.hpp). Line numbers are unchanged.
+// form, cudaKernelNodeParams::func: warpsim/kernel_addresses.hpp). The macro registers it in a
+// whole program and is empty in a kernel file run one kernel at a time, whose host code never
+// runs (WARPSIM_KERNEL_FILE). Line numbers are unchanged.
 std::string register_defined_kernels(std::string_view source);
 
 // Compiler flags a kernel file needs besides the user's: -DWARPSIM_GRID_CONSTANT_PARAMETERS=1
