@@ -93,6 +93,17 @@ inline std::uint64_t fnv1a(const unsigned char* data, std::size_t size) {
   return h;
 }
 
+// A launch argument as the recording sees it: a pointer (null for any other argument) and the
+// element type it points to.
+struct PointerArg {
+  const void* address = nullptr;
+  const char* type = "bytes";
+  std::size_t element_bytes = 1;
+};
+// The allocation holding a pointer; copying an allocation to host memory (false: it cannot).
+using LocateFn = Extent (*)(const void* pointer);
+using ReadFn = bool (*)(void* host, const void* base, std::size_t bytes);
+
 // The recording of one program run: off unless kLaunchBuffersDirEnv names a folder.
 class Recorder {
  public:
@@ -111,9 +122,8 @@ class Recorder {
   }
 
   // `read(host, base, bytes)` copies the allocation to host memory; false when it cannot.
-  template <class Read>
   void buffer(std::uint64_t launch, unsigned arg, const char* type, std::size_t element_bytes,
-              std::size_t offset, const Extent& extent, Read&& read) {
+              std::size_t offset, const Extent& extent, ReadFn read) {
     if (!enabled()) return;
     std::vector<unsigned char> bytes(extent.bytes);
     if (!read(bytes.data(), extent.base, extent.bytes)) return;
@@ -138,13 +148,33 @@ class Recorder {
     std::fflush(index_);
   }
 
-  // Every pointer argument of a launch that ran: `locate(pointer)` gives its allocation.
-  template <class Locate, class Read, class... Values>
-  void pointer_args(std::uint64_t launch, const std::tuple<Values...>& values, Locate&& locate,
-                    Read&& read) {
+  // Every pointer argument of a launch that ran: `locate(pointer)` gives its allocation. Only
+  // the description of the arguments is a template (one per launch site and argument types);
+  // the recording is not.
+  template <class... Values>
+  void pointer_args(std::uint64_t launch, const std::tuple<Values...>& values, LocateFn locate,
+                    ReadFn read) {
     if (!enabled()) return;
+    PointerArg args[sizeof...(Values) + 1] = {};
+    describe_args(values, args, std::index_sequence_for<Values...>{});
+    pointer_args(launch, args, sizeof...(Values), locate, read);
+  }
+  void pointer_args(std::uint64_t launch, const PointerArg* args, std::size_t count,
+                    LocateFn locate, ReadFn read) {
     std::vector<const void*> seen;
-    pointer_args_from(launch, values, locate, read, seen, std::index_sequence_for<Values...>{});
+    for (std::size_t i = 0; i < count; ++i) {
+      const PointerArg& a = args[i];
+      if (a.address == nullptr) continue;
+      const Extent extent = locate(a.address);
+      if (!extent.found) continue;
+      bool recorded = false;
+      for (const void* base : seen) recorded = recorded || base == extent.base;
+      if (recorded) continue;
+      seen.push_back(extent.base);
+      const std::size_t offset = static_cast<std::size_t>(static_cast<const char*>(a.address) -
+                                                          static_cast<const char*>(extent.base));
+      buffer(launch, static_cast<unsigned>(i), a.type, a.element_bytes, offset, extent, read);
+    }
   }
 
   Recorder(const Recorder&) = delete;
@@ -169,31 +199,22 @@ class Recorder {
     return out;
   }
 
-  template <class Locate, class Read, class Values, std::size_t... I>
-  void pointer_args_from(std::uint64_t launch, const Values& values, Locate& locate, Read& read,
-                         std::vector<const void*>& seen, std::index_sequence<I...>) {
-    (one_arg(launch, static_cast<unsigned>(I), std::get<I>(values), locate, read, seen), ...);
+  template <class Values, std::size_t... I>
+  static void describe_args(const Values& values, PointerArg* args, std::index_sequence<I...>) {
+    ((args[I] = describe_arg(std::get<I>(values))), ...);
   }
 
-  template <class Value, class Locate, class Read>
-  void one_arg(std::uint64_t launch, unsigned arg, const Value& value, Locate& locate,
-               Read& read, std::vector<const void*>& seen) {
+  template <class Value>
+  static PointerArg describe_arg(const Value& value) {
     if constexpr (std::is_pointer_v<Value> &&
                   !std::is_function_v<std::remove_pointer_t<Value>>) {
       using Pointee = std::remove_cv_t<std::remove_pointer_t<Value>>;
-      const void* address = const_cast<const void*>(static_cast<const volatile void*>(value));
-      if (address == nullptr) return;
-      const Extent extent = locate(address);
-      if (!extent.found) return;
-      for (const void* base : seen) {
-        if (base == extent.base) return;
-      }
-      seen.push_back(extent.base);
       std::size_t element_bytes = 1;
       if constexpr (std::is_object_v<Pointee>) element_bytes = sizeof(Pointee);
-      const std::size_t offset = static_cast<std::size_t>(static_cast<const char*>(address) -
-                                                          static_cast<const char*>(extent.base));
-      buffer(launch, arg, element_name_of<Pointee>::value, element_bytes, offset, extent, read);
+      return {const_cast<const void*>(static_cast<const volatile void*>(value)),
+              element_name_of<Pointee>::value, element_bytes};
+    } else {
+      return {};
     }
   }
 
