@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -22,28 +23,36 @@ namespace warpsim::runner {
 namespace fs = std::filesystem;
 namespace {
 
-// Each build is about 60 MB (with the debug information the compiles ask for); the least
-// recently used beyond this many are removed.
+// Each build is 70-90 MB; the least recently used beyond this many are removed, unless used
+// within the last hour (the kernel cache's rule, CacheLimits::keep_recent_seconds): a session
+// that alternates more variants (architectures, memory checks, programs, the scans' own) would
+// otherwise rebuild them in turn, and a build in use by another compile would go from under it.
 constexpr std::size_t kKeptHeaders = 6;
+constexpr auto kKeptRecent = std::chrono::hours(1);
 
 bool exists(const std::string& path) {
   struct stat info {};
   return ::stat(path.c_str(), &info) == 0;
 }
 
-void keep_newest(const std::string& pch_root) {
+}  // namespace
+
+std::size_t prune_precompiled_shims(const std::string& pch_root) {
   std::vector<std::pair<fs::file_time_type, fs::path>> builds;
   std::error_code error;
   for (auto it = fs::directory_iterator(pch_root, error);
        !error && it != fs::directory_iterator(); it.increment(error)) {
     if (it->is_directory(error)) builds.emplace_back(it->last_write_time(error), it->path());
   }
-  if (builds.size() <= kKeptHeaders) return;
+  if (builds.size() <= kKeptHeaders) return 0;
   std::sort(builds.begin(), builds.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  for (std::size_t i = kKeptHeaders; i < builds.size(); ++i) fs::remove_all(builds[i].second, error);
+  const fs::file_time_type recent = fs::file_time_type::clock::now() - kKeptRecent;
+  std::size_t removed = 0;
+  for (std::size_t i = kKeptHeaders; i < builds.size(); ++i) {
+    if (builds[i].first < recent && fs::remove_all(builds[i].second, error) > 0) ++removed;
+  }
+  return removed;
 }
-
-}  // namespace
 
 std::string precompiled_shim_dir(const Toolchain& toolchain, const std::string& version,
                                  const std::vector<std::string>& header_flags,
@@ -61,7 +70,7 @@ std::string precompiled_shim_dir(const Toolchain& toolchain, const std::string& 
   const std::string header = dir + "/warpsim/cuda_shim.hpp.gch";
   const std::string failed = dir + ".failed";
   if (exists(header)) {
-    ::utimensat(AT_FDCWD, dir.c_str(), nullptr, 0);  // a use, for keep_newest's order
+    ::utimensat(AT_FDCWD, dir.c_str(), nullptr, 0);  // a use, for prune_precompiled_shims' order
     return dir;
   }
   if (exists(failed)) return {};
@@ -107,7 +116,7 @@ std::string precompiled_shim_dir(const Toolchain& toolchain, const std::string& 
     std::ofstream(failed, std::ios::trunc) << run.output;
     return {};
   }
-  keep_newest(root);
+  prune_precompiled_shims(root);
   return dir;
 }
 

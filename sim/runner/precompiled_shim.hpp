@@ -3,6 +3,7 @@
 // contents into the kernel cache's pch/ folder, and found by GCC ahead of the header itself.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -25,5 +26,10 @@ struct Toolchain;
 std::string precompiled_shim_dir(const Toolchain& toolchain, const std::string& version,
                                  const std::vector<std::string>& header_flags,
                                  const std::string& shim_digest);
+
+// After each build: the builds in `pch_root` beyond the six most recently used are removed,
+// except those used within the last hour (as the kernel cache spares recent kernels). Returns
+// how many were removed.
+std::size_t prune_precompiled_shims(const std::string& pch_root);
 
 }  // namespace warpsim::runner

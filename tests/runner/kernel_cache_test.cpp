@@ -9,6 +9,7 @@
 #include <fstream>
 #include <string>
 
+#include "runner/precompiled_shim.hpp"
 #include "warpsim/runner.hpp"
 
 namespace fs = std::filesystem;
@@ -103,4 +104,41 @@ TEST_CASE("pruning a missing cache folder does nothing") {
   const auto pruned = prune_kernel_cache("/nonexistent/warpsim/kernels", CacheLimits{});
   CHECK(pruned.removed == 0);
   CHECK(pruned.remaining == 0);
+}
+
+TEST_CASE("precompiled shims: the six most recently used stay, and any used in the last hour") {
+  const ScratchDir dir;
+  constexpr std::int64_t kDay = 24 * 3600;
+  // Eight builds used in the last minutes (a session alternating architectures), four a day old
+  // or more.
+  const auto build = [&](const std::string& name, std::int64_t age_seconds) {
+    fs::create_directories(dir.path / name / "warpsim");
+    write_file(dir.path / name / "warpsim" / "cuda_shim.hpp.gch", 10, age_seconds);
+    struct timespec times[2];
+    times[0].tv_sec = times[1].tv_sec = std::time(nullptr) - age_seconds;
+    times[0].tv_nsec = times[1].tv_nsec = 0;
+    REQUIRE(::utimensat(AT_FDCWD, (dir.path / name).c_str(), times, 0) == 0);
+  };
+  for (int i = 0; i < 8; ++i) build("recent" + std::to_string(i), 60 + i);
+  for (int i = 0; i < 4; ++i) build("old" + std::to_string(i), kDay * (i + 1));
+  // Twelve builds, eight of them recent: none of those goes, all four old ones do.
+  CHECK(warpsim::runner::prune_precompiled_shims(dir.path.string()) == 4);
+  for (int i = 0; i < 8; ++i) CHECK(fs::exists(dir.path / ("recent" + std::to_string(i))));
+  for (int i = 0; i < 4; ++i) CHECK_FALSE(fs::exists(dir.path / ("old" + std::to_string(i))));
+}
+
+TEST_CASE("precompiled shims: old builds beyond the six most recently used go") {
+  const ScratchDir dir;
+  constexpr std::int64_t kDay = 24 * 3600;
+  for (int i = 0; i < 9; ++i) {
+    const fs::path build = dir.path / ("b" + std::to_string(i));
+    fs::create_directories(build / "warpsim");
+    struct timespec times[2];
+    times[0].tv_sec = times[1].tv_sec = std::time(nullptr) - kDay * (i + 1);
+    times[0].tv_nsec = times[1].tv_nsec = 0;
+    REQUIRE(::utimensat(AT_FDCWD, build.c_str(), times, 0) == 0);
+  }
+  CHECK(warpsim::runner::prune_precompiled_shims(dir.path.string()) == 3);
+  for (int i = 0; i < 6; ++i) CHECK(fs::exists(dir.path / ("b" + std::to_string(i))));
+  for (int i = 6; i < 9; ++i) CHECK_FALSE(fs::exists(dir.path / ("b" + std::to_string(i))));
 }
