@@ -142,6 +142,12 @@ std::string rerun_command(const course::GradeResult& result) {
   return command;
 }
 
+std::string gui_command(const course::GradeResult& result) {
+  const std::string& exercise =
+      result.exercise_named_as.empty() ? result.exercise : result.exercise_named_as;
+  return "warpsim gui --exercise " + exercise + " " + result.submission + " --grade";
+}
+
 void write_grade_text(std::ostream& out, const course::Exercise& exercise,
                       const course::GradeResult& result, const TextStyle& style) {
   const std::string red = style.color ? "\033[31m" : "", green = style.color ? "\033[32m" : "",
@@ -213,6 +219,11 @@ void write_grade_text(std::ostream& out, const course::Exercise& exercise,
              "from the "
              "reference's lane at the same call)\n";
     }
+  }
+  if (result.failure) {
+    // The GUI grades the file again and opens this case at the same step: the race or the
+    // uninitialised read it found, with its lines, or the first value that differs.
+    out << "\nStep through it lane by lane: " << gui_command(result) << "\n";
   }
   out << "\nRerun: " << rerun_command(result) << "\n";
 }
@@ -332,6 +343,7 @@ json grade_json(const course::Exercise& exercise, const course::GradeResult& r) 
                              {"line", d.where.line}});
     }
     failure["diagnostics"] = std::move(diagnostics);
+    failure["gui"] = gui_command(r);
     out["failure"] = std::move(failure);
   }
   out["seconds"] = r.seconds;

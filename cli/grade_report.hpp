@@ -15,6 +15,9 @@ namespace warpsim::cli {
 // The command that repeats a grading: "warpsim grade warp-sum alice.cu --seed 42"; for an
 // incomplete one, with a time budget large enough for every case ("--budget 150").
 std::string rerun_command(const course::GradeResult& result);
+// The command that opens the GUI on it: "warpsim gui --exercise warp-sum alice.cu --grade",
+// which grades again and opens the first failing case at the step the report shows.
+std::string gui_command(const course::GradeResult& result);
 // The time budget a rerun of `result` needs, from the share of its cases that ran: 0 when every
 // case ran.
 double rerun_budget(const course::GradeResult& result);

@@ -142,6 +142,9 @@ TEST_CASE("warpsim grade exits 0 when every case passes, 1 when one fails, 2 for
   CHECK(contains(wrong.out, "__shfl_up_sync"));
   CHECK(contains(wrong.out, "expected"));
   CHECK(contains(wrong.out, "Rerun: warpsim grade inclusive-scan"));
+  CHECK(contains(wrong.out, "Step through it lane by lane: warpsim gui --exercise inclusive-scan " +
+                                (scan / "wrong" / "off-by-one.cu").string() + " --grade"));
+  CHECK(!contains(right.out, "Step through it"));
 
   const Outcome unknown = grade({"grade", "no-such-exercise", (scan / "solution.cu").string()});
   CHECK(unknown.exit_code == 2);
@@ -195,6 +198,8 @@ TEST_CASE(
   CHECK(contains(j["rerun"].get<std::string>(), "--seed 11"));
   // Given as a folder, the exercise is rerun as a folder: the command works as typed.
   CHECK(j["rerun"].get<std::string>().starts_with("warpsim grade " + scan.string() + " "));
+  CHECK(failure["gui"] == "warpsim gui --exercise " + scan.string() + " " +
+                              (scan / "wrong" / "thread-index-as-lane.cu").string() + " --grade");
 
   const std::string xml = warpsim::test::read_text(xml_path);
   std::string why;
