@@ -17,6 +17,7 @@
 
 #include "child_protocol.hpp"
 #include "sandbox_process.hpp"
+#include "warpsim/code_lines.hpp"
 
 namespace warpsim::runner {
 namespace {
@@ -295,6 +296,9 @@ void run_child(const ChildJob& job) {
   g_crash.result_fd = job.result_fd;
   g_crash.buffers = job.buffers;
   install_stop_handlers();
+  // The memory checks name their lines through addr2line after the launch, which the syscall
+  // filter would stop: a helper started before it runs addr2line instead.
+  if (job.syscall_filter && job.options.checks.any()) runtime::start_line_helper();
   if (const Expected<void> confined =
           confine_kernel_host(job.isolation, job.syscall_filter, job.max_processes);
       !confined) {

@@ -1,9 +1,17 @@
 #include "warpsim/code_lines.hpp"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <link.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <sstream>
 
@@ -21,27 +29,129 @@ bool library_file(const std::string& file) {
   return shim || file.rfind("/usr/", 0) == 0 || file.front() == '<';
 }
 
-std::string shell_quoted(const std::string& text) {
-  std::string quoted = "'";
-  for (const char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
+// The helper start_line_helper forked: requests go to it, its replies come back (-1: none).
+int g_helper_requests = -1;
+int g_helper_replies = -1;
+
+bool write_all(int fd, const void* data, std::size_t size) {
+  const char* p = static_cast<const char*>(data);
+  while (size > 0) {
+    const ssize_t n = ::write(fd, p, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    p += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+bool read_all(int fd, void* data, std::size_t size) {
+  char* p = static_cast<char*>(data);
+  while (size > 0) {
+    const ssize_t n = ::read(fd, p, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    p += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+bool send_text(int fd, const std::string& text) {
+  const std::uint64_t size = text.size();
+  return write_all(fd, &size, sizeof size) && write_all(fd, text.data(), text.size());
+}
+
+bool receive_text(int fd, std::string& text) {
+  std::uint64_t size = 0;
+  if (!read_all(fd, &size, sizeof size) || size > (std::uint64_t{64} << 20)) return false;
+  text.resize(size);
+  return read_all(fd, text.data(), text.size());
+}
+
+// addr2line -i -a -e OBJECT ADDRESS... run directly (no shell); what it printed on stdout.
+std::string run_addr2line(const std::string& object, const std::vector<std::string>& addresses) {
+  std::vector<std::string> words{"addr2line", "-i", "-a", "-e", object};
+  words.insert(words.end(), addresses.begin(), addresses.end());
+  std::vector<char*> argv;
+  for (std::string& word : words) argv.push_back(word.data());
+  argv.push_back(nullptr);
+  int out[2];
+  if (::pipe(out) != 0) return {};
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    ::close(out[0]);
+    ::close(out[1]);
+    return {};
+  }
+  if (pid == 0) {
+    ::dup2(out[1], STDOUT_FILENO);
+    const int null = ::open("/dev/null", O_WRONLY);
+    if (null >= 0) ::dup2(null, STDERR_FILENO);
+    ::execvp("addr2line", argv.data());
+    ::_exit(127);
+  }
+  ::close(out[1]);
+  std::string output;
+  char buffer[4096];
+  for (ssize_t n; (n = ::read(out[0], buffer, sizeof buffer)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    output.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(out[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return output;
+}
+
+// The helper's loop: a request is the object's path and the addresses, each word a message; it
+// answers with addr2line's output. Only addr2line over a file that exists, whatever is asked.
+[[noreturn]] void serve_lines(int requests, int replies) {
+  for (;;) {
+    std::string object, count_text;
+    if (!receive_text(requests, object) || !receive_text(requests, count_text)) ::_exit(0);
+    const unsigned long count = std::strtoul(count_text.c_str(), nullptr, 10);
+    std::vector<std::string> addresses;
+    bool valid = count <= 4096 && ::access(object.c_str(), R_OK) == 0 && !object.empty() &&
+                 object.front() != '-';
+    for (unsigned long i = 0; i < count; ++i) {
+      std::string address;
+      if (!receive_text(requests, address)) ::_exit(0);
+      valid = valid && address.size() > 2 && address.size() <= 18 && address.rfind("0x", 0) == 0 &&
+              address.find_first_not_of("0123456789abcdef", 2) == std::string::npos;
+      addresses.push_back(std::move(address));
+    }
+    if (!send_text(replies, valid ? run_addr2line(object, addresses) : std::string())) ::_exit(0);
+  }
+}
+
+// addr2line's output for `offsets` of `object`: from the helper where there is one, else run here.
+std::string addr2line_output(const std::string& object,
+                             const std::vector<std::pair<std::uintptr_t, std::size_t>>& offsets) {
+  std::vector<std::string> addresses;
+  for (const auto& [offset, index] : offsets) {
+    std::ostringstream hex;
+    hex << "0x" << std::hex << offset;
+    addresses.push_back(hex.str());
+  }
+  if (g_helper_requests >= 0) {
+    bool sent = send_text(g_helper_requests, object) &&
+                send_text(g_helper_requests, std::to_string(addresses.size()));
+    for (const std::string& address : addresses) sent = sent && send_text(g_helper_requests, address);
+    std::string output;
+    if (sent && receive_text(g_helper_replies, output)) return output;
+    return {};
+  }
+  return run_addr2line(object, addresses);
 }
 
 // addr2line -i -a over `offsets` of `object`: each address's best frame.
 void locate_in(const std::string& object,
                const std::vector<std::pair<std::uintptr_t, std::size_t>>& offsets,
                std::vector<CodeLine>& lines) {
-  std::ostringstream command;
-  command << "addr2line -i -a -e " << shell_quoted(object);
-  for (const auto& [offset, index] : offsets) command << " 0x" << std::hex << offset;
-  command << " 2>/dev/null";
-  FILE* pipe = popen(command.str().c_str(), "r");
-  if (pipe == nullptr) return;
-  std::string output;
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;)
-    output.append(buffer, n);
-  pclose(pipe);
+  const std::string output = addr2line_output(object, offsets);
 
   std::istringstream in(output);
   std::size_t which = 0;
@@ -87,6 +197,38 @@ std::optional<CodeLine> parse_code_line(std::string text) {
   out.file = text.substr(0, colon);
   if (out.line == 0) return std::nullopt;
   return out;
+}
+
+bool start_line_helper() {
+  if (g_helper_requests >= 0) return true;
+  int requests[2], replies[2];
+  if (::pipe2(requests, O_CLOEXEC) != 0) return false;
+  if (::pipe2(replies, O_CLOEXEC) != 0) {
+    ::close(requests[0]);
+    ::close(requests[1]);
+    return false;
+  }
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    for (const int fd : {requests[0], requests[1], replies[0], replies[1]}) ::close(fd);
+    return false;
+  }
+  if (pid == 0) {
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(0);
+    // Nothing of the process it came from stays open here (its result pipe above all: the parent
+    // waits for that to close), but its two pipe ends and stderr.
+    for (int fd = 3; fd < 1024; ++fd) {
+      if (fd != requests[0] && fd != replies[1]) ::close(fd);
+    }
+    serve_lines(requests[0], replies[1]);
+  }
+  ::close(requests[0]);
+  ::close(replies[1]);
+  g_helper_requests = requests[1];
+  g_helper_replies = replies[0];
+  return true;
 }
 
 std::vector<CodeLine> code_lines(const std::vector<std::uintptr_t>& return_addresses) {

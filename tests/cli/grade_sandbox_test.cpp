@@ -346,3 +346,35 @@ TEST_CASE("the grader's memory is closed to a submission at every sandbox level,
   CHECK(g.at("status") == "failed");
   CHECK_MESSAGE(contains(g.at("cases").at(0).value("message", ""), "out[0] is 12345"), g.dump());
 }
+
+TEST_CASE("in the sandbox, a failing submission's checked rerun still names its race and lines") {
+  // The memory checks read their lines through addr2line, a program the syscall filter stops a
+  // kernel's process from starting: a helper started before the filter runs it instead.
+  const fs::path exercise = kSource / "lessons" / "08-ballot-compaction" / "exercises" /
+                            "ballot-compact";
+  const fs::path submission = exercise / "wrong" / "no-syncthreads.cu";
+  fs::create_directories(kRoot / "checked");
+  const warpsim::test::ProcessOutcome o = warpsim::test::run_process(
+      {WARPSIM_CLI_PATH, "grade", exercise.string(), submission.string(), "--json"},
+      kRoot / "checked",
+      {"WARPSIM_CACHE_DIR=" + (fs::path(WARPSIM_BINARY_DIR) / "tests" / "cli" / "grade-cache").string()});
+  INFO("stderr: " << o.err);
+  json grade;
+  REQUIRE_NOTHROW(grade = json::parse(o.out));
+  const std::string sandbox = grade.value("sandbox", "");
+  MESSAGE("sandbox: " << sandbox);
+  if (!contains(sandbox, "syscall filter: a kernel")) {
+    MESSAGE("SKIPPED: no syscall filter here: " << sandbox);
+    return;
+  }
+  CHECK(grade["status"] == "failed");
+  const json& failure = grade["failure"];
+  REQUIRE(failure.is_object());
+  std::string finding;
+  for (const json& c : grade["cases"]) {
+    if (c["name"] == failure["case"]) finding = c.value("finding", "");
+  }
+  CHECK(finding.rfind("data race on warp_count[", 0) == 0);
+  CHECK(contains(finding, "no-syncthreads.cu:"));
+  CHECK(contains(finding, "__syncthreads()"));
+}

@@ -20,6 +20,12 @@ struct CodeLine {
 // kernel's line).
 std::vector<CodeLine> code_lines(const std::vector<std::uintptr_t>& return_addresses);
 
+// For a process about to confine itself so that it can start no program (the grader's syscall
+// filter): forks a helper now that runs addr2line for code_lines later, over this process's
+// pipes. It takes only an object's path and hexadecimal addresses, and ends with the process.
+// False when it could not be started (code_lines then runs addr2line itself).
+bool start_line_helper();
+
 // One line of addr2line's output, "file:line" (maybe with " (discriminator N)"); nullopt for
 // "??:0", "0x..." address lines and the like.
 std::optional<CodeLine> parse_code_line(std::string text);
