@@ -11,7 +11,6 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <sstream>
 
@@ -33,40 +32,34 @@ bool library_file(const std::string& file) {
 int g_helper_requests = -1;
 int g_helper_replies = -1;
 
-bool write_all(int fd, const void* data, std::size_t size) {
-  const char* p = static_cast<const char*>(data);
+// All `size` bytes through `io` (::read or ::write), retried where a signal cut it short.
+template <class Io, class Byte>
+bool transfer_all(Io io, int fd, Byte* data, std::size_t size) {
   while (size > 0) {
-    const ssize_t n = ::write(fd, p, size);
+    const ssize_t n = io(fd, data, size);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return false;
-    p += n;
+    data += n;
     size -= static_cast<std::size_t>(n);
   }
   return true;
 }
 
-bool read_all(int fd, void* data, std::size_t size) {
-  char* p = static_cast<char*>(data);
-  while (size > 0) {
-    const ssize_t n = ::read(fd, p, size);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    p += n;
-    size -= static_cast<std::size_t>(n);
-  }
-  return true;
-}
-
+// One message: its length, then its bytes.
 bool send_text(int fd, const std::string& text) {
   const std::uint64_t size = text.size();
-  return write_all(fd, &size, sizeof size) && write_all(fd, text.data(), text.size());
+  return transfer_all(::write, fd, reinterpret_cast<const char*>(&size), sizeof size) &&
+         transfer_all(::write, fd, text.data(), text.size());
 }
 
 bool receive_text(int fd, std::string& text) {
   std::uint64_t size = 0;
-  if (!read_all(fd, &size, sizeof size) || size > (std::uint64_t{64} << 20)) return false;
+  if (!transfer_all(::read, fd, reinterpret_cast<char*>(&size), sizeof size) ||
+      size > (std::uint64_t{64} << 20)) {
+    return false;
+  }
   text.resize(size);
-  return read_all(fd, text.data(), text.size());
+  return transfer_all(::read, fd, text.data(), text.size());
 }
 
 // addr2line -i -a -e OBJECT ADDRESS... run directly (no shell); what it printed on stdout.
@@ -106,25 +99,25 @@ std::string run_addr2line(const std::string& object, const std::vector<std::stri
   return output;
 }
 
-// The helper's loop: a request is the object's path and the addresses, each word a message; it
-// answers with addr2line's output. Only addr2line over a file that exists, whatever is asked.
+// The helper's loop: a request is one message, the object's path, a newline and the addresses;
+// it answers with addr2line's output. Only addr2line over a file that exists, whatever is asked.
 [[noreturn]] void serve_lines(int requests, int replies) {
-  for (;;) {
-    std::string object, count_text;
-    if (!receive_text(requests, object) || !receive_text(requests, count_text)) ::_exit(0);
-    const unsigned long count = std::strtoul(count_text.c_str(), nullptr, 10);
+  for (std::string request; receive_text(requests, request);) {
+    const std::size_t newline = request.find('\n');
+    const std::string object = request.substr(0, newline);
+    bool valid = newline != std::string::npos && !object.empty() && object.front() != '-' &&
+                 ::access(object.c_str(), R_OK) == 0;
     std::vector<std::string> addresses;
-    bool valid = count <= 4096 && ::access(object.c_str(), R_OK) == 0 && !object.empty() &&
-                 object.front() != '-';
-    for (unsigned long i = 0; i < count; ++i) {
-      std::string address;
-      if (!receive_text(requests, address)) ::_exit(0);
-      valid = valid && address.size() > 2 && address.size() <= 18 && address.rfind("0x", 0) == 0 &&
+    std::istringstream words(valid ? request.substr(newline + 1) : std::string());
+    for (std::string address; valid && words >> address;) {
+      valid = addresses.size() < 4096 && address.size() > 2 && address.size() <= 18 &&
+              address.rfind("0x", 0) == 0 &&
               address.find_first_not_of("0123456789abcdef", 2) == std::string::npos;
       addresses.push_back(std::move(address));
     }
-    if (!send_text(replies, valid ? run_addr2line(object, addresses) : std::string())) ::_exit(0);
+    if (!send_text(replies, valid ? run_addr2line(object, addresses) : std::string())) break;
   }
+  ::_exit(0);
 }
 
 // addr2line's output for `offsets` of `object`: from the helper where there is one, else run here.
@@ -137,11 +130,11 @@ std::string addr2line_output(const std::string& object,
     addresses.push_back(hex.str());
   }
   if (g_helper_requests >= 0) {
-    bool sent = send_text(g_helper_requests, object) &&
-                send_text(g_helper_requests, std::to_string(addresses.size()));
-    for (const std::string& address : addresses) sent = sent && send_text(g_helper_requests, address);
-    std::string output;
-    if (sent && receive_text(g_helper_replies, output)) return output;
+    std::string request = object + "\n", output;
+    for (const std::string& address : addresses) request += address + " ";
+    if (send_text(g_helper_requests, request) && receive_text(g_helper_replies, output)) {
+      return output;
+    }
     return {};
   }
   return run_addr2line(object, addresses);
