@@ -221,8 +221,8 @@ void write_grade_text(std::ostream& out, const course::Exercise& exercise,
     }
   }
   if (result.failure) {
-    // The GUI grades the file again and opens this case at the step the report shows, with the
-    // memory checks' finding in its text (the racing lines are named there, not yet highlighted).
+    // The GUI grades the file again and opens this case at the step the report shows; a case the
+    // memory checks explained runs under them there, their findings listed and their lines marked.
     out << "\nStep through it lane by lane: " << gui_command(result) << "\n";
   }
   out << "\nRerun: " << rerun_command(result) << "\n";

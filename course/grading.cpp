@@ -141,8 +141,7 @@ std::string checked_finding(const Exercise& e, const fs::path& submission, const
                             const Schedule& s, const runner::Sandbox& box) {
   runner::KernelFileRequest request = request_for_case(e, submission, c, s, false);
   request.sandbox = box;
-  request.check_races = request.check_uninitialized_shared = request.check_bounds = true;
-  request.timeout_seconds = e.time_limit_seconds * 4;  // instrumented code runs slower
+  detail::add_memory_checks(e, request);
   const runner::KernelFileResult checked = runner::run_kernel_file(request);
   std::vector<const Diagnostic*> found;
   for (const Diagnostic& d : checked.trace.diagnostics) {
@@ -276,6 +275,11 @@ std::string launch_text(const Exercise& e, const GradeCase& c) {
             format_element(c.args[p].scalar_bits, value_type(e.params[p].type));
   }
   return text;
+}
+
+void add_memory_checks(const Exercise& e, runner::KernelFileRequest& request) {
+  request.check_races = request.check_uninitialized_shared = request.check_bounds = true;
+  request.timeout_seconds = e.time_limit_seconds * 4;  // instrumented code runs slower
 }
 
 std::string diagnostic_text(const runner::KernelFileResult& r, const Diagnostic& d) {
@@ -511,6 +515,7 @@ GradeResult grade(const Exercise& exercise, const fs::path& submission,
   std::optional<std::size_t> first_failure;
   Schedule failed_schedule;
   std::optional<runner::KernelFileResult> failed_run;  // the first failure's run (no steps)
+  bool failure_checked = false;  // the memory checks named the first failure's bug
   std::string out_of_time;  // the case that ran away: the cases after it are not run
   bool budget_spent = false;
   for (std::size_t i = 0; i < cases->size(); ++i) {
@@ -609,6 +614,7 @@ GradeResult grade(const Exercise& exercise, const fs::path& submission,
         first_failure = i;
         failed_schedule = s;
         failed_run = got;
+        failure_checked = !row.finding.empty();
       }
       break;
     }
@@ -627,7 +633,8 @@ GradeResult grade(const Exercise& exercise, const fs::path& submission,
   if (first_failure && options.detail) {
     result.failure =
         explain_failure(e, submission, (*cases)[*first_failure], failed_schedule, *first_failure,
-                        failed_run ? &*failed_run : nullptr, sandbox.box(), &runners);
+                        failed_run ? &*failed_run : nullptr, sandbox.box(), &runners,
+                        failure_checked);
   }
   result.seconds = seconds_since(start);
   return result;
@@ -635,7 +642,8 @@ GradeResult grade(const Exercise& exercise, const fs::path& submission,
 
 Expected<FailureDetail> explain_case(const Exercise& exercise, const fs::path& submission,
                                      std::uint64_t seed, std::size_t case_index,
-                                     const Schedule& schedule, const runner::Sandbox& given) {
+                                     const Schedule& schedule, const runner::Sandbox& given,
+                                     bool checked) {
   auto cases = make_cases(exercise, seed);
   if (!cases) return cases.error();
   if (case_index >= cases->size()) {
@@ -651,7 +659,7 @@ Expected<FailureDetail> explain_case(const Exercise& exercise, const fs::path& s
   GradingRunners runners;
   const runner::KernelFileResult run = runners.submission.run(request);
   return explain_failure(exercise, submission, (*cases)[case_index], schedule, case_index, &run,
-                         sandbox.box(), &runners);
+                         sandbox.box(), &runners, checked);
 }
 
 std::vector<Submission> find_submissions(const fs::path& dir) {

@@ -128,8 +128,13 @@ void find_step(const Exercise& e, FailureDetail& d) {
       break;
     }
   }
-  if (!step && !sub.trace.diagnostics.empty()) {
-    d.step_reason = diagnostic_text(sub, sub.trace.diagnostics.front());
+  // The memory checks' findings (a checked run's) name lines, not steps: the case's message tells
+  // them, and the step shown is the first that differs from the reference's, as without checks.
+  const auto not_memory = std::find_if(
+      sub.trace.diagnostics.begin(), sub.trace.diagnostics.end(),
+      [](const Diagnostic& diagnostic) { return !runner::is_memory_finding(diagnostic.kind); });
+  if (!step && not_memory != sub.trace.diagnostics.end()) {
+    d.step_reason = diagnostic_text(sub, *not_memory);
   } else if (!step && sub.status != runner::RunStatus::completed) {
     d.step_reason =
         "the run stopped (" + std::string(runner::to_string(sub.status)) + "): " + sub.message;
@@ -234,7 +239,8 @@ std::array<std::optional<std::uint64_t>, kWarpSize> expected_outputs(const Trace
 FailureDetail explain_failure(const Exercise& e, const fs::path& submission, const GradeCase& c,
                               const Schedule& s, std::size_t case_index,
                               const runner::KernelFileResult* failed,
-                              const runner::Sandbox& sandbox, GradingRunners* runners) {
+                              const runner::Sandbox& sandbox, GradingRunners* runners,
+                              bool checked) {
   FailureDetail d;
   d.case_index = case_index;
   d.grade_case = c;
@@ -246,6 +252,10 @@ FailureDetail explain_failure(const Exercise& e, const fs::path& submission, con
     // its first diagnostic and the first step that differs from the reference's.
     runner::KernelFileRequest request = request_for_case(e, submission, c, s, true);
     request.sandbox = sandbox;
+    if (checked) {
+      detail::add_memory_checks(e, request);
+      d.checked = true;
+    }
     const bool runaway =
         failed != nullptr &&
         (failed->status == runner::RunStatus::step_budget_exceeded || failed->steps > kDetailSteps);

@@ -38,6 +38,9 @@ Verdict judge(const Exercise& e, const runner::KernelFileResult& got,
 
 // "grid 3, block 128, n = 384"
 std::string launch_text(const Exercise& e, const GradeCase& c);
+// The race, uninitialised-read and bounds checks on a run of the submission (`--check all`), with
+// the time limit the instrumented code needs.
+void add_memory_checks(const Exercise& e, runner::KernelFileRequest& request);
 // "undefined_source at sub.cu:12 (block 0, warp 0, lanes 4-15): ..."
 std::string diagnostic_text(const runner::KernelFileResult& r, const Diagnostic& d);
 
@@ -56,11 +59,13 @@ struct GradingRunners {
 };
 
 // `sandbox`: where the submission runs again (inactive: as the user); `runners`: the grading's
-// (null: the runs start their own kernel hosts).
+// (null: the runs start their own kernel hosts); `checked`: the steps are recorded under the
+// memory checks (the case's checked run found the bug), so that their finding is among the run's
+// diagnostics, its lines marked.
 FailureDetail explain_failure(const Exercise& e, const std::filesystem::path& submission,
                               const GradeCase& c, const Schedule& s, std::size_t case_index,
                               const runner::KernelFileResult* failed,
                               const runner::Sandbox& sandbox = {},
-                              GradingRunners* runners = nullptr);
+                              GradingRunners* runners = nullptr, bool checked = false);
 
 }  // namespace warpsim::course

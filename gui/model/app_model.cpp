@@ -408,7 +408,7 @@ LoadedRun run_and_load(std::uint64_t generation, const RunRequest& request, cons
         !schedule  ? Expected<course::FailureDetail>(schedule.error())
         : !sandbox ? Expected<course::FailureDetail>(sandbox.error())
                    : course::explain_case(*c->exercise, request.file.file, c->seed, c->index,
-                                          *schedule, *sandbox);
+                                          *schedule, *sandbox, c->checked);
     return load_case(generation, request, std::move(explained), since_start());
   }
   course::LessonRun run;

@@ -154,7 +154,7 @@ std::optional<std::size_t> first_failing_case(const ExerciseState& e) {
 std::optional<CaseRef> case_ref(const ExerciseState& e, std::size_t index) {
   if (!e.result || index >= e.result->cases.size()) return std::nullopt;
   const course::CaseResult& c = e.result->cases[index];
-  return CaseRef{e.exercise, e.result->seed, index, c.name, c.schedule};
+  return CaseRef{e.exercise, e.result->seed, index, c.name, c.schedule, !c.finding.empty()};
 }
 
 std::string score_text(const ExerciseState& e) {

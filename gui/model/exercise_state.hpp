@@ -54,6 +54,7 @@ struct CaseRef {
   std::size_t index = 0;  // into the grading's cases
   std::string name;       // "several-blocks"
   std::string schedule;   // the run that failed ("order 2"); empty: in order
+  bool checked = false;   // run under the memory checks: they named the case's bug
   friend bool operator==(const CaseRef& a, const CaseRef& b) {
     return a.exercise == b.exercise && a.seed == b.seed && a.index == b.index &&
            a.schedule == b.schedule;

@@ -653,6 +653,53 @@ TEST_CASE(
   CHECK(wrong.cases.at(0).message.find("the memory checks") == std::string::npos);
 }
 
+TEST_CASE(
+    "the failing case the checks explained is stepped through under them: its race among the "
+    "run's diagnostics, at the lines the verdict names") {
+  if (!general()) return;
+  warpsim::test::use_test_kernel_cache();
+  const fs::path root = fs::path(WARPSIM_BINARY_DIR) / "tests" / "course" / "checked-detail";
+  const Exercise& block = exercise("block-reduction");
+  const fs::path dir = cut_exercise("block-reduction", {"block-256"}, root);
+  auto cut = load_exercise(dir);
+  REQUIRE_MESSAGE(cut, (cut ? "" : cut.error().message));
+  auto text = runner::read_text_file(block.solution_file().string());
+  REQUIRE(text);
+  const fs::path submission = root / "missing-barrier.cu";
+  std::ofstream(submission) << without_line(*text, "__syncthreads();");
+
+  const GradeResult r = grade(*cut, submission, {.seed = kSeed});
+  REQUIRE_MESSAGE(r.status == GradeStatus::failed, summary(r));
+  REQUIRE(!r.cases.at(0).finding.empty());
+  REQUIRE(r.failure);
+  const auto races = [](const runner::KernelFileResult& run) {
+    std::vector<const Diagnostic*> out;
+    for (const Diagnostic& d : run.trace.diagnostics)
+      if (d.kind == DiagnosticKind::data_race) out.push_back(&d);
+    return out;
+  };
+  CHECK(r.failure->checked);
+  const auto found = races(r.failure->submission);
+  REQUIRE(!found.empty());
+  // The verdict's finding is the first of them, word for word, and the step is still chosen by
+  // comparison with the reference (a race has a line, not a step).
+  CHECK(r.cases.at(0).finding.rfind(found.front()->message, 0) == 0);
+  CHECK(found.front()->where.line != 0);
+  CHECK(r.failure->step_reason.find("data race") == std::string::npos);
+
+  // Any case opened later (the GUI's OpenCase) is run as its verdict was found.
+  const Schedule in_order{"in order", ConvergencePolicy::maximal, 1, 0};
+  auto checked = explain_case(*cut, submission, kSeed, 0, in_order, {}, true);
+  REQUIRE_MESSAGE(checked, (checked ? "" : checked.error().message));
+  CHECK(checked->checked);
+  REQUIRE(!races(checked->submission).empty());
+  CHECK(races(checked->submission).front()->message == found.front()->message);
+  auto plain = explain_case(*cut, submission, kSeed, 0, in_order);
+  REQUIRE(plain);
+  CHECK_FALSE(plain->checked);
+  CHECK(races(plain->submission).empty());
+}
+
 TEST_CASE("a malformed lesson.json or exercise.json: the file, the line and column, the problem") {
   if (!general()) return;
   const fs::path dir = scratch_exercise("twice", double_json(), kDoubleKernel);

@@ -215,6 +215,41 @@ TEST_CASE("a wrong variant: the first failing case opens lane by lane, at its st
   CHECK(a.v.step == step);
 }
 
+TEST_CASE("a race the checks named: the case opens with it among the diagnostics, its line marked") {
+  App a;
+  const fs::path file = kLessons / "08-ballot-compaction" / "exercises" / "ballot-compact" /
+                        "wrong" / "no-syncthreads.cu";
+  REQUIRE(start(a, {"--exercise", "ballot-compact", file.string(), "--grade"}));
+  grade_now(a);
+  const ExerciseState& e = *a.m.exercise;
+  REQUIRE(e.result);
+  const auto first = first_failing_case(e);
+  REQUIRE(first);
+  const std::string& finding = e.result->cases[*first].finding;
+  REQUIRE(finding.rfind("data race on warp_count", 0) == 0);
+  const auto check_open = [&] {
+    REQUIRE(a.m.run);
+    REQUIRE(a.m.run->detail);
+    CHECK(a.m.run->detail->checked);
+    const auto& diagnostics = a.m.run->result.trace.diagnostics;
+    REQUIRE_FALSE(diagnostics.empty());
+    CHECK(diagnostics.front().kind == DiagnosticKind::data_race);
+    CHECK(finding.rfind(diagnostics.front().message, 0) == 0);
+    // The racing write's line (no-syncthreads.cu:13) carries the diagnostic mark in the source.
+    const std::uint32_t line = diagnostics.front().where.line;
+    REQUIRE(line > 0);
+    REQUIRE(line <= a.m.run->line_marks.size());
+    CHECK((a.m.run->line_marks[line - 1] & kLineHasDiagnostic) != 0);
+  };
+  check_open();
+  // Opened again on the worker (the file changed since): under the checks again.
+  apply(a.m, a.v, {CloseCase{}}, 3);
+  a.m.exercise->graded_stamp = {};
+  apply(a.m, a.v, {OpenCase{*first}}, 3);
+  run_wanted(a);
+  check_open();
+}
+
 TEST_CASE("a file that does not compile: the compiler's lines, exit status 2, no case") {
   const fs::path file =
       scratch_file("broken.cu",

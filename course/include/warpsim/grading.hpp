@@ -306,6 +306,7 @@ struct FailureDetail {
   GradeCase grade_case;
   Schedule schedule;
   runner::KernelFileResult submission;  // the failing run again, steps recorded
+  bool checked = false;  // ... under the memory checks: their findings among its diagnostics
   runner::KernelFileResult reference;   // the reference on the same case, steps recorded
   TraceIndex index;                     // over submission.trace
   // The first wrong element: (parameter index, element index); none when the outputs matched
@@ -363,11 +364,13 @@ GradeResult grade(const Exercise& exercise, const std::filesystem::path& submiss
 // one): case `case_index` of make_cases(exercise, seed), run by the submission under `schedule`
 // and by the reference in order, both with steps. The error: no such case, or the exercise's
 // cases cannot be made.
-// `sandbox`: where the submission runs (grading_sandbox's; inactive: as the user).
+// `sandbox`: where the submission runs (grading_sandbox's; inactive: as the user). `checked`:
+// its steps recorded under the memory checks (the case's CaseResult::finding is not empty), so
+// that the race or uninitialised read they found is among the run's diagnostics.
 Expected<FailureDetail> explain_case(const Exercise& exercise,
                                      const std::filesystem::path& submission, std::uint64_t seed,
                                      std::size_t case_index, const Schedule& schedule,
-                                     const runner::Sandbox& sandbox = {});
+                                     const runner::Sandbox& sandbox = {}, bool checked = false);
 
 // What the reference's lanes received at the same call as `step` of the submission's run: each
 // lane's k-th warp-level call against the reference lane's k-th call, where both are the same

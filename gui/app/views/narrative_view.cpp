@@ -66,8 +66,12 @@ void grading_case(const Model& m, const Ui& ui, Commands& out) {
   const course::FailureDetail& d = *run.detail;
   if (!d.step_reason.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, colour4(kPalette.faint_ink));
-    ImGui::TextWrapped("Opened at %s.", d.step_reason.c_str());
+    ImGui::TextWrapped("Why this step: %s.", d.step_reason.c_str());
     ImGui::PopStyleColor();
+  }
+  if (d.checked && !run.result.trace.diagnostics.empty()) {
+    ImGui::TextWrapped("This run was made under the memory checks: the lines of their findings "
+                       "are marked ! in the source, and the Diagnostics tab lists them.");
   }
   if (d.table.empty()) return;
   std::size_t columns = 0;
