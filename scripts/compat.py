@@ -752,6 +752,8 @@ def main() -> int:
     if not checkout.is_dir():
         print(f"compat.py: {checkout}: no such folder", file=sys.stderr)
         return 2
+    # Programs run in their own folders: a relative --warpsim is the caller's.
+    args.warpsim = os.path.abspath(args.warpsim)
     if not os.access(args.warpsim, os.X_OK):
         print(f"compat.py: {args.warpsim} is not an executable: build warpsim first "
               f"(scripts/setup.sh start) or pass --warpsim", file=sys.stderr)
