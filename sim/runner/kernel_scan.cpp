@@ -208,6 +208,37 @@ std::optional<std::pair<std::size_t, std::size_t>> body_braces_after(
   return std::nullopt;
 }
 
+// The parameter list of the function declared after `__global__` at index `at`, rebuilt from its
+// tokens without default arguments: "( const float * in , float * out )", the parameters of a
+// function pointer type that names this overload among others of the same name (a header's stale
+// prototype with other parameters makes `&name` ambiguous).
+std::string parameter_list_after(const std::vector<Token>& tokens, std::size_t at) {
+  std::size_t k = at + 1;
+  while (k < tokens.size() && !is(tokens[k], "(")) {
+    if (tokens[k].kind == Kind::identifier && is_attribute_word(tokens[k].text) &&
+        k + 1 < tokens.size() && is(tokens[k + 1], "(")) {
+      k = skip_group(tokens, k + 1);
+      continue;
+    }
+    ++k;
+  }
+  const std::size_t end = skip_group(tokens, k);
+  std::string text;
+  int depth = 0;
+  bool in_default = false;
+  for (std::size_t j = k; j < end && j < tokens.size(); ++j) {
+    const std::string_view t = tokens[j].text;
+    if (t == "(" || t == "[" || t == "{") ++depth;
+    if (t == ")" || t == "]" || t == "}") --depth;
+    if (depth == 1 && t == "=") in_default = true;
+    if (in_default && ((depth == 1 && t == ",") || depth == 0)) in_default = false;
+    if (in_default) continue;
+    if (!text.empty()) text += ' ';
+    text += t;
+  }
+  return text;
+}
+
 std::optional<std::size_t> body_size_after(const std::vector<Token>& tokens, std::size_t global) {
   const auto braces = body_braces_after(tokens, global);
   if (!braces) return std::nullopt;
@@ -245,6 +276,7 @@ std::string register_defined_kernels(std::string_view source) {
     std::string name;       // as written: unqualified
     std::string qualified;  // with its namespaces, for messages
     std::size_t closing = 0;  // source offset of the body's closing brace
+    std::string parameters;   // "( const float * in , float * out )"
   };
   std::vector<Definition> definitions;
   std::vector<std::string> defined_twice;
@@ -257,7 +289,8 @@ std::string register_defined_kernels(std::string_view source) {
                                    [&](const Definition& d) { return d.qualified == qualified; });
     if (known) defined_twice.push_back(qualified);
     if (is_template || !at_namespace_scope || found.name.find(':') != std::string::npos) return;
-    definitions.push_back({found.name, qualified, tokens[braces->second].offset});
+    definitions.push_back(
+        {found.name, qualified, tokens[braces->second].offset, parameter_list_after(tokens, at)});
   });
   std::string out;
   std::size_t copied = 0;
@@ -267,7 +300,7 @@ std::string register_defined_kernels(std::string_view source) {
       continue;
     out.append(source.substr(copied, d.closing + 1 - copied));
     out += " WARPSIM_REGISTER_KERNEL(" + d.name + ", \"" +
-           escape_for_string_literal(d.qualified) + "\")";
+           escape_for_string_literal(d.qualified) + "\", " + d.parameters + ")";
     copied = d.closing + 1;
   }
   out.append(source.substr(copied));

@@ -523,6 +523,7 @@ class Translator {
     if (base == "cvt") return cvt();
     if (base == "bfe" || base == "bfi" || base == "prmt" || base == "lop3") return bit_field();
     if (base == "brev" || base == "popc" || base == "clz") return bit_count();
+    if (base == "bfind") return bit_find();
     if (base == "vabsdiff4") return byte_absolute_differences();
     if (base == "shfl") return shfl();
     if (base == "vote") return vote();
@@ -947,6 +948,20 @@ class Translator {
     const int d_width = parts_[0] == "brev" ? t.width : 32;
     return assign(ops_[0], d_width,
                   call(std::string(parts_[0]) + "_" + std::string(t.name), source(ops_[1], t.width)));
+  }
+
+  // bfind{.shiftamt}.type d, a (.u32, .s32, .u64, .s64): d is 32 bits.
+  std::string bit_find() {
+    const bool shift_amount = parts_.size() == 3 && parts_[1] == "shiftamt";
+    if (parts_.size() != (shift_amount ? 3u : 2u)) throw Unsupported{"a modifier warpsim does not run"};
+    const PtxType t = type_part(parts_.size() - 1, {"u32", "s32", "u64", "s64"});
+    expect_operands(2);
+    const std::string value = source(ops_[1], t.width);
+    const std::string typed = std::string(t.name[0] == 's' ? "std::int" : "std::uint") +
+                              std::to_string(t.width) + "_t";
+    return assign(ops_[0], 32,
+                  call("bfind", "static_cast<" + typed + ">(" + value + ")",
+                       shift_amount ? "true" : "false"));
   }
 
   std::string shfl() {

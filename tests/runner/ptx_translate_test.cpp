@@ -92,6 +92,16 @@ TEST_CASE("each form becomes calls of warpsim/inline_ptx.hpp on widths PTX gives
     CHECK(has(translate_ptx(asm_of("mov.u32 %0, %%tid.y;", {{"=r", "t"}})).code,
               "::warpsim::ptx::tid(1)"));
   }
+  SUBCASE("bfind, and its .shiftamt form (cdpAdvancedQuicksort's __qsflo)") {
+    const PtxTranslation u = translate_ptx(asm_of("bfind.u32 %0, %1;", {{"=r", "d"}}, {{"r", "a"}}));
+    REQUIRE(u.ok());
+    CHECK(has(u.code, "::warpsim::ptx::bfind(static_cast<std::uint32_t>(warpsim_ptx_1), false)"));
+    const PtxTranslation s64 =
+        translate_ptx(asm_of("bfind.shiftamt.s64 %0, %1;", {{"=r", "d"}}, {{"l", "a"}}));
+    REQUIRE(s64.ok());
+    CHECK(has(s64.code, "::warpsim::ptx::bfind(static_cast<std::int64_t>(warpsim_ptx_1), true)"));
+    CHECK_FALSE(translate_ptx(asm_of("bfind.b32 %0, %1;", {{"=r", "d"}}, {{"r", "a"}})).ok());
+  }
   SUBCASE("vabsdiff4's reduction form (stereoDisparity's __usad4)") {
     const PtxTranslation t = translate_ptx(asm_of("vabsdiff4.u32.u32.u32.add %0, %1, %2, %3;",
                                                   {{"=r", "d"}}, {{"r", "a"}, {"r", "b"}, {"r", "c"}}));

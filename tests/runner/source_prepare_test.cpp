@@ -473,17 +473,24 @@ TEST_CASE("host variables, parameters and members named as built-ins get names o
   CHECK(prepared.find("launch_config(warpsim_host_gridDim, 32)") != std::string::npos);
 }
 
-TEST_CASE("each non-template kernel defined once is registered after its body, on its line") {
-  const std::string reg_k = " WARPSIM_REGISTER_KERNEL(k, \"k\")";
+TEST_CASE(
+    "each non-template kernel defined once is registered after its body, on its line, with its "
+    "parameters") {
+  const std::string reg_k = " WARPSIM_REGISTER_KERNEL(k, \"k\", ( ))";
   struct Case {
     std::string source, expected;
   };
   for (const Case& c : std::vector<Case>{
            {"__global__ void k(int* p) {\n  p[0] = 1;\n}\nint x;\n",
-            "__global__ void k(int* p) {\n  p[0] = 1;\n}" + reg_k + "\nint x;\n"},
+            "__global__ void k(int* p) {\n  p[0] = 1;\n}"
+            " WARPSIM_REGISTER_KERNEL(k, \"k\", ( int * p ))\nint x;\n"},
+           // Default arguments are not part of the type; attributes before the name are skipped.
+           {"__global__ void __launch_bounds__(64) k(int n = f(1, 2), float* q = nullptr) {}",
+            "__global__ void __launch_bounds__(64) k(int n = f(1, 2), float* q = nullptr) {}"
+            " WARPSIM_REGISTER_KERNEL(k, \"k\", ( int n , float * q ))"},
            // In a namespace (the message names it qualified) and in an extern "C" block.
            {"namespace ns { __global__ void k() {} }",
-            "namespace ns { __global__ void k() {} WARPSIM_REGISTER_KERNEL(k, \"ns::k\") }"},
+            "namespace ns { __global__ void k() {} WARPSIM_REGISTER_KERNEL(k, \"ns::k\", ( )) }"},
            {"extern \"C\" { __global__ void k() {} }",
             "extern \"C\" { __global__ void k() {}" + reg_k + " }"},
            // Not: templates, declarations, overloads, qualified definitions, devices functions.

@@ -88,6 +88,16 @@ TEST_CASE("SIMD halves and bytes: wrap, saturate, compare, average, sum of diffe
   // PTX vabsdiff4.u32.u32.u32.add (inline PTX's translation): c plus the bytes' differences.
   CHECK(warpsim::ptx::vabsdiff4_add_u32(0x10ff0005u, 0x2000ff03u, 7u) == 7u + 0x10u + 0xffu + 0xffu + 2u);
   CHECK(__vsads2(0x7fff8000u, 0x80007fffu) == 131070u);  // |32767+32768| + |-32768-32767|
+  // PTX bfind: the highest bit that is not a sign bit; none: 0xffffffff; .shiftamt: 31 - that.
+  CHECK(warpsim::ptx::bfind(std::uint32_t{0x10}, false) == 4u);
+  CHECK(warpsim::ptx::bfind(std::uint32_t{0x10}, true) == 27u);
+  CHECK(warpsim::ptx::bfind(std::uint32_t{0}, false) == 0xffffffffu);
+  CHECK(warpsim::ptx::bfind(std::uint32_t{0}, true) == 0xffffffffu);
+  CHECK(warpsim::ptx::bfind(std::int32_t{-1}, false) == 0xffffffffu);  // sign bits only
+  CHECK(warpsim::ptx::bfind(std::int32_t{-2}, false) == 0u);            // its highest 0
+  CHECK(warpsim::ptx::bfind(std::int32_t{-0x100}, false) == 7u);
+  CHECK(warpsim::ptx::bfind(std::uint64_t{1} << 40, false) == 40u);
+  CHECK(warpsim::ptx::bfind(std::uint64_t{1} << 40, true) == 23u);
   CHECK(__vmaxs2(0xffff0001u, 0x00010000u) == 0x00010001u);
   CHECK(__vminu2(0xffff0001u, 0x00010000u) == 0x00010000u);
 }

@@ -530,6 +530,20 @@ inline std::uint32_t clz_b32(std::uint32_t a) { return static_cast<std::uint32_t
 inline std::uint64_t brev_b64(std::uint64_t a) { return __brevll(a); }
 inline std::uint32_t popc_b64(std::uint64_t a) { return static_cast<std::uint32_t>(__popcll(a)); }
 inline std::uint32_t clz_b64(std::uint64_t a) { return static_cast<std::uint32_t>(__clzll(static_cast<long long>(a))); }
+// bfind: the position of the most significant bit that is not a sign bit (for a negative signed
+// value, its most significant 0), 0xffffffff when there is none; .shiftamt gives the left shift
+// that brings that bit to the top instead (width - 1 - position).
+template <class T>
+inline std::uint32_t bfind(T a, bool shift_amount) {
+  using U = std::make_unsigned_t<T>;
+  constexpr int width = static_cast<int>(sizeof(T) * 8);
+  U bits = static_cast<U>(a);
+  if (std::is_signed_v<T> && a < 0) bits = static_cast<U>(~bits);
+  if (bits == 0) return 0xffffffffu;
+  int position = width - 1;
+  while (((bits >> position) & 1u) == 0) --position;
+  return static_cast<std::uint32_t>(shift_amount ? width - 1 - position : position);
+}
 
 // ---- Warp-level: the shim's own calls, traced at the asm's line.
 //

@@ -100,10 +100,13 @@ bool register_kernel(void (*kernel)(Params...), const char* name) {
 // kernel at a time (`warpsim run`: WARPSIM_KERNEL_FILE) never runs its host code, so nothing looks
 // a kernel up by address there, and the registration (a launcher instantiated per kernel, about a
 // third of such a file's compile) is left out.
+// The kernel's parameters, as its definition lists them, pick it among overloads of its name (a
+// header's prototype with other parameters, never defined, is one).
 #if defined(WARPSIM_KERNEL_FILE)
-#define WARPSIM_REGISTER_KERNEL(kernel, qualified_name)
+#define WARPSIM_REGISTER_KERNEL(kernel, qualified_name, ...)
 #else
-#define WARPSIM_REGISTER_KERNEL(kernel, qualified_name)                  \
-  static const bool warpsim_kernel_registration_##kernel =               \
-      ::warpsim::shim::register_kernel(&kernel, qualified_name);
+#define WARPSIM_REGISTER_KERNEL(kernel, qualified_name, ...)                       \
+  static const bool warpsim_kernel_registration_##kernel =                         \
+      ::warpsim::shim::register_kernel(static_cast<void (*) __VA_ARGS__>(&kernel), \
+                                       qualified_name);
 #endif
