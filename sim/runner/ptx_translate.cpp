@@ -603,11 +603,26 @@ class Translator {
       return assign(d, t.width, "::warpsim::ptx::pack<" + storage(t.width) + ">(" + list.substr(2) + ")");
     }
     if (a.substr(0, 2) == "%%") return assign(d, t.width, special_register(a.substr(2), t));
+    // nvcc passes a single % on too ("mov.u64 %0, %globaltimer;"), where no register of the asm
+    // has the name.
+    if (a.size() > 1 && a[0] == '%' && std::isalpha(static_cast<unsigned char>(a[1])) != 0 &&
+        operand_register(a) == nullptr) {
+      return assign(d, t.width, special_register(a.substr(1), t));
+    }
     return assign(d, t.width, source(a, t.width));
   }
 
   std::string special_register(std::string_view name, const PtxType& t) {
+    // The 64-bit timers: %globaltimer (nanoseconds), %clock64 (the device's cycle counter).
+    for (const std::string_view wide : {"globaltimer", "clock64"}) {
+      if (name != wide) continue;
+      if (t.width != 64) throw Unsupported{"%" + std::string(name) + " is read with a 64-bit move"};
+      return call(std::string(name) + "_register");
+    }
     if (t.width != 32) throw Unsupported{"special registers are read with 32-bit moves"};
+    for (const std::string_view timer : {"globaltimer_lo", "globaltimer_hi", "clock"}) {
+      if (name == timer) return call(std::string(name) + "_register");
+    }
     for (const std::string_view plain : {"laneid", "warpid", "lanemask_eq", "lanemask_lt",
                                          "lanemask_le", "lanemask_ge", "lanemask_gt"}) {
       if (name == plain) return call(plain);

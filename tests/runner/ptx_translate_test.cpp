@@ -91,6 +91,15 @@ TEST_CASE("each form becomes calls of warpsim/inline_ptx.hpp on widths PTX gives
               "::warpsim::ptx::widen<std::uint32_t, ::warpsim::ptx::u8>("));
     CHECK(has(translate_ptx(asm_of("mov.u32 %0, %%tid.y;", {{"=r", "t"}})).code,
               "::warpsim::ptx::tid(1)"));
+    // Timers, also written with one % (cudaGraphsPerfScaling's __globaltimer()).
+    CHECK(has(translate_ptx(asm_of("mov.u64 %0, %globaltimer;", {{"=l", "t"}})).code,
+              "::warpsim::ptx::globaltimer_register()"));
+    CHECK(has(translate_ptx(asm_of("mov.u32 %0, %%globaltimer_lo;", {{"=r", "t"}})).code,
+              "::warpsim::ptx::globaltimer_lo_register()"));
+    CHECK(has(translate_ptx(asm_of("mov.u64 %0, %%clock64;", {{"=l", "t"}})).code,
+              "::warpsim::ptx::clock64_register()"));
+    CHECK_FALSE(translate_ptx(asm_of("mov.u32 %0, %globaltimer;", {{"=r", "t"}})).ok());
+    CHECK_FALSE(translate_ptx(asm_of("mov.u32 %0, %nosuchreg;", {{"=r", "t"}})).ok());
   }
   SUBCASE("bfind, and its .shiftamt form (cdpAdvancedQuicksort's __qsflo)") {
     const PtxTranslation u = translate_ptx(asm_of("bfind.u32 %0, %1;", {{"=r", "d"}}, {{"r", "a"}}));

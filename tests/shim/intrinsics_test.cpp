@@ -98,6 +98,12 @@ TEST_CASE("SIMD halves and bytes: wrap, saturate, compare, average, sum of diffe
   CHECK(warpsim::ptx::bfind(std::int32_t{-0x100}, false) == 7u);
   CHECK(warpsim::ptx::bfind(std::uint64_t{1} << 40, false) == 40u);
   CHECK(warpsim::ptx::bfind(std::uint64_t{1} << 40, true) == 23u);
+  // %globaltimer: nanoseconds, moving forward; its halves are its halves.
+  const std::uint64_t t0 = warpsim::ptx::globaltimer_register();
+  const std::uint64_t t1 = warpsim::ptx::globaltimer_register();
+  CHECK(t0 > 1'700'000'000'000'000'000ull);  // nanoseconds since 1970: after November 2023
+  CHECK(t1 >= t0);
+  CHECK(warpsim::ptx::globaltimer_hi_register() >= static_cast<std::uint32_t>(t0 >> 32));
   CHECK(__vmaxs2(0xffff0001u, 0x00010000u) == 0x00010001u);
   CHECK(__vminu2(0xffff0001u, 0x00010000u) == 0x00010000u);
 }

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <initializer_list>
 #include <limits>
 #include <type_traits>
@@ -219,6 +220,17 @@ inline std::uint32_t lanemask_lt() { return shim::lanemask_lt(); }
 inline std::uint32_t lanemask_le() { return lanemask_lt() | lanemask_eq(); }
 inline std::uint32_t lanemask_ge() { return ~lanemask_lt(); }
 inline std::uint32_t lanemask_gt() { return ~lanemask_le(); }
+// %globaltimer: nanoseconds of the host's real-time clock, as the GPU's is a nanosecond timer
+// (_lo, _hi: its halves); %clock64 and %clock: the device's cycle counter, as clock64() reads it.
+inline std::uint64_t globaltimer_register() {
+  timespec now{};
+  ::clock_gettime(CLOCK_REALTIME, &now);
+  return static_cast<std::uint64_t>(now.tv_sec) * 1000000000u + static_cast<std::uint64_t>(now.tv_nsec);
+}
+inline std::uint32_t globaltimer_lo_register() { return static_cast<std::uint32_t>(globaltimer_register()); }
+inline std::uint32_t globaltimer_hi_register() { return static_cast<std::uint32_t>(globaltimer_register() >> 32); }
+inline std::uint64_t clock64_register() { return static_cast<std::uint64_t>(device::clock_ticks += device::kClockTicksPerRead); }
+inline std::uint32_t clock_register() { return static_cast<std::uint32_t>(clock64_register()); }
 // %tid, %ntid, %ctaid, %nctaid: x, y or z (axis 0, 1, 2) of the running lane's launch values.
 template <class V>
 std::uint32_t component(const V& v, int axis) {
