@@ -108,6 +108,20 @@ TEST_CASE("SIMD halves and bytes: wrap, saturate, compare, average, sum of diffe
   CHECK(__vminu2(0xffff0001u, 0x00010000u) == 0x00010000u);
 }
 
+TEST_CASE("device code run by the host outside a kernel (Thrust's host backend) sees one thread") {
+  REQUIRE(warpsim::device::current_env == nullptr);
+  CHECK(threadIdx.x == 0);
+  CHECK(threadIdx.z == 0);
+  CHECK(blockIdx.x == 0);
+  CHECK(blockIdx.y == 0);
+  CHECK(blockDim.x == 1);
+  CHECK(blockDim.z == 1);
+  CHECK(gridDim.x == 1);
+  CHECK(gridDim.y == 1);
+  // A functor's usual index: the one thread's.
+  CHECK(blockIdx.x * blockDim.x + threadIdx.x == 0);
+}
+
 TEST_CASE("DPX: three-way max and min, add then max or min, relu, max with which one won") {
   CHECK(__vimax3_s32(-5, 3, 1) == 3);
   CHECK(__vimin3_u32(5u, 3u, 0xffffffffu) == 3u);

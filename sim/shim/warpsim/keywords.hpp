@@ -50,10 +50,18 @@
 inline constexpr int warpSize = 32;
 
 namespace warpsim::shim {
-inline const uint3& thread_idx() { return device::current_env->thread_idx; }
-inline const uint3& block_idx() { return device::current_env->block_idx; }
-inline const dim3& block_dim() { return device::current_env->block_dim; }
-inline const dim3& grid_dim() { return device::current_env->grid_dim; }
+// Outside a kernel, host code that runs device code (a __host__ __device__ functor's __CUDA_ARCH__
+// branch, which Thrust's host backend calls from its loops: warpsim compiles one pass with
+// __CUDA_ARCH__ defined) runs as one thread: thread 0 of block 0 of a one-thread grid.
+inline constexpr device::LaneEnv kHostThreadEnv{{0, 0, 0}, {0, 0, 0}, {1, 1, 1}, {1, 1, 1}};
+inline const device::LaneEnv& env() {
+  const device::LaneEnv* e = device::current_env;
+  return __builtin_expect(e != nullptr, 1) ? *e : kHostThreadEnv;
+}
+inline const uint3& thread_idx() { return env().thread_idx; }
+inline const uint3& block_idx() { return env().block_idx; }
+inline const dim3& block_dim() { return env().block_dim; }
+inline const dim3& grid_dim() { return env().grid_dim; }
 }  // namespace warpsim::shim
 
 #define threadIdx (::warpsim::shim::thread_idx())
