@@ -439,6 +439,10 @@ def classify(code: int, output: str) -> tuple[str, str]:
     refusal = [l for l in output.splitlines() if "not simulated" in l or "does not simulate" in l]
     if refusal:
         return "refused", refusal[0].strip()
+    # warpsim's stop (a deadlock, a livelock, a misuse) names why the program could not go on.
+    stopped = [l for l in output.splitlines() if "warpsim stopped the program" in l]
+    if stopped:
+        return "fail", f"exit {code}: " + stopped[-1].strip().removeprefix("warpsim exec: ")
     tail = [l for l in output.splitlines() if l.strip()]
     return "fail", f"exit {code}: " + (first_error(output) if tail else "")
 
