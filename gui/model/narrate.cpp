@@ -9,18 +9,10 @@
 namespace warpsim::gui {
 namespace {
 
-constexpr std::size_t at(int lane) { return static_cast<std::size_t>(lane); }
-
-const StepRow* find_row(const StepView& v, RowKind kind) {
-  for (const StepRow& r : v.rows) {
-    if (r.kind == kind) return &r;
-  }
-  return nullptr;
-}
 
 std::string cell(const StepView& v, RowKind kind, int lane) {
   const StepRow* r = find_row(v, kind);
-  return r == nullptr ? std::string() : r->cells[at(lane)].text;
+  return r == nullptr ? std::string() : r->cells[lane_at(lane)].text;
 }
 
 std::string fact(const StepView& v, std::string_view name) {
@@ -33,7 +25,7 @@ std::string fact(const StepView& v, std::string_view name) {
 LaneMask lanes_in(const StepView& v, LaneState state) {
   LaneMask m = 0;
   for (int lane = 0; lane < kWarpSize; ++lane) {
-    if (v.lanes[at(lane)] == state) m |= lane_bit(lane);
+    if (v.lanes[lane_at(lane)] == state) m |= lane_bit(lane);
   }
   return m;
 }
@@ -55,7 +47,7 @@ std::string participation(const StepView& v) {
 }
 
 std::string shuffle_sentence(const StepView& v, int e) {
-  const int src = v.source[at(e)];
+  const int src = v.source[lane_at(e)];
   if (src < 0) return {};
   const std::string in_src = cell(v, RowKind::input, src);
   const std::string out_e = cell(v, RowKind::output, e);
@@ -67,7 +59,7 @@ std::string shuffle_sentence(const StepView& v, int e) {
       const std::string m = fact(v, "laneMask");
       std::string s = "Each lane received the value of its partner lane i ^ " +
                       (m.empty() ? "laneMask" : m) + ": " + received;
-      if (src != e && v.source[at(src)] == e) {
+      if (src != e && v.source[lane_at(src)] == e) {
         s += ", and " + ls + " received " + cell(v, RowKind::output, src) + " from " + le +
              ": partners swap values.";
       } else {
@@ -80,7 +72,7 @@ std::string shuffle_sentence(const StepView& v, int e) {
       const std::string d = fact(v, "delta");
       LaneMask kept = 0;
       for (int lane = 0; lane < kWarpSize; ++lane) {
-        if (v.source[at(lane)] == lane) kept |= lane_bit(lane);
+        if (v.source[lane_at(lane)] == lane) kept |= lane_bit(lane);
       }
       std::string s = std::string("Each lane received the value of the lane ") +
                       (d.empty() ? "delta" : d) + (v.op == Op::shfl_up ? " below" : " above") +
@@ -95,7 +87,7 @@ std::string shuffle_sentence(const StepView& v, int e) {
     default: {
       bool broadcast = v.participants != 0;
       for (int lane = 0; lane < kWarpSize; ++lane) {
-        if (has_lane(v.participants, lane) && v.source[at(lane)] != src) broadcast = false;
+        if (has_lane(v.participants, lane) && v.source[lane_at(lane)] != src) broadcast = false;
       }
       if (broadcast) {
         return "Every lane read " + ls + ": a broadcast of " + in_src + " to the whole warp.";
@@ -139,7 +131,7 @@ std::vector<std::string> narrate_step(const StepView& v, int example_lane) {
     case IntrinsicFamily::match:
       if (v.op == Op::match_any) {
         int groups = 0;
-        for (int lane = 0; lane < kWarpSize; ++lane) groups = std::max(groups, v.group[at(lane)] + 1);
+        for (int lane = 0; lane < kWarpSize; ++lane) groups = std::max(groups, v.group[lane_at(lane)] + 1);
         out.push_back("Lanes passing equal values form a group (" + std::to_string(groups) +
                       (groups == 1 ? " group" : " groups") +
                       "); each lane received the mask of its own group: lane " +
@@ -184,7 +176,7 @@ std::vector<std::string> narrate_step(const StepView& v, int example_lane) {
       out.push_back(s + ".");
     } else {
       out.push_back("Watched lane " + std::to_string(example_lane) + " " +
-                    std::string(to_string(v.lanes[at(example_lane)])) + " at this step.");
+                    std::string(to_string(v.lanes[lane_at(example_lane)])) + " at this step.");
     }
   }
   return out;

@@ -11,8 +11,6 @@
 namespace warpsim::gui {
 namespace {
 
-constexpr std::size_t at(int lane) { return static_cast<std::size_t>(lane); }
-
 // Characters as they are shown: UTF-8 continuation bytes do not count ("…" is one).
 std::size_t columns(std::string_view text) {
   std::size_t n = 0;
@@ -33,12 +31,6 @@ std::string first_columns(std::string_view text, std::size_t n) {
 // The row labels' column, in characters of the label face ("laneMask", "4: xor 16").
 constexpr float kLabelChars = 9.5f;
 
-const StepRow* find_row(const StepView& v, RowKind kind) {
-  for (const StepRow& r : v.rows) {
-    if (r.kind == kind) return &r;
-  }
-  return nullptr;
-}
 
 std::string_view state_explanation(LaneState state) {
   switch (state) {
@@ -408,7 +400,7 @@ class Builder {
   void state_row() {
     const Span r = row("state", small_depth(4.5f));
     for (int lane = 0; lane < kWarpSize; ++lane) {
-      const LaneState state = v_.lanes[at(lane)];
+      const LaneState state = v_.lanes[lane_at(lane)];
       const Box b = ax_.cell_box(lane, r.f0, r.f1);
       state_cell(b, state, "lane " + std::to_string(lane) + " state (" +
                                std::string(to_string(state)) + ")", false);
@@ -450,14 +442,14 @@ class Builder {
       if (h.family == IntrinsicFamily::shuffle) {
         // Lines, no heads: together the bands draw the network of the shuffles so far.
         for (int lane = 0; lane < kWarpSize; ++lane) {
-          const int src = h.source[at(lane)];
+          const int src = h.source[lane_at(lane)];
           if (src < 0) continue;
           add_line(fig_, ax_.point(static_cast<float>(src), r.f0 + 1 * s_),
                    ax_.point(static_cast<float>(lane), r.f1 - 1 * s_), faded, 1.0f * s_);
         }
       } else {
         for (int lane = 0; lane < kWarpSize; ++lane) {
-          if (h.lanes[at(lane)] != LaneState::took_part) continue;
+          if (h.lanes[lane_at(lane)] != LaneState::took_part) continue;
           add_line(fig_, ax_.point(static_cast<float>(lane), r.f0 + 3 * s_),
                    ax_.point(static_cast<float>(lane), r.f1 - 3 * s_), faded, 1.0f * s_);
         }
@@ -471,8 +463,8 @@ class Builder {
   // One lane's cell of a value row.
   void value_cell(const StepRow& r, int lane, Span span, std::optional<Rgba> fill_override = {},
                   std::string text_override = {}) {
-    const LaneCell& c = r.cells[at(lane)];
-    const LaneState state = v_.lanes[at(lane)];
+    const LaneCell& c = r.cells[lane_at(lane)];
+    const LaneState state = v_.lanes[lane_at(lane)];
     const Box b = ax_.cell_box(lane, span.f0, span.f1);
     const std::string who = "lane " + std::to_string(lane) + " " + r.label;
     const bool hidden = (o_.hide_outputs && (r.kind == RowKind::output || r.kind == RowKind::other ||
@@ -490,7 +482,7 @@ class Builder {
       add_dashed_stroke(fig_, b, kPalette.faint_ink, 1, 3 * s_, 2 * s_);
       // The guesses sit in the row asked about: the inputs' when those are hidden.
       const bool asked_row = r.kind == (o_.hidden_inputs != 0 ? RowKind::input : RowKind::output);
-      const std::string& guess = asked_row ? o_.guesses[at(lane)] : std::string();
+      const std::string& guess = asked_row ? o_.guesses[lane_at(lane)] : std::string();
       add_text(fig_, b.center(), guess.empty() ? "?" : fit(guess, ax_.cell - 6 * s_),
                guess.empty() ? kPalette.faint_ink : okabe_ito::blue, Face::value, Align::center);
       probe(b, kPalette.hidden, kPalette.hidden, who + " (hidden)");
@@ -521,7 +513,7 @@ class Builder {
     std::string tip = "lane " + std::to_string(lane) + " " + r.label + ": " + c.text;
     if (r.kind == RowKind::output) {
       tip = "lane " + std::to_string(lane) + " received " + c.text;
-      if (v_.source[at(lane)] >= 0) tip += " from lane " + std::to_string(v_.source[at(lane)]);
+      if (v_.source[lane_at(lane)] >= 0) tip += " from lane " + std::to_string(v_.source[lane_at(lane)]);
       if (c.undefined) tip += " (undefined: CUDA gives no value here)";
     } else if (r.kind == RowKind::input) {
       tip = "lane " + std::to_string(lane) + " passed in " + c.text;
@@ -545,7 +537,7 @@ class Builder {
     for (const LaneCell& c : r.cells) chars = std::max(chars, c.text.size());
     const Span span = row(r.label, small_depth(static_cast<float>(chars) + 0.5f));
     for (int lane = 0; lane < kWarpSize; ++lane) {
-      const LaneCell& c = r.cells[at(lane)];
+      const LaneCell& c = r.cells[lane_at(lane)];
       if (c.text.empty()) continue;
       add_text(fig_, ax_.cell_box(lane, span.f0, span.f1).center(), c.text, kPalette.faint_ink,
                Face::small, Align::center);
@@ -566,7 +558,7 @@ class Builder {
     const float out_start = arrows.f1 + gap_;
     // Arrows from the source lane's value to the value it became: the watched lane's last.
     const auto arrow = [&](int lane) {
-      const int src = v_.source[at(lane)];
+      const int src = v_.source[lane_at(lane)];
       if (src < 0) return;
       const Point a = ax_.point(static_cast<float>(src), arrows.f0 + 1 * s_);
       const Point end = ax_.point(static_cast<float>(lane), out_start - 1 * s_);
@@ -614,7 +606,7 @@ class Builder {
     LaneMask word = 0;
     if (const StepRow* in = find_row(v_, RowKind::input)) {
       for (int lane = 0; lane < kWarpSize; ++lane) {
-        const LaneCell& c = in->cells[at(lane)];
+        const LaneCell& c = in->cells[lane_at(lane)];
         if (!c.text.empty() && !reads_as_zero(c.text)) word |= lane_bit(lane);
       }
     }
@@ -640,7 +632,7 @@ class Builder {
   // Every participant's out cell fed from one place (a word, a tree's root).
   void fan(Span z, std::optional<float> from_lane_pos) {
     for (int lane = 0; lane < kWarpSize; ++lane) {
-      if (v_.lanes[at(lane)] != LaneState::took_part) continue;
+      if (v_.lanes[lane_at(lane)] != LaneState::took_part) continue;
       const Point a = ax_.point(from_lane_pos.value_or(static_cast<float>(lane)), z.f0);
       add_arrow(fig_, a, ax_.point(static_cast<float>(lane), z.f1 + gap_ - 1 * s_),
                 with_alpha(kPalette.arrow, 170), 1.1f * s_, 6 * s_);
@@ -665,12 +657,12 @@ class Builder {
     if (out == nullptr) return;
     const Span span = row(out->label, value_depth_);
     for (int lane = 0; lane < kWarpSize; ++lane) {
-      std::string text = compact_mask(out->cells[at(lane)].text);
-      if (v_.op == Op::match_any && v_.group[at(lane)] >= 0) {
-        text = std::string(group_letter(v_.group[at(lane)]));
+      std::string text = compact_mask(out->cells[lane_at(lane)].text);
+      if (v_.op == Op::match_any && v_.group[lane_at(lane)] >= 0) {
+        text = std::string(group_letter(v_.group[lane_at(lane)]));
       }
       std::optional<Rgba> fill;
-      if (v_.op == Op::match_any && v_.group[at(lane)] >= 0) fill = group_colour(v_.group[at(lane)]);
+      if (v_.op == Op::match_any && v_.group[lane_at(lane)] >= 0) fill = group_colour(v_.group[lane_at(lane)]);
       value_cell(*out, lane, span, fill, text);
     }
   }
@@ -683,7 +675,7 @@ class Builder {
     const LaneMask word = word_hidden ? 0 : vote_word();
     const Span drop = zone(28 * s_);
     for (int lane = 0; lane < kWarpSize; ++lane) {
-      if (v_.lanes[at(lane)] != LaneState::took_part) continue;
+      if (v_.lanes[lane_at(lane)] != LaneState::took_part) continue;
       const bool set = !word_hidden && has_lane(word, lane);
       add_arrow(fig_, ax_.point(static_cast<float>(lane), drop.f0),
                 ax_.point(static_cast<float>(lane), drop.f1 + gap_ - 1),
@@ -742,14 +734,14 @@ class Builder {
       const Span span = row(in->label, value_depth_);
       for (int lane = 0; lane < kWarpSize; ++lane) {
         std::optional<Rgba> fill;
-        if (v_.group[at(lane)] >= 0 && !o_.hide_outputs) fill = group_colour(v_.group[at(lane)]);
+        if (v_.group[lane_at(lane)] >= 0 && !o_.hide_outputs) fill = group_colour(v_.group[lane_at(lane)]);
         value_cell(*in, lane, span, fill);
       }
     }
     // One bracket per group: ticks from each member down to a line that joins them. Predict
     // mode: the groups are the answer, so none is drawn yet.
     int groups = 0;
-    for (int lane = 0; lane < kWarpSize; ++lane) groups = std::max(groups, v_.group[at(lane)] + 1);
+    for (int lane = 0; lane < kWarpSize; ++lane) groups = std::max(groups, v_.group[lane_at(lane)] + 1);
     const bool all = v_.op == Op::match_all;
     if (all && v_.participants != 0) groups = 1;
     if (o_.hide_outputs) groups = 0;
@@ -759,7 +751,7 @@ class Builder {
     for (int g = 0; g < groups; ++g) {
       int first = -1, last = -1;
       for (int lane = 0; lane < kWarpSize; ++lane) {
-        const bool member = all ? v_.lanes[at(lane)] == LaneState::took_part : v_.group[at(lane)] == g;
+        const bool member = all ? v_.lanes[lane_at(lane)] == LaneState::took_part : v_.group[lane_at(lane)] == g;
         if (!member) continue;
         if (first < 0) first = lane;
         last = lane;
@@ -775,7 +767,7 @@ class Builder {
     if (all && !o_.hide_outputs) {
       const StepRow* pred = find_row(v_, RowKind::predicate);
       const bool agree = pred != nullptr && v_.participants != 0 &&
-                         pred->cells[at(std::countr_zero(v_.participants))].text == "1";
+                         pred->cells[lane_at(std::countr_zero(v_.participants))].text == "1";
       zone_caption({z.f1 - level_step, z.f1},
                    agree ? "all values equal: every caller gets the callers' mask, *pred = 1"
                          : "values differ: every caller gets 0, *pred = 0");
@@ -788,13 +780,13 @@ class Builder {
       for (int g = 0; g < groups && g < 8; ++g) {
         const int lowest = [&] {
           for (int lane = 0; lane < kWarpSize; ++lane) {
-            if (v_.group[at(lane)] == g) return lane;
+            if (v_.group[lane_at(lane)] == g) return lane;
           }
           return 0;
         }();
         LaneMask members = 0;
         for (int lane = 0; lane < kWarpSize; ++lane) {
-          if (v_.group[at(lane)] == g) members |= lane_bit(lane);
+          if (v_.group[lane_at(lane)] == g) members |= lane_bit(lane);
         }
         (void)lowest;
         legend += std::string(legend.empty() ? "" : "   ") + std::string(group_letter(g)) + " = " +
@@ -841,7 +833,7 @@ class Builder {
     const auto has_caller = [&](int k, int j) {
       const int size = 1 << k;
       for (int lane = j * size; lane < (j + 1) * size; ++lane) {
-        if (v_.lanes[at(lane)] == LaneState::took_part) return true;
+        if (v_.lanes[lane_at(lane)] == LaneState::took_part) return true;
       }
       return false;
     };
@@ -865,7 +857,7 @@ class Builder {
     const StepRow* out = find_row(v_, RowKind::output);
     std::string result;
     if (out != nullptr && v_.participants != 0) {
-      result = out->cells[at(std::countr_zero(v_.participants))].text;
+      result = out->cells[lane_at(std::countr_zero(v_.participants))].text;
     }
     if (o_.hide_outputs) result = "?";
     const Span root = zone(value_depth_);
@@ -890,7 +882,7 @@ class Builder {
     const Span z = zone(34 * s_);
     const float bar = 6 * s_;
     for (int lane = 0; lane < kWarpSize; ++lane) {
-      const LaneState state = v_.lanes[at(lane)];
+      const LaneState state = v_.lanes[lane_at(lane)];
       if (state == LaneState::took_part) {
         add_arrow(fig_, ax_.point(static_cast<float>(lane), z.f0),
                   ax_.point(static_cast<float>(lane), z.f1 - bar), kPalette.arrow, 1.5f * s_,
@@ -924,7 +916,7 @@ class Builder {
     const Span z = zone(34 * s_);
     const float bar = 6 * s_;
     for (int lane = 0; lane < kWarpSize; ++lane) {
-      if (v_.lanes[at(lane)] != LaneState::took_part) continue;
+      if (v_.lanes[lane_at(lane)] != LaneState::took_part) continue;
       add_arrow(fig_, ax_.point(static_cast<float>(lane), z.f0),
                 ax_.point(static_cast<float>(lane), z.f1 - bar), okabe_ito::vermillion, 1.5f * s_,
                 7 * s_);
@@ -947,13 +939,13 @@ class Builder {
     const Span span = row(other->label, value_depth_);
     const StepRow* out = find_row(v_, RowKind::output);
     for (int lane = 0; lane < kWarpSize; ++lane) {
-      const std::string& text = other->cells[at(lane)].text;
+      const std::string& text = other->cells[lane_at(lane)].text;
       if (v_.op == Op::match_any && out != nullptr) {
         // In the simulator's row's notation: the letter (and colour) of the group whose mask it
         // is; a mask the simulator gave no lane keeps its digits.
         int group = -1;
         for (int l = 0; l < kWarpSize && group < 0; ++l) {
-          if (v_.group[at(l)] >= 0 && out->cells[at(l)].text == text) group = v_.group[at(l)];
+          if (v_.group[lane_at(l)] >= 0 && out->cells[lane_at(l)].text == text) group = v_.group[lane_at(l)];
         }
         if (group >= 0) {
           value_cell(*other, lane, span, group_colour(group), std::string(group_letter(group)));

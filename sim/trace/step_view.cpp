@@ -6,8 +6,6 @@
 namespace warpsim {
 namespace {
 
-constexpr std::size_t at(int lane) { return static_cast<std::size_t>(lane); }
-
 bool is_signed(ValueType type) {
   return type == ValueType::i32 || type == ValueType::i64;
 }
@@ -144,7 +142,7 @@ StepView describe_step(const Trace& trace, const TraceIndex& index, std::size_t 
   const bool barrier = is_block_barrier(s.op);
   LaneMask named = barrier ? kFullMask : 0;
   for (int lane = 0; lane < kWarpSize; ++lane) {
-    if (has_lane(s.participants, lane)) named |= s.lane_mask[at(lane)];
+    if (has_lane(s.participants, lane)) named |= s.lane_mask[lane_at(lane)];
   }
   for (int lane = 0; lane < kWarpSize; ++lane) {
     LaneState state = LaneState::not_in_mask;
@@ -156,19 +154,19 @@ StepView describe_step(const Trace& trace, const TraceIndex& index, std::size_t 
       state = LaneState::inactive;
       v.inactive |= lane_bit(lane);
     }
-    v.lanes[at(lane)] = state;
-    v.source[at(lane)] = state == LaneState::took_part ? s.src_lane[at(lane)] : std::int8_t{-1};
-    v.group[at(lane)] = -1;
+    v.lanes[lane_at(lane)] = state;
+    v.source[lane_at(lane)] = state == LaneState::took_part ? s.src_lane[lane_at(lane)] : std::int8_t{-1};
+    v.group[lane_at(lane)] = -1;
   }
   if (s.op == Op::match_any) {
     std::int8_t groups = 0;
     for (int lane = 0; lane < kWarpSize; ++lane) {
-      if (!has_lane(s.participants, lane) || v.group[at(lane)] >= 0) continue;
-      const auto members = static_cast<LaneMask>(s.output[at(lane)]) & s.participants;
+      if (!has_lane(s.participants, lane) || v.group[lane_at(lane)] >= 0) continue;
+      const auto members = static_cast<LaneMask>(s.output[lane_at(lane)]) & s.participants;
       for (int other = lane; other < kWarpSize; ++other) {
-        if (has_lane(members, other)) v.group[at(other)] = groups;
+        if (has_lane(members, other)) v.group[lane_at(other)] = groups;
       }
-      v.group[at(lane)] = groups++;
+      v.group[lane_at(lane)] = groups++;
     }
   }
 
@@ -177,20 +175,20 @@ StepView describe_step(const Trace& trace, const TraceIndex& index, std::size_t 
   bool uniform_mask = true, uniform_arg = true, uniform_width = true;
   for (int lane = 0; lane < kWarpSize; ++lane) {
     if (!has_lane(s.participants, lane)) continue;
-    uniform_mask = uniform_mask && s.lane_mask[at(lane)] == s.lane_mask[at(first)];
-    uniform_arg = uniform_arg && s.arg[at(lane)] == s.arg[at(first)];
-    uniform_width = uniform_width && s.width[at(lane)] == s.width[at(first)];
+    uniform_mask = uniform_mask && s.lane_mask[lane_at(lane)] == s.lane_mask[lane_at(first)];
+    uniform_arg = uniform_arg && s.arg[lane_at(lane)] == s.arg[lane_at(first)];
+    uniform_width = uniform_width && s.width[lane_at(lane)] == s.width[lane_at(first)];
   }
   if (intrinsic_for(s.op).mask != MaskParameter::none) {
     v.facts.emplace_back("mask", uniform_mask ? format_mask(s.mask) : "differs by lane");
   }
   const bool shuffle = is_shuffle(s.op);
-  if (shuffle && uniform_arg) v.facts.emplace_back(argument_name(s.op), std::to_string(s.arg[at(first)]));
-  if (shuffle && uniform_width) v.facts.emplace_back("width", std::to_string(s.width[at(first)]));
+  if (shuffle && uniform_arg) v.facts.emplace_back(argument_name(s.op), std::to_string(s.arg[lane_at(first)]));
+  if (shuffle && uniform_width) v.facts.emplace_back("width", std::to_string(s.width[lane_at(first)]));
   if (s.op == Op::barrier_sync) {  // a warp's lanes wait at one barrier with one count
-    v.facts.emplace_back("barrier", std::to_string(s.arg[at(first)]));
-    v.facts.emplace_back("count", s.width[at(first)] == 0 ? std::string("the whole block")
-                                                          : std::to_string(s.width[at(first)]));
+    v.facts.emplace_back("barrier", std::to_string(s.arg[lane_at(first)]));
+    v.facts.emplace_back("count", s.width[lane_at(first)] == 0 ? std::string("the whole block")
+                                                          : std::to_string(s.width[lane_at(first)]));
   }
   if (s.type != ValueType::none) v.facts.emplace_back("type", std::string(to_string(s.type)));
 
@@ -199,7 +197,7 @@ StepView describe_step(const Trace& trace, const TraceIndex& index, std::size_t 
     r.kind = kind;
     r.label = std::move(label);
     for (int lane = 0; lane < kWarpSize; ++lane) {
-      if (has_lane(s.participants, lane)) r.cells[at(lane)].text = cell_text(lane);
+      if (has_lane(s.participants, lane)) r.cells[lane_at(lane)].text = cell_text(lane);
     }
     v.rows.push_back(std::move(r));
     return &v.rows.back();
@@ -208,26 +206,26 @@ StepView describe_step(const Trace& trace, const TraceIndex& index, std::size_t 
   const ValueType out_type = output_type(v.result, s.type);
   if (has_input(s.op)) {
     row(RowKind::input, "in",
-        [&](int lane) { return format_bits(s.input[at(lane)], in_type, options.format); });
+        [&](int lane) { return format_bits(s.input[lane_at(lane)], in_type, options.format); });
   }
   if (shuffle && !uniform_arg) {
     row(RowKind::argument, std::string(argument_name(s.op)),
-        [&](int lane) { return std::to_string(s.arg[at(lane)]); });
+        [&](int lane) { return std::to_string(s.arg[lane_at(lane)]); });
   }
   if (shuffle && !uniform_width) {
-    row(RowKind::width, "width", [&](int lane) { return std::to_string(s.width[at(lane)]); });
+    row(RowKind::width, "width", [&](int lane) { return std::to_string(s.width[lane_at(lane)]); });
   }
   if (shuffle) {
-    row(RowKind::source, "from", [&](int lane) { return std::to_string(s.src_lane[at(lane)]); });
+    row(RowKind::source, "from", [&](int lane) { return std::to_string(s.src_lane[lane_at(lane)]); });
   }
   if (v.result != ResultKind::none) {
     StepRow* out = row(RowKind::output, "out", [&](int lane) {
-      return format_bits(s.output[at(lane)], out_type, options.format);
+      return format_bits(s.output[lane_at(lane)], out_type, options.format);
     });
     for (int lane = 0; lane < kWarpSize; ++lane) {
       if (!has_lane(s.participants, lane)) continue;
-      out->cells[at(lane)].undefined = has_lane(s.undefined, lane);
-      out->cells[at(lane)].changed = s.output[at(lane)] != s.input[at(lane)];
+      out->cells[lane_at(lane)].undefined = has_lane(s.undefined, lane);
+      out->cells[lane_at(lane)].changed = s.output[lane_at(lane)] != s.input[lane_at(lane)];
     }
   }
   if (intrinsic_for(s.op).pred_out) {
@@ -244,9 +242,9 @@ StepView describe_step(const Trace& trace, const TraceIndex& index, std::size_t 
         bool any_changed = false;
         for (int lane = 0; lane < kWarpSize; ++lane) {
           if (!has_lane(s.participants, lane) || !has_lane(n.participants, lane)) continue;
-          LaneCell& cell = r.cells[at(lane)];
-          cell.text = format_bits(n.input[at(lane)], in_type, options.format);
-          cell.changed = n.input[at(lane)] != s.input[at(lane)];
+          LaneCell& cell = r.cells[lane_at(lane)];
+          cell.text = format_bits(n.input[lane_at(lane)], in_type, options.format);
+          cell.changed = n.input[lane_at(lane)] != s.input[lane_at(lane)];
           any_changed = any_changed || cell.changed;
         }
         if (any_changed) v.rows.push_back(std::move(r));
@@ -258,12 +256,12 @@ StepView describe_step(const Trace& trace, const TraceIndex& index, std::size_t 
     r.kind = RowKind::other;
     r.label = options.other_label;
     for (int lane = 0; lane < kWarpSize; ++lane) {
-      const std::optional<std::uint64_t>& theirs = (*options.other)[at(lane)];
+      const std::optional<std::uint64_t>& theirs = (*options.other)[lane_at(lane)];
       if (!theirs || !has_lane(s.participants, lane)) continue;
-      LaneCell& cell = r.cells[at(lane)];
+      LaneCell& cell = r.cells[lane_at(lane)];
       cell.text = format_bits(*theirs, out_type, options.format);
       cell.undefined = has_lane(s.undefined, lane);
-      cell.differs = !cell.undefined && *theirs != s.output[at(lane)];
+      cell.differs = !cell.undefined && *theirs != s.output[lane_at(lane)];
       if (cell.differs) v.other_differs |= lane_bit(lane);
     }
     v.rows.push_back(std::move(r));

@@ -7,8 +7,6 @@
 namespace warpsim {
 namespace {
 
-constexpr std::size_t at(int lane) { return static_cast<std::size_t>(lane); }
-
 bool waits(const LaneWait& l) {
   return l.state == LaneWait::State::in_call || l.state == LaneWait::State::at_barrier;
 }
@@ -30,11 +28,11 @@ std::string where_they_are(const Trace& trace, const WarpWait& w, LaneMask lanes
   std::string text;
   LaneMask left = lanes;
   while (left != 0) {
-    const LaneWait& first = w.lanes[at(std::countr_zero(left))];
+    const LaneWait& first = w.lanes[lane_at(std::countr_zero(left))];
     LaneMask here = 0;
     for (LaneMask m = left; m != 0; m &= m - 1) {
       const int lane = std::countr_zero(m);
-      if (same_place(w.lanes[at(lane)], first)) here |= LaneMask{1} << lane;
+      if (same_place(w.lanes[lane_at(lane)], first)) here |= LaneMask{1} << lane;
     }
     left &= ~here;
     text += text.empty() ? "" : "; ";
@@ -85,26 +83,26 @@ std::optional<WaitView> describe_wait(const Trace& trace, const TraceIndex& inde
   StepRow mask{RowKind::argument, "mask", {}};
   LaneMask exited = 0, running = 0;
   for (int lane = 0; lane < kWarpSize; ++lane) {
-    const LaneWait& l = w->lanes[at(lane)];
+    const LaneWait& l = w->lanes[lane_at(lane)];
     const LaneMask bit = LaneMask{1} << lane;
     if (l.state == LaneWait::State::exited) exited |= bit;
     if (l.state == LaneWait::State::running) running |= bit;
-    v.lanes[at(lane)] = waits(l)                                    ? LaneState::took_part
+    v.lanes[lane_at(lane)] = waits(l)                                    ? LaneState::took_part
                         : l.state == LaneWait::State::exited       ? LaneState::exited
                         : l.state == LaneWait::State::not_a_thread ? LaneState::not_in_mask
                                                                    : LaneState::inactive;
     if (!waits(l)) continue;
     out.waiting |= bit;
-    call.cells[at(lane)].text = short_op(l.op);
-    line.cells[at(lane)].text = std::to_string(l.where.line);
-    if (l.state == LaneWait::State::in_call) mask.cells[at(lane)].text = format_mask(l.mask);
+    call.cells[lane_at(lane)].text = short_op(l.op);
+    line.cells[lane_at(lane)].text = std::to_string(l.where.line);
+    if (l.state == LaneWait::State::in_call) mask.cells[lane_at(lane)].text = format_mask(l.mask);
   }
   v.participants = out.waiting;
   v.exited = exited;
   v.inactive = running;
   v.rows = {call, line, mask};
   if (out.waiting == 0) return std::nullopt;
-  const LaneWait& lowest = w->lanes[at(std::countr_zero(out.waiting))];
+  const LaneWait& lowest = w->lanes[lane_at(std::countr_zero(out.waiting))];
   v.op = lowest.op;
   v.family = intrinsic_for(lowest.op).family;
   v.where = lowest.where;
@@ -115,11 +113,11 @@ std::optional<WaitView> describe_wait(const Trace& trace, const TraceIndex& inde
   // One sentence per place lanes wait, lowest lane first.
   LaneMask left = out.waiting;
   while (left != 0) {
-    const LaneWait& first = w->lanes[at(std::countr_zero(left))];
+    const LaneWait& first = w->lanes[lane_at(std::countr_zero(left))];
     LaneMask group = 0;
     for (LaneMask m = left; m != 0; m &= m - 1) {
       const int lane = std::countr_zero(m);
-      if (same_place(w->lanes[at(lane)], first)) group |= LaneMask{1} << lane;
+      if (same_place(w->lanes[lane_at(lane)], first)) group |= LaneMask{1} << lane;
     }
     left &= ~group;
     const bool one = std::popcount(group) == 1;
@@ -132,7 +130,7 @@ std::optional<WaitView> describe_wait(const Trace& trace, const TraceIndex& inde
               " with mask " + format_mask(first.mask);
       LaneMask threads = 0;
       for (int lane = 0; lane < kWarpSize; ++lane) {
-        if (w->lanes[at(lane)].state != LaneWait::State::not_a_thread) threads |= LaneMask{1} << lane;
+        if (w->lanes[lane_at(lane)].state != LaneWait::State::not_a_thread) threads |= LaneMask{1} << lane;
       }
       const LaneMask missing = first.mask & threads & ~exited & ~group;
       out.never_arrive |= missing;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 
 #include "warpsim/intrinsic_table.hpp"
@@ -16,6 +17,8 @@ inline constexpr LaneMask kFullMask = 0xffffffffu;
 
 inline constexpr LaneMask lane_bit(int lane) { return LaneMask{1} << lane; }
 inline constexpr bool has_lane(LaneMask m, int lane) { return (m >> lane) & 1u; }
+// A lane as an index into the per-lane arrays (value[lane_at(lane)]).
+inline constexpr std::size_t lane_at(int lane) { return static_cast<std::size_t>(lane); }
 
 // What each lane brought to one call. Only lanes in `callers` are read.
 struct StepInputs {

@@ -107,6 +107,14 @@ struct StepViewOptions {
   bool after = false;
 };
 
+// The step's row of that kind; null when it has none.
+inline const StepRow* find_row(const StepView& v, RowKind kind) {
+  for (const StepRow& r : v.rows) {
+    if (r.kind == kind) return &r;
+  }
+  return nullptr;
+}
+
 StepView describe_step(const Trace& trace, const TraceIndex& index, std::size_t step,
                        const StepViewOptions& options = {});
 
