@@ -434,8 +434,14 @@ def classify(code: int, output: str) -> tuple[str, str]:
         # warpsim's own account of the crash (the signal, the launch, the lane, an access outside
         # an allocation), else the first error line.
         killed = [l for l in output.splitlines() if "the program was killed by" in l]
-        return "crash", (killed[-1].strip().removeprefix("warpsim exec: ") if killed
-                         else first_error(output))
+        reason = (killed[-1].strip().removeprefix("warpsim exec: ") if killed
+                  else first_error(output))
+        # The C library's own stop (`*** buffer overflow detected ***: terminated`: a
+        # _FORTIFY_SOURCE check in the program's host code, on by default in Ubuntu's g++).
+        libc = [l.strip() for l in output.splitlines() if re.match(r"^\*\*\* .+ \*\*\*", l)]
+        if libc:
+            reason += f" ({libc[0]}: the C library stopped the program's host code)"
+        return "crash", reason
     refusal = [l for l in output.splitlines() if "not simulated" in l or "does not simulate" in l]
     if refusal:
         return "refused", refusal[0].strip()
