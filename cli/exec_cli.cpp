@@ -277,6 +277,12 @@ CommandRun add_exec_command(CLI::App& app, std::vector<std::string> program_args
       ->delimiter(',')
       ->allow_extra_args(false);
   exec_app
+      ->add_option("--Xlinker", f->request.linker_flags,
+                   "flags for the linker, comma-separated, in both builds (nvcc's -Xlinker: "
+                   "--Xlinker=--gc-sections drops host functions nothing reaches)")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  exec_app
       ->add_option("--Xnvcc", f->request.nvcc_flags,
                     "flags for nvcc in the GPU build only (--gpu), comma-separated: --Xnvcc=-rdc=true "
                     "for kernels that launch kernels")

@@ -92,8 +92,10 @@ def run_one(warpsim, checkouts, kernel, time_limit):
     if not os.path.isfile(os.path.join(checkout, path)):
         row.update(result="refused", reason=f"no checkout: {os.path.join(checkout, path)} is missing")
         return row
+    # As scripts/record_gpu_llm.sh builds them with nvcc: a file's host functions that no kernel
+    # or main reaches (llama.cpp's call ggml.c, which no harness links) are dropped at the link.
     argv = [warpsim, "exec", os.path.join(ROOT, "tests", "llm", harness + ".cu"),
-            "--time-limit", str(time_limit)]
+            "--time-limit", str(time_limit), "--Xcompiler=-ffunction-sections", "--Xlinker=--gc-sections"]
     for include in includes:
         argv += ["-I", os.path.join(checkout, include)]
     start = time.monotonic()

@@ -290,7 +290,9 @@ Expected<std::string> build_program(const ProgramRequest& request, const Toolcha
     units.push_back(std::move(unit));
   }
   if (units.size() == 1) {
-    units[0].options.output = CompileOutput::executable;
+    units[0].options.output = CompileOutput::executable;  // compiled and linked at once
+    for (const std::string& flag : request.linker_flags)
+      units[0].options.user_flags.push_back("-Wl," + flag);
     auto compiled = compile_kernel(toolchain, units[0].prepared_source, units[0].options);
     if (!compiled) {
       return fail(ErrorKind::compile, request.files[0] + " did not compile",
@@ -314,8 +316,9 @@ Expected<std::string> build_program(const ProgramRequest& request, const Toolcha
   if (!failed.empty()) {
     return fail(ErrorKind::compile, files_text(failed) + " did not compile", std::move(output));
   }
-  auto linked = link_program(toolchain, objects, request.color_compiler_output,
-                             request.host_compiler_flags);
+  std::vector<std::string> link_flags = request.host_compiler_flags;
+  for (const std::string& flag : request.linker_flags) link_flags.push_back("-Wl," + flag);
+  auto linked = link_program(toolchain, objects, request.color_compiler_output, link_flags);
   if (!linked) {
     LinkFailure failure = explain_link_failure(linked.error().message, objects, request.files);
     std::string message =
@@ -551,6 +554,7 @@ Expected<NativeRun> run_program_with_nvcc(const ProgramRequest& request) {
   if (!user_flags) return user_flags.error();
   argv.insert(argv.end(), user_flags->begin(), user_flags->end());
   for (const std::string& flag : request.host_compiler_flags) argv.push_back("-Xcompiler=" + flag);
+  for (const std::string& flag : request.linker_flags) argv.push_back("-Xlinker=" + flag);
   argv.insert(argv.end(), request.nvcc_flags.begin(), request.nvcc_flags.end());
   std::vector<std::pair<std::string, std::string>> environment;
   if (request.buffers_dir.empty()) {

@@ -221,6 +221,18 @@ TEST_CASE("exec --Xcompiler passes flags to the host compiler and the link (Open
   CHECK(contains(without.err, "omp_get_thread_num"));
 }
 
+TEST_CASE("exec --Xlinker passes flags to the link: --gc-sections drops host code nothing reaches") {
+  const std::string program = (kCases / "unreached_host_code.cu").string();
+  const ProcessOutcome run = run_warpsim(
+      {"exec", "--Xcompiler=-ffunction-sections", "--Xlinker=--gc-sections", program});
+  INFO(run.err);
+  CHECK(run.exit_code == 0);
+  CHECK(run.out == "2 62\n");
+  const ProcessOutcome without = run_warpsim({"exec", program});
+  CHECK(without.exit_code == 125);
+  CHECK(contains(without.err, "project_log"));
+}
+
 TEST_CASE("a kernel that spins on a flag nobody sets is named as a livelock and stops the program") {
   const ProcessOutcome run =
       run_warpsim({"exec", "--time-limit", "20", (kCases / "spin_forever.cu").string()});

@@ -31,6 +31,9 @@ struct ProgramRequest {
   // Flags for the host compiler, at every compile and at the link, as nvcc's -Xcompiler passes
   // them (-fopenmp for a program that uses OpenMP).
   std::vector<std::string> host_compiler_flags;
+  // Flags for the linker, as nvcc's -Xlinker passes them (--gc-sections: host functions no
+  // kernel or main reaches, and the other files' functions they call, are dropped).
+  std::vector<std::string> linker_flags;
   // Flags for nvcc in the GPU build only (exec --gpu), such as -rdc=true for a program whose
   // kernels launch kernels, as its own build sets it (CMake's CUDA_SEPARABLE_COMPILATION).
   std::vector<std::string> nvcc_flags;
