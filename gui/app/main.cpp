@@ -2,11 +2,11 @@
 //
 // main owns the state (Model, ViewState) and runs the frame loop: views draw and push commands,
 // apply() executes them, the worker thread runs kernels. Headless modes for tests and scripts:
-// --screenshot (render a state, write PNG, exit), --bench-frames (frame-time figures),
+// --screenshot (render a state, write PNG, exit), --bench-frames (frame-time figures; the
+// report and --probes are headless.cpp's),
 // --export-png / --export-svg (figures for slides).
 #include <GLFW/glfw3.h>
 #include <imgui.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -21,6 +21,7 @@
 
 #include "draw_figure.hpp"
 #include "gl_output.hpp"
+#include "headless.hpp"
 #include "model/app_model.hpp"
 #include "model/gui_options.hpp"
 #include "model/live_gpu.hpp"
@@ -64,59 +65,12 @@ class LaunchClock {
   double offset_ = 0;  // seconds from process start to main()
 };
 
-// CPU seconds this process has used, every thread (Mesa's rasterizer threads too).
-double cpu_seconds() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  const auto s = [](timeval t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
-  return s(usage.ru_utime) + s(usage.ru_stime);
-}
-
-double percentile(std::vector<double> values, double p) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const auto at = static_cast<std::size_t>(p * static_cast<double>(values.size() - 1) + 0.5);
-  return values[std::min(at, values.size() - 1)];
-}
-
 // Headless: an exercise exits as `warpsim grade` does (when it was graded); a run as `warpsim run`.
 int run_exit_status(const Model& m, const GuiOptions& options) {
   if (m.exercise) return options.grade ? grading_exit_status(*m.exercise) : 0;
   return m.run ? m.run->result.exit_status() : kExitBadInput;
 }
 
-// --probes: the pixels the lane figure promises, in framebuffer pixels, and the panels' boxes.
-bool write_probes(const std::string& path, const Model& m, const Figure& figure,
-                  const ScreenLayout& layout, float scale, std::string& error) {
-  std::ofstream out(path);
-  const auto box = [&](Box b) {
-    char text[128];
-    std::snprintf(text, sizeof text, "[%.1f, %.1f, %.1f, %.1f]", static_cast<double>(b.x0 * scale),
-                  static_cast<double>(b.y0 * scale), static_cast<double>(b.x1 * scale),
-                  static_cast<double>(b.y1 * scale));
-    return std::string(text);
-  };
-  out << "{\n  \"panels\": {\"toolbar\": " << box(layout.toolbar)
-      << ", \"timeline\": " << box(layout.timeline) << ", \"lanes\": " << box(layout.lanes)
-      << ", \"source\": " << box(layout.source) << ", \"narrative\": " << box(layout.narrative)
-      << ", \"side\": " << box(layout.side) << "},\n  \"probes\": [";
-  bool first = true;
-  const Box visible = m.figure_visible;
-  for (const Probe& p : figure.probes) {
-    const Point at{m.figure_origin.x + p.at.x, m.figure_origin.y + p.at.y};
-    // Only what is on screen: clear of the panel's edges and scroll bars.
-    if (!visible.inset(12).contains(at)) continue;
-    char text[256];
-    std::snprintf(text, sizeof text, "%s\n    {\"x\": %.1f, \"y\": %.1f, \"rgb\": [%d, %d, %d], \"what\": ",
-                  first ? "" : ",", static_cast<double>(at.x * scale),
-                  static_cast<double>(at.y * scale), p.colour.r, p.colour.g, p.colour.b);
-    out << text << json_string(p.what) << "}";
-    first = false;
-  }
-  out << "\n  ]\n}\n";
-  if (!out) error = "could not write " + path;
-  return static_cast<bool>(out);
-}
 
 // --export-svg DIR: no window needed.
 int export_svgs(Model& m, ViewState& v, const std::string& dir) {
@@ -182,8 +136,7 @@ int run(const GuiOptions& options) {
   RunWorker worker(run_live_gpu);
   double first_frame = -1, shown_at = -1, last = clock.now();
   std::size_t settled_frames = 0;
-  std::vector<double> frame_ms;
-  double bench_cpu_start = 0;
+  FrameBench bench;
   int status = 0;
   // A grading has its own time budget (course::GradeOptions), then explains its first failure.
   const double give_up = model.wanted ? model.wanted->file.timeout_seconds + 30
@@ -206,17 +159,11 @@ int run(const GuiOptions& options) {
     window.use_font_size(view.font_size);
 
     // The worker: start what apply() asked for, take what came back.
-    if (model.wanted && !worker.busy()) {
-      const std::uint64_t generation = model.next_generation++;
-      model.running = Model::InFlight{generation, now, launch_title(*model.wanted)};
-      worker.start(generation, std::move(*model.wanted));
-      model.wanted.reset();
+    if (!worker.busy()) {
+      if (auto run = take_wanted_run(model, now)) worker.start(run->first, std::move(run->second));
     }
-    if (model.exercise && model.exercise->wanted && !worker.busy()) {
-      model.exercise->grading = model.exercise->wanted->generation;
-      model.exercise->grading_since = now;
-      worker.start_grading(std::move(*model.exercise->wanted));
-      model.exercise->wanted.reset();
+    if (!worker.busy()) {
+      if (auto job = take_wanted_grading(model, now)) worker.start_grading(std::move(*job));
     }
     if (auto done = worker.take()) finish_run(model, view, std::move(*done), now);
     if (auto graded = worker.take_grading()) {
@@ -288,6 +235,7 @@ int run(const GuiOptions& options) {
     apply(model, view, commands, now);
     tick(model, view, now, now - last);
     last = now;
+    Commands written;
     for (const std::string& path : model.png_requests) {
       refresh(model, view);
       StepFigureOptions o = figure_options(model, view, figure_width, fonts.metrics, 1e9);
@@ -298,18 +246,13 @@ int run(const GuiOptions& options) {
       const Figure f = model.cache.view
                            ? build_step_figure(*model.cache.view, model.cache.history_views, o)
                            : Figure{};
-      if (write_figure_png(f, fonts, path, error)) {
-        model.notice = "wrote " + path;
-        model.notice_is_error = false;
-      } else {
-        model.notice = error;
-        model.notice_is_error = true;
-      }
+      written.push_back(PngWritten{path, write_figure_png(f, fonts, path, error) ? "" : error});
     }
-    model.png_requests.clear();
+    apply(model, view, written, now);
 
     if (!options.export_png.empty() && settled_frames == 4) {
-      model.png_requests.push_back(options.export_png);  // written after this frame's apply()
+      // Written after this frame's apply(), as the E key's export is.
+      apply(model, view, {ExportPng{options.export_png}}, now);
     }
     if (!options.export_png.empty() && settled_frames == 5) {
       if (model.notice_is_error) {
@@ -319,43 +262,18 @@ int run(const GuiOptions& options) {
       return run_exit_status(model, options);
     }
     if (options.bench_frames > 0 && settled_frames >= 4) {
-      if (frame_ms.empty()) bench_cpu_start = cpu_seconds();
-      frame_ms.push_back((clock.now() - frame_start) * 1000);
+      bench.add((clock.now() - frame_start) * 1000);
       if (has_steps(model)) {
         // Every frame a new step: decoding and drawing it, arrows and all, is in the figure.
         const std::size_t next = step_by(model.scope, view.step, 1);
         apply(model, view, {next == view.step ? Command{ToEnd{false}} : Command{StepBy{1}}}, now);
       }
-      if (frame_ms.size() >= options.bench_frames) break;
+      if (bench.frames() >= options.bench_frames) break;
     }
   }
 
   if (options.bench_frames > 0) {
-    const double median = percentile(frame_ms, 0.5), p99 = percentile(frame_ms, 0.99);
-    std::printf("warpsim-gui bench: %s\n", model.run ? launch_title(model.run->request).c_str() : "");
-    std::printf("  trace: %zu steps, %zu warps; the run took %.0f ms (on the worker thread)\n",
-                model.run ? model.run->index.step_count() : 0,
-                model.run ? model.run->index.warps().size() : 0,
-                model.run ? model.run->seconds * 1000 : 0.0);
-    std::printf("  first frame: %.0f ms after the process started; trace on screen: %.0f ms\n",
-                first_frame * 1000, shown_at * 1000);
-    std::printf("  %zu frames, stepping one step a frame: median %.2f ms (%.0f frames/s), "
-                "99th percentile %.2f ms (%.0f frames/s)\n",
-                frame_ms.size(), median, median > 0 ? 1000 / median : 0.0, p99,
-                p99 > 0 ? 1000 / p99 : 0.0);
-    std::printf("  CPU time (all threads of this process): %.2f ms a frame; machine load average "
-                "%.1f on %ld cores\n",
-                (cpu_seconds() - bench_cpu_start) * 1000 / static_cast<double>(frame_ms.size()),
-                [] {
-                  double load[1] = {0};
-                  return getloadavg(load, 1) == 1 ? load[0] : 0.0;
-                }(),
-                sysconf(_SC_NPROCESSORS_ONLN));
-    std::printf("  lane view: %zu arrows' probes, %zu shapes in the last frame's figure\n",
-                static_cast<std::size_t>(std::count_if(
-                    lane_figure.probes.begin(), lane_figure.probes.end(),
-                    [](const Probe& p) { return p.what.starts_with("arrow "); })),
-                lane_figure.shapes.size());
+    bench.print(model, lane_figure, first_frame, shown_at);
     status = run_exit_status(model, options);
   }
   return status;

@@ -408,6 +408,24 @@ void finish_grading(Model& m, ViewState& v, Graded graded, double now) {
   if (const auto first = first_failing_case(e)) open_case(m, v, *first, now);
 }
 
+std::optional<std::pair<std::uint64_t, RunRequest>> take_wanted_run(Model& m, double now) {
+  if (!m.wanted) return std::nullopt;
+  const std::uint64_t generation = m.next_generation++;
+  m.running = Model::InFlight{generation, now, launch_title(*m.wanted)};
+  std::pair<std::uint64_t, RunRequest> taken{generation, std::move(*m.wanted)};
+  m.wanted.reset();
+  return taken;
+}
+
+std::optional<GradingJob> take_wanted_grading(Model& m, double now) {
+  if (!m.exercise || !m.exercise->wanted) return std::nullopt;
+  m.exercise->grading = m.exercise->wanted->generation;
+  m.exercise->grading_since = now;
+  GradingJob job = std::move(*m.exercise->wanted);
+  m.exercise->wanted.reset();
+  return job;
+}
+
 void grading_progress(Model& m, std::vector<course::CaseResult> cases) {
   if (m.exercise && m.exercise->grading) m.exercise->progress = std::move(cases);
 }
@@ -570,6 +588,10 @@ void apply(Model& m, ViewState& v, const Commands& commands, double now) {
               m.png_requests.push_back(
                   c.path.empty() ? export_path(v, "warpsim-step-" + std::to_string(v.step + 1) + ".png")
                                  : c.path);
+            },
+            [&](const PngWritten& c) {
+              std::erase(m.png_requests, c.path);
+              c.error.empty() ? say(m, "wrote " + c.path) : say(m, c.error, true);
             },
             [&](const SetExportDir& c) { v.export_dir = c.dir; },
             [&](const SetPredict& c) {

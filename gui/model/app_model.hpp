@@ -181,6 +181,7 @@ struct SourceScrolled { std::size_t step; };
 struct GoToLine { std::uint32_t line; };  // the warp's next pass over a line of the kernel file
 struct FigurePlaced { Point origin; Box visible; };
 struct Quit {};
+struct PngWritten { std::string path; std::string error; };  // the app wrote a png_request (or not)
 struct OpenExercise { std::string id; std::string file; };  // file empty: the starter
 struct Grade {};          // grade the exercise's file as it is on disk now
 struct ShowHint {};       // unlock the next hint
@@ -194,7 +195,7 @@ using Command =
                  SetFontSize, ShowHelp, SetTab, Reload, SetLaunchText, Rerun, ResetInputs,
                  ExportSvg, ExportSvgSequence, ExportPng, SetExportDir, SetPredict, SetGuess,
                  CheckGuesses, SourceScrolled, GoToLine, FigurePlaced, Quit, OpenExercise, Grade,
-                 ShowHint, OpenCase, CloseCase, UseOwnCopy>;
+                 ShowHint, OpenCase, CloseCase, UseOwnCopy, PngWritten>;
 using Commands = std::vector<Command>;
 
 // ---- the one place that changes state
@@ -211,6 +212,11 @@ void tick(Model& model, ViewState& view, double now, double dt);
 // A run came back from the worker: it replaces the shown one; the cursor stays where it was when
 // the trace still has that step (a reload keeps the learner's place).
 void finish_run(Model& model, ViewState& view, LoadedRun run, double now);
+// The run apply() asked for (Model::wanted), taken by the app for its worker: from now on it is
+// `running`, under the returned generation. nullopt: none is wanted.
+std::optional<std::pair<std::uint64_t, RunRequest>> take_wanted_run(Model& model, double now);
+// The same for a grading (ExerciseState::wanted): from now on it is `grading`.
+std::optional<GradingJob> take_wanted_grading(Model& model, double now);
 // A grading came back from the worker: its result, and its first failing case opened lane by lane
 // (from the grading's own detail: no run more).
 void finish_grading(Model& model, ViewState& view, Graded graded, double now);
