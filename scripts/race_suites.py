@@ -14,6 +14,9 @@ were labelled assuming lanes of a warp run in lockstep (--warp-sync); they are r
 from the CUDA model (Volta and later: nothing orders lanes of a warp without __syncwarp).
 dracc: each CUDA program (CUDA/src/*.cu) ends in _yes (has an error) or _no, and runs under
 `warpsim exec --check all`.
+oclgrind: Oclgrind's data-race and uninitialized test patterns, written for CUDA in this repository
+(tests/races/oclgrind/; give that folder): each file says its label (from the CUDA model: race,
+no_race, uninit_shared, uninit_private, uninit_global) and its launch on its first lines.
 Found: warpsim exits 122 (a memory finding); a kernel warpsim cannot run gets its reason.
 """
 import argparse
@@ -237,6 +240,23 @@ def dracc_case(root, path, scratch, timeout):
     return row
 
 
+def oclgrind_case(root, path, scratch, timeout):
+    name = os.path.basename(path)[:-3]
+    head = open(path).read().splitlines()[:6]
+    label_line = next((l for l in head if l.startswith("// label: ")), "// label: ?: ")
+    launch = next((l for l in head if l.startswith("// launch: ")), "// launch: ")[len("// launch: "):]
+    label, _, note = label_line[len("// label: "):].partition(": ")
+    row = {"kernel": name, "label": label, "note": note}
+    cmd = [WARPSIM, "run", path, "--check", "all", "--timeout", str(timeout)] + launch.split()
+    code, out, err, seconds = run(cmd, timeout + 60)
+    outcome, reason = outcome_of(code, out, err)
+    text = out + err
+    row.update(outcome=outcome, reason=reason, races="data_race" in text,
+               uninit="uninitialized_shared_read" in text, seconds=round(seconds, 1),
+               command="warpsim run %s --check all %s" % (os.path.relpath(path, ROOT), launch))
+    return row
+
+
 def summarise(rows, suite):
     """GPUVerify: found = a data_race diagnostic (its buffers are sized here, so a bounds stop says
     nothing about the kernel). DRACC: found = any memory finding (its errors are races, and
@@ -247,6 +267,14 @@ def summarise(rows, suite):
             s["not_run"] += 1
             continue
         found = r["races"] or (suite != "gpuverify" and r["outcome"] in ("found", "found_bounds"))
+        if r["label"].startswith("uninit"):
+            # Oclgrind's uninitialised-value patterns: found when the uninit check names the read.
+            s.setdefault("uninit_found", 0)
+            s.setdefault("uninit_missed", 0)
+            s["uninit_found" if r.get("uninit") else "uninit_missed"] += 1
+            if r["races"]:
+                s["fp"] += 1
+            continue
         if r["label"] == "race":
             s["tp" if found else "fn"] += 1
         elif r["label"] == "no_race":
@@ -263,8 +291,9 @@ def write_table(suite, commit, rows, summary, out):
         json.dump({"suite": suite, "commit": commit, "summary": summary, "kernels": rows}, f, indent=1)
     with open(out + ".md", "w") as f:
         f.write("# %s under warpsim --check all\n\n" % suite)
+        mode = "gpuverify" if "GPUVerify" in suite else "oclgrind" if "Oclgrind" in suite else "dracc"
         f.write("Written by `scripts/race_suites.py %s PATH --out %s` from a checkout at %s.\n\n" %
-                ("gpuverify" if "GPUVerify" in suite else "dracc", os.path.relpath(out, ROOT), commit))
+                (mode, os.path.relpath(out, ROOT), commit))
         if "of" in summary:
             f.write("**Partial: %d of the suite's %d kernels run (a seeded sample: the run was stopped "
                     "at the deadline).**\n\n" % (len(rows), summary["of"]))
@@ -272,18 +301,23 @@ def write_table(suite, commit, rows, summary, out):
         for k, label in [("kernels", "kernels"), ("tp", "races found"), ("fn", "races missed"),
                          ("fp", "false alarms (race-free, something reported)"), ("tn", "race-free, nothing reported"),
                          ("other_error", "labelled with another error (not counted)"), ("not_run", "not run (reason below)"),
+                         ("uninit_found", "uninitialised reads named"),
+                         ("uninit_missed", "uninitialised reads missed (outside __shared__ memory: not checked)"),
                          ("precision", "precision"), ("recall", "recall")]:
-            f.write("| %s | %s |\n" % (label, summary[k]))
-        f.write("\n| kernel | label | outcome | race named | reason / note |\n|---|---|---|---|---|\n")
+            if k in summary:
+                f.write("| %s | %s |\n" % (label, summary[k]))
+        f.write("\n| kernel | label | outcome | race named | uninitialised read named | reason / note |\n"
+                "|---|---|---|---|---|---|\n")
         for r in rows:
-            f.write("| %s | %s | %s | %s | %s |\n" % (r["kernel"], r["label"], r["outcome"],
+            f.write("| %s | %s | %s | %s | %s | %s |\n" % (r["kernel"], r["label"], r["outcome"],
                                                  "yes" if r.get("races") else "",
+                                                 "yes" if r.get("uninit") else "",
                                                  (r.get("reason") or r.get("note") or "").replace("|", "\\|")))
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("suite", choices=["gpuverify", "dracc"])
+    ap.add_argument("suite", choices=["gpuverify", "dracc", "oclgrind"])
     ap.add_argument("checkout")
     ap.add_argument("--out", required=True)
     ap.add_argument("--jobs", type=int, default=2)
@@ -302,7 +336,11 @@ def main():
         sys.exit("no warpsim at %s (build it, or set $WARPSIM)" % WARPSIM)
     commit = subprocess.run(["git", "-C", a.checkout, "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip() or "unknown"
-    if a.suite == "gpuverify":
+    if a.suite == "oclgrind":
+        base = a.checkout
+        paths = sorted(os.path.join(base, f) for f in os.listdir(base) if f.endswith(".cu"))
+        case = oclgrind_case
+    elif a.suite == "gpuverify":
         base = os.path.join(a.checkout, "testsuite/CUDA")
         paths = sorted(os.path.join(d, f) for d, _, fs in os.walk(base) for f in fs if f.endswith(".cu"))
         case = gpuverify_case
@@ -315,7 +353,8 @@ def main():
     random.Random(1).shuffle(paths)
     if not paths:
         sys.exit("no kernels under " + base)
-    title = "GPUVerify testsuite/CUDA" if a.suite == "gpuverify" else "DRACC CUDA"
+    title = {"gpuverify": "GPUVerify testsuite/CUDA", "dracc": "DRACC CUDA",
+             "oclgrind": "Oclgrind's data-race and uninitialized patterns, in CUDA"}[a.suite]
     rows = []
     with tempfile.TemporaryDirectory() as scratch, ThreadPoolExecutor(a.jobs) as pool:
         for row in pool.map(lambda p: case(a.checkout, p, scratch, a.timeout), paths):
