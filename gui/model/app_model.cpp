@@ -249,14 +249,7 @@ Expected<void> init(Model& model, ViewState& view, const GuiOptions& options,
   if (options.warp) view.warp = *options.warp;
   if (options.step) view.start_position = *options.step - 1;
   view.show_help = options.show_help;
-  const std::pair<const char*, Tab> tabs[] = {
-      {"lessons", Tab::lessons}, {"exercise", Tab::exercise},
-      {"warps", Tab::warps},     {"diagnostics", Tab::diagnostics},
-      {"inputs", Tab::inputs},   {"predict", Tab::predict},
-      {"gpu", Tab::gpu}};
-  for (const auto& [name, tab] : tabs) {
-    if (options.tab == name) view.tab = tab;
-  }
+  if (const std::optional<Tab> tab = tab_named(options.tab)) view.tab = *tab;
   if (options.predict && options.tab.empty()) view.tab = Tab::predict;
   if (!options.exercise.empty()) {
     if (!model.exercises) {

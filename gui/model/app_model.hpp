@@ -31,6 +31,7 @@
 #include "model/loaded_run.hpp"
 #include "model/navigation.hpp"
 #include "model/predict.hpp"
+#include "model/tabs.hpp"
 #include "model/step_figure.hpp"
 #include "model/timeline.hpp"
 #include "warpsim/course.hpp"
@@ -52,7 +53,6 @@ struct LaunchTexts {
   friend bool operator==(const LaunchTexts&, const LaunchTexts&) = default;
 };
 
-enum class Tab : std::uint8_t { lessons, exercise, warps, diagnostics, inputs, predict, gpu };
 
 struct ViewState {
   std::size_t step = kNoStep;  // the cursor: an index into Trace::steps

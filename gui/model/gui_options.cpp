@@ -3,6 +3,7 @@
 #include <charconv>
 #include <filesystem>
 
+#include "model/tabs.hpp"
 #include "warpsim/course.hpp"
 
 namespace warpsim::gui {
@@ -35,7 +36,7 @@ bool takes_value(const std::string& flag) {
 }  // namespace
 
 std::string gui_usage() {
-  return "usage: warpsim-gui [LESSON [--preset NAME]] [options]\n"
+  return std::string("usage: warpsim-gui [LESSON [--preset NAME]] [options]\n"
          "       warpsim-gui FILE.cu --kernel NAME --grid G --block B [--arg SPEC]... [options]\n"
          "       warpsim-gui --exercise ID [FILE.cu] [--grade] [options]\n"
          "\n"
@@ -62,8 +63,7 @@ std::string gui_usage() {
          "  --history N         earlier steps drawn above the current one (default 4)\n"
          "  --size WxH          window size (default 1280x720)\n"
          "  --grade             with --exercise: grade the file at once\n"
-         "  --tab NAME          side tab: lessons, exercise, warps, diagnostics, inputs, predict,\n"
-         "                      gpu\n"
+         "  --tab NAME          side tab: ") + tab_names(", ") + "\n"
          "  --show-help         open with the keyboard shortcuts shown\n"
          "\n"
          "Without a person:\n"
@@ -188,11 +188,7 @@ Expected<GuiOptions> parse_gui_options(const std::vector<std::string>& args) {
       if (!n || *n < 0 || *n > 16) return fail("--history '" + v + "': give 0 to 16 steps");
       o.history = *n;
     } else if (a == "--tab") {
-      if (v != "lessons" && v != "exercise" && v != "warps" && v != "diagnostics" &&
-          v != "inputs" && v != "predict" && v != "gpu") {
-        return fail("--tab '" + v +
-                    "': use lessons, exercise, warps, diagnostics, inputs, predict or gpu");
-      }
+      if (!tab_named(v)) return fail("--tab '" + v + "': use " + tab_names());
       o.tab = v;
     } else if (a == "--preset") {
       o.preset = v;

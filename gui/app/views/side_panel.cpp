@@ -1,6 +1,8 @@
 // The side panel: a row of tabs (state kept in ViewState, not in ImGui) and the chosen one.
 #include <imgui.h>
 
+#include <iterator>
+
 #include "views/views.hpp"
 
 namespace warpsim::gui {
@@ -13,17 +15,24 @@ void draw_side_panel(const Model& m, const ViewState& v, const Ui& ui, Commands&
   const std::string diag_label = "Diagnostics (" + std::to_string(diagnostics) + ")";
   const std::string gpu_label = gpu_differs ? "GPU differs!" : "GPU";
   const std::string exercise_label = !m.exercise ? "Exercises" : "Exercise";
-  const struct {
+  // Each tab's label (some say what is in them) and view, in kTabNames' order (model/tabs.hpp).
+  struct SideTab {
     Tab tab;
     std::string label;
-  } tabs[] = {{Tab::lessons, "Lessons"}, {Tab::exercise, exercise_label},
-              {Tab::warps, "Warps"},     {Tab::diagnostics, diag_label},
-              {Tab::inputs, "Inputs"},   {Tab::predict, "Predict"},
-              {Tab::gpu, gpu_label}};
+    void (*draw)(const Model&, const ViewState&, const Ui&, Commands&);
+  };
+  const SideTab tabs[] = {{Tab::lessons, "Lessons", draw_lesson_browser},
+                          {Tab::exercise, exercise_label, draw_exercise_view},
+                          {Tab::warps, "Warps", draw_warp_list},
+                          {Tab::diagnostics, diag_label, draw_diagnostics_view},
+                          {Tab::inputs, "Inputs", draw_inputs_view},
+                          {Tab::predict, "Predict", draw_predict_view},
+                          {Tab::gpu, gpu_label, draw_gpu_view}};
+  static_assert(std::size(tabs) == std::size(kTabNames), "every tab has a label and a view");
   const float right = ImGui::GetWindowContentRegionMax().x;
-  for (const auto& t : tabs) {
+  for (const SideTab& t : tabs) {
     // Side by side while they fit, then on the next line.
-    if (t.tab != Tab::lessons) {
+    if (&t != &tabs[0]) {
       ImGui::SameLine();
       const float w = ImGui::CalcTextSize(t.label.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x;
       if (ImGui::GetCursorPosX() + w > right) ImGui::NewLine();
@@ -37,28 +46,8 @@ void draw_side_panel(const Model& m, const ViewState& v, const Ui& ui, Commands&
     if (selected) ImGui::PopStyleColor();
   }
   ImGui::Separator();
-  switch (v.tab) {
-    case Tab::lessons:
-      draw_lesson_browser(m, v, ui, out);
-      break;
-    case Tab::exercise:
-      draw_exercise_view(m, v, ui, out);
-      break;
-    case Tab::warps:
-      draw_warp_list(m, v, ui, out);
-      break;
-    case Tab::diagnostics:
-      draw_diagnostics_view(m, v, ui, out);
-      break;
-    case Tab::inputs:
-      draw_inputs_view(m, v, ui, out);
-      break;
-    case Tab::predict:
-      draw_predict_view(m, v, ui, out);
-      break;
-    case Tab::gpu:
-      draw_gpu_view(m, v, ui, out);
-      break;
+  for (const SideTab& t : tabs) {
+    if (v.tab == t.tab) t.draw(m, v, ui, out);
   }
   ImGui::End();
 }
