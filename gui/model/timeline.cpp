@@ -14,9 +14,11 @@ std::size_t TimelineMarks::bin_of(std::size_t position) const {
 }
 
 TimelineMarks make_timeline(const TraceIndex& index, const Scope& scope,
-                            std::span<const std::size_t> gpu_differs) {
+                            std::span<const std::size_t> gpu_differs,
+                            std::size_t stepless_diagnostics) {
   TimelineMarks t;
   t.steps = scope.size();
+  t.stepless_diagnostics = stepless_diagnostics;
   t.diagnostic.assign(std::min(t.steps, kTimelineBins), 0);
   t.gpu_differs.assign(t.diagnostic.size(), 0);
   for (const std::size_t step : gpu_differs) {
@@ -30,6 +32,18 @@ TimelineMarks make_timeline(const TraceIndex& index, const Scope& scope,
     if (t.diagnostic_positions.size() < 4096) t.diagnostic_positions.push_back(position);
   }
   return t;
+}
+
+std::string timeline_label(const TimelineMarks& t, std::string_view scope) {
+  std::string text = std::string(scope) + " · " + std::to_string(t.steps) +
+                     (t.steps == 1 ? " step · " : " steps · ") +
+                     std::to_string(t.diagnostic_positions.size()) +
+                     (t.diagnostic_positions.size() >= 4096 ? "+" : "") + " with diagnostics";
+  if (t.stepless_diagnostics > 0) {
+    text += " · " + std::to_string(t.stepless_diagnostics) +
+            (t.stepless_diagnostics == 1 ? " finding" : " findings") + " of no step (Diagnostics tab)";
+  }
+  return text;
 }
 
 }  // namespace warpsim::gui

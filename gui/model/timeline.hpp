@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/navigation.hpp"
@@ -18,6 +20,9 @@ struct TimelineMarks {
   std::vector<std::uint8_t> diagnostic;    // per bin: 1 when a step in it carries a diagnostic
   std::vector<std::uint8_t> gpu_differs;   // per bin: 1 when the GPU disagrees at a step in it
   std::vector<std::size_t> diagnostic_positions;  // positions in the scope, in order (first 4096)
+  // The run's diagnostics tied to no step (the memory checks' findings name lines, not steps; a
+  // stop before any step): listed in the Diagnostics tab, not marked here.
+  std::size_t stepless_diagnostics = 0;
 
   std::size_t bins() const { return diagnostic.size(); }
   // The first position of bin `b`; the bin of `position`.
@@ -27,6 +32,10 @@ struct TimelineMarks {
 
 // `gpu_differs`: the steps where the GPU disagrees (sorted).
 TimelineMarks make_timeline(const TraceIndex& index, const Scope& scope,
-                            std::span<const std::size_t> gpu_differs = {});
+                            std::span<const std::size_t> gpu_differs = {},
+                            std::size_t stepless_diagnostics = 0);
+// "block 0, warp 1 · 5 steps · 2 with diagnostics", and "· 2 findings of no step (Diagnostics
+// tab)" where the run has such: the timeline's own count never contradicts the Diagnostics tab's.
+std::string timeline_label(const TimelineMarks& t, std::string_view scope);
 
 }  // namespace warpsim::gui

@@ -240,6 +240,12 @@ TEST_CASE("a race the checks named: the case opens with it among the diagnostics
     REQUIRE(line > 0);
     REQUIRE(line <= a.m.run->line_marks.size());
     CHECK((a.m.run->line_marks[line - 1] & kLineHasDiagnostic) != 0);
+    // The timeline counts what it cannot mark, as the Diagnostics tab lists it.
+    refresh(a.m, a.v);
+    CHECK(a.m.timeline.stepless_diagnostics == diagnostics.size());
+    CHECK(timeline_label(a.m.timeline, "block 0, warp 0")
+              .ends_with(" · " + std::to_string(diagnostics.size()) +
+                         " findings of no step (Diagnostics tab)"));
   };
   check_open();
   // Opened again on the worker (the file changed since): under the checks again.

@@ -33,13 +33,10 @@ void draw_timeline(const Model& m, const ViewState& v, const Ui& ui, Commands& o
   }
   const std::string scope = v.all_warps ? "all warps" : "block " + std::to_string(v.warp.block) +
                                                             ", warp " + std::to_string(v.warp.warp);
-  char label[160];
-  std::snprintf(label, sizeof label, "%s · %zu %s · %zu%s with diagnostics", scope.c_str(),
-                t.steps, t.steps == 1 ? "step" : "steps", t.diagnostic_positions.size(),
-                t.diagnostic_positions.size() >= 4096 ? "+" : "");
+  const std::string label = timeline_label(t, scope);
   ImGui::PushFont(ui.fonts.small);
   ImGui::AlignTextToFramePadding();
-  ImGui::TextDisabled("%s", label);
+  ImGui::TextDisabled("%s", label.c_str());
   ImGui::PopFont();
   ImGui::SameLine();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
