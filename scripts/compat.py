@@ -595,9 +595,17 @@ def run_one(program: Program, args: argparse.Namespace, category: str) -> Outcom
 def gpu_verdict(code: int, output: str) -> str:
     if "stdout identical, exit status identical" in output and code == 0:
         return "identical"
-    for line in output.splitlines():
+    lines = output.splitlines()
+    for i, line in enumerate(lines):
         if line.startswith("warpsim exec --gpu:") or line.startswith("warpsim exec: --gpu:"):
-            return line.split(":", 1)[1].strip()[:120]
+            verdict = line.split(":", 1)[1].strip()[:120]
+            # exec --gpu's first differing stdout line, both sides, so the table shows what differs.
+            if i + 3 < len(lines) and lines[i + 1].strip().startswith("first difference at line"):
+                sim = lines[i + 2].strip().removeprefix("simulator:").strip()[:80]
+                gpu = lines[i + 3].strip().removeprefix("GPU:").strip()[:80]
+                verdict += (f"; {lines[i + 1].strip().rstrip(':')}: simulator `{sim}`, "
+                            f"GPU `{gpu}`")
+            return verdict
     return f"exit {code}"
 
 
@@ -664,7 +672,7 @@ def write_table(outcomes: list[Outcome], args: argparse.Namespace, checkout: Pat
             row += f" {o.sizes.replace('|', '/')} |"
         row += f" {reason} |"
         if gpu_column:
-            row += f" {o.gpu} |"
+            row += f" {o.gpu.replace('|', chr(92) + '|')} |"
         lines.append(row)
     if any(o.runs for o in outcomes):
         lines += ["", "Each run's exit status and digests (sha256, first 16 hex digits) of its stdout, "
