@@ -515,7 +515,6 @@ GradeResult grade(const Exercise& exercise, const fs::path& submission,
   std::optional<std::size_t> first_failure;
   Schedule failed_schedule;
   std::optional<runner::KernelFileResult> failed_run;  // the first failure's run (no steps)
-  bool failure_checked = false;  // the memory checks named the first failure's bug
   std::string out_of_time;  // the case that ran away: the cases after it are not run
   bool budget_spent = false;
   for (std::size_t i = 0; i < cases->size(); ++i) {
@@ -614,7 +613,6 @@ GradeResult grade(const Exercise& exercise, const fs::path& submission,
         first_failure = i;
         failed_schedule = s;
         failed_run = got;
-        failure_checked = !row.finding.empty();
       }
       break;
     }
@@ -634,7 +632,7 @@ GradeResult grade(const Exercise& exercise, const fs::path& submission,
     result.failure =
         explain_failure(e, submission, (*cases)[*first_failure], failed_schedule, *first_failure,
                         failed_run ? &*failed_run : nullptr, sandbox.box(), &runners,
-                        failure_checked);
+                        !result.cases[*first_failure].finding.empty());
   }
   result.seconds = seconds_since(start);
   return result;

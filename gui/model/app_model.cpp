@@ -739,15 +739,9 @@ void refresh(Model& m, const ViewState& v) {
   const std::uint64_t gen = run.generation;
   if (m.scope_generation != gen || m.scope.warp() != v.warp || m.scope.all_warps() != v.all_warps) {
     m.scope = Scope(run.index, v.warp, v.all_warps);
-    const auto& diagnostics = run.result.trace.diagnostics;
-    const std::size_t stepless = static_cast<std::size_t>(
-        std::count_if(diagnostics.begin(), diagnostics.end(), [&](const Diagnostic& d) {
-          return d.step < 0 || static_cast<std::size_t>(d.step) >= run.result.trace.steps.size();
-        }));
     m.timeline = make_timeline(run.index, m.scope,
                                run.gpu ? std::span<const std::size_t>(run.gpu->differing_steps)
-                                       : std::span<const std::size_t>(),
-                               stepless);
+                                       : std::span<const std::size_t>());
     m.scope_generation = gen;
   }
   StepCache& c = m.cache;

@@ -14,11 +14,10 @@ std::size_t TimelineMarks::bin_of(std::size_t position) const {
 }
 
 TimelineMarks make_timeline(const TraceIndex& index, const Scope& scope,
-                            std::span<const std::size_t> gpu_differs,
-                            std::size_t stepless_diagnostics) {
+                            std::span<const std::size_t> gpu_differs) {
   TimelineMarks t;
   t.steps = scope.size();
-  t.stepless_diagnostics = stepless_diagnostics;
+  t.stepless_diagnostics = index.unplaced_diagnostics().size();
   t.diagnostic.assign(std::min(t.steps, kTimelineBins), 0);
   t.gpu_differs.assign(t.diagnostic.size(), 0);
   for (const std::size_t step : gpu_differs) {

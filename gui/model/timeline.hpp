@@ -32,8 +32,7 @@ struct TimelineMarks {
 
 // `gpu_differs`: the steps where the GPU disagrees (sorted).
 TimelineMarks make_timeline(const TraceIndex& index, const Scope& scope,
-                            std::span<const std::size_t> gpu_differs = {},
-                            std::size_t stepless_diagnostics = 0);
+                            std::span<const std::size_t> gpu_differs = {});
 // "block 0, warp 1 · 5 steps · 2 with diagnostics", and "· 2 findings of no step (Diagnostics
 // tab)" where the run has such: the timeline's own count never contradicts the Diagnostics tab's.
 std::string timeline_label(const TimelineMarks& t, std::string_view scope);

@@ -20,6 +20,7 @@
 
 #include "kernel_child.hpp"
 #include "sandbox_process.hpp"
+#include "warpsim/fd_io.hpp"
 
 namespace warpsim::runner {
 namespace {
@@ -113,16 +114,11 @@ int job_file(const JobMessage& job) {
   const int fd = memfd_create("warpsim-job", MFD_CLOEXEC);
   if (fd < 0) return -1;
   const std::string bytes = encode(job);
-  for (std::size_t done = 0; done < bytes.size();) {
-    const ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const int error = n < 0 ? errno : EIO;
-      close(fd);
-      errno = error;
-      return -1;
-    }
-    done += static_cast<std::size_t>(n);
+  if (!write_all(fd, bytes.data(), bytes.size())) {
+    const int error = errno;
+    close(fd);
+    errno = error;
+    return -1;
   }
   if (lseek(fd, 0, SEEK_SET) != 0) {
     const int error = errno;

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <type_traits>
 
+#include "warpsim/fd_io.hpp"
+
 namespace warpsim::runner {
 namespace {
 
@@ -14,18 +16,6 @@ struct FrameHeader {
   std::uint32_t reserved;
   std::uint64_t bytes;
 };
-
-bool write_all(int fd, const void* data, std::size_t bytes) {
-  const auto* p = static_cast<const char*>(data);
-  while (bytes > 0) {
-    const ssize_t n = write(fd, p, bytes);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    p += n;
-    bytes -= static_cast<std::size_t>(n);
-  }
-  return true;
-}
 
 class Writer {
  public:

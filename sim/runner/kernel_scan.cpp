@@ -174,12 +174,11 @@ void for_each_kernel(const std::vector<Token>& tokens, Visit visit) {
   }
 }
 
-// The indices of the braces of the function body that follows the kernel declaration at
-// `global` (its `__global__` token); nullopt for a declaration without a body.
-std::optional<std::pair<std::size_t, std::size_t>> body_braces_after(
-    const std::vector<Token>& tokens, std::size_t global) {
+// The index of the "(" that opens the parameters of the kernel declared at `global` (its
+// `__global__` token), past attributes' groups; nullopt where a ; or { comes first.
+std::optional<std::size_t> parameters_open(const std::vector<Token>& tokens, std::size_t global) {
   std::size_t k = global + 1;
-  while (k < tokens.size() && !is(tokens[k], "(")) {  // attributes' groups, then the parameters
+  while (k < tokens.size() && !is(tokens[k], "(")) {
     if (tokens[k].kind == Kind::identifier && is_attribute_word(tokens[k].text) &&
         k + 1 < tokens.size() && is(tokens[k + 1], "(")) {
       k = skip_group(tokens, k + 1);
@@ -189,7 +188,16 @@ std::optional<std::pair<std::size_t, std::size_t>> body_braces_after(
     ++k;
   }
   if (k == tokens.size()) return std::nullopt;
-  k = skip_group(tokens, k);
+  return k;
+}
+
+// The indices of the braces of the function body that follows the kernel declaration at
+// `global` (its `__global__` token); nullopt for a declaration without a body.
+std::optional<std::pair<std::size_t, std::size_t>> body_braces_after(
+    const std::vector<Token>& tokens, std::size_t global) {
+  const std::optional<std::size_t> open = parameters_open(tokens, global);
+  if (!open) return std::nullopt;
+  std::size_t k = skip_group(tokens, *open);
   for (; k < tokens.size(); ++k) {  // trailing attributes, noexcept(...), -> type
     if (is(tokens[k], ";") || is(tokens[k], "=")) return std::nullopt;
     if (is(tokens[k], "(") || (is(tokens[k], "[") && k + 1 < tokens.size() &&
@@ -212,21 +220,14 @@ std::optional<std::pair<std::size_t, std::size_t>> body_braces_after(
 // tokens without default arguments: "( const float * in , float * out )", the parameters of a
 // function pointer type that names this overload among others of the same name (a header's stale
 // prototype with other parameters makes `&name` ambiguous).
+// Called for definitions only (body_braces_after found a body), so the parameters exist.
 std::string parameter_list_after(const std::vector<Token>& tokens, std::size_t at) {
-  std::size_t k = at + 1;
-  while (k < tokens.size() && !is(tokens[k], "(")) {
-    if (tokens[k].kind == Kind::identifier && is_attribute_word(tokens[k].text) &&
-        k + 1 < tokens.size() && is(tokens[k + 1], "(")) {
-      k = skip_group(tokens, k + 1);
-      continue;
-    }
-    ++k;
-  }
-  const std::size_t end = skip_group(tokens, k);
+  const std::size_t open = *parameters_open(tokens, at);
+  const std::size_t end = skip_group(tokens, open);
   std::string text;
   int depth = 0;
   bool in_default = false;
-  for (std::size_t j = k; j < end && j < tokens.size(); ++j) {
+  for (std::size_t j = open; j < end; ++j) {
     const std::string_view t = tokens[j].text;
     if (t == "(" || t == "[" || t == "{") ++depth;
     if (t == ")" || t == "]" || t == "}") --depth;

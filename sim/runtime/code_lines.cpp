@@ -14,6 +14,8 @@
 #include <map>
 #include <sstream>
 
+#include "warpsim/fd_io.hpp"
+
 namespace warpsim::runtime {
 namespace {
 
@@ -32,34 +34,19 @@ bool library_file(const std::string& file) {
 int g_helper_requests = -1;
 int g_helper_replies = -1;
 
-// All `size` bytes through `io` (::read or ::write), retried where a signal cut it short.
-template <class Io, class Byte>
-bool transfer_all(Io io, int fd, Byte* data, std::size_t size) {
-  while (size > 0) {
-    const ssize_t n = io(fd, data, size);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    data += n;
-    size -= static_cast<std::size_t>(n);
-  }
-  return true;
-}
-
 // One message: its length, then its bytes.
 bool send_text(int fd, const std::string& text) {
   const std::uint64_t size = text.size();
-  return transfer_all(::write, fd, reinterpret_cast<const char*>(&size), sizeof size) &&
-         transfer_all(::write, fd, text.data(), text.size());
+  return write_all(fd, &size, sizeof size) && write_all(fd, text.data(), text.size());
 }
 
 bool receive_text(int fd, std::string& text) {
   std::uint64_t size = 0;
-  if (!transfer_all(::read, fd, reinterpret_cast<char*>(&size), sizeof size) ||
-      size > (std::uint64_t{64} << 20)) {
+  if (!read_all(fd, &size, sizeof size) || size > (std::uint64_t{64} << 20)) {
     return false;
   }
   text.resize(size);
-  return transfer_all(::read, fd, text.data(), text.size());
+  return read_all(fd, text.data(), text.size());
 }
 
 // addr2line -i -a -e OBJECT ADDRESS... run directly (no shell); what it printed on stdout.

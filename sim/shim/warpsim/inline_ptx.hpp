@@ -30,6 +30,7 @@
 #include "warpsim/fp_round.hpp"
 #include "warpsim/integer_intrinsics.hpp"
 #include "warpsim/launch_stop.hpp"
+#include "warpsim/memory_intrinsics.hpp"
 #include "warpsim/thread_position.hpp"
 #include "warpsim/warp_intrinsics.hpp"
 
@@ -229,7 +230,7 @@ inline std::uint64_t globaltimer_register() {
 }
 inline std::uint32_t globaltimer_lo_register() { return static_cast<std::uint32_t>(globaltimer_register()); }
 inline std::uint32_t globaltimer_hi_register() { return static_cast<std::uint32_t>(globaltimer_register() >> 32); }
-inline std::uint64_t clock64_register() { return static_cast<std::uint64_t>(device::clock_ticks += device::kClockTicksPerRead); }
+inline std::uint64_t clock64_register() { return static_cast<std::uint64_t>(::clock64()); }
 inline std::uint32_t clock_register() { return static_cast<std::uint32_t>(clock64_register()); }
 // %tid, %ntid, %ctaid, %nctaid: x, y or z (axis 0, 1, 2) of the running lane's launch values.
 template <class V>
@@ -552,8 +553,7 @@ inline std::uint32_t bfind(T a, bool shift_amount) {
   U bits = static_cast<U>(a);
   if (std::is_signed_v<T> && a < 0) bits = static_cast<U>(~bits);
   if (bits == 0) return 0xffffffffu;
-  int position = width - 1;
-  while (((bits >> position) & 1u) == 0) --position;
+  const int position = 63 - __builtin_clzll(static_cast<std::uint64_t>(bits));
   return static_cast<std::uint32_t>(shift_amount ? width - 1 - position : position);
 }
 
