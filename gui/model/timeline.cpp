@@ -39,8 +39,8 @@ std::string timeline_label(const TimelineMarks& t, std::string_view scope) {
                      std::to_string(t.diagnostic_positions.size()) +
                      (t.diagnostic_positions.size() >= 4096 ? "+" : "") + " with diagnostics";
   if (t.stepless_diagnostics > 0) {
-    text += " · " + std::to_string(t.stepless_diagnostics) +
-            (t.stepless_diagnostics == 1 ? " finding" : " findings") + " of no step (Diagnostics tab)";
+    // Not "of no step": a deadlock's diagnostics are drawn after the warp's last step.
+    text += " · " + std::to_string(t.stepless_diagnostics) + " not on a step (Diagnostics tab)";
   }
   return text;
 }

@@ -33,8 +33,9 @@ struct TimelineMarks {
 // `gpu_differs`: the steps where the GPU disagrees (sorted).
 TimelineMarks make_timeline(const TraceIndex& index, const Scope& scope,
                             std::span<const std::size_t> gpu_differs = {});
-// "block 0, warp 1 · 5 steps · 2 with diagnostics", and "· 2 findings of no step (Diagnostics
-// tab)" where the run has such: the timeline's own count never contradicts the Diagnostics tab's.
+// "block 0, warp 1 · 5 steps · 2 with diagnostics", and "· 2 not on a step (Diagnostics tab)"
+// where the run has such (the memory checks' findings; a deadlock's, drawn after the last step):
+// the timeline's own count never contradicts the Diagnostics tab's.
 std::string timeline_label(const TimelineMarks& t, std::string_view scope);
 
 }  // namespace warpsim::gui

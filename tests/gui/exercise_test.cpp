@@ -245,7 +245,7 @@ TEST_CASE("a race the checks named: the case opens with it among the diagnostics
     CHECK(a.m.timeline.stepless_diagnostics == diagnostics.size());
     CHECK(timeline_label(a.m.timeline, "block 0, warp 0")
               .ends_with(" · " + std::to_string(diagnostics.size()) +
-                         " findings of no step (Diagnostics tab)"));
+                         " not on a step (Diagnostics tab)"));
   };
   check_open();
   // Opened again on the worker (the file changed since): under the checks again.
