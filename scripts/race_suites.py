@@ -332,6 +332,8 @@ def main():
         write_table(old["suite"], old["commit"], old["kernels"], summary, a.out)
         print(json.dumps(summary))
         return
+    if not os.path.isdir(a.checkout):
+        sys.exit("race_suites.py: %s: no such folder" % a.checkout)
     if not os.access(WARPSIM, os.X_OK):
         sys.exit("no warpsim at %s (build it, or set $WARPSIM)" % WARPSIM)
     commit = subprocess.run(["git", "-C", a.checkout, "rev-parse", "--short", "HEAD"],
