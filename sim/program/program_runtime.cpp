@@ -569,6 +569,7 @@ int run_grid(const KernelLaunchRequest& request, void (*body)(void*), void* cont
   options.policy = s.policy;
   options.seed = s.seed;
   options.order_seed = s.order_seed;
+  options.cooperative = request.cooperative;
 
   const Expected<void> shape = check_launch_shape(record.grid, record.block);
   if (!shape || request.shared_bytes > device::kDynamicSharedCapacity) {

@@ -104,28 +104,16 @@ class WorkerPool {
   std::uint64_t generation_ = 0;
 };
 
-// What one block left to merge: its findings and printf lines (ranges of its worker's logs).
-struct BlockOutput {
-  std::uint64_t block = 0;
-  unsigned worker = 0;
-  std::size_t found_begin = 0, found_end = 0;
-  std::size_t printf_begin = 0, printf_end = 0;
-};
-
-struct Worker {
-  Trace trace;  // its file table and printf lines
-  std::vector<FoundDiagnostic> found;
-  std::vector<BlockOutput> outputs;  // blocks that found something or printed
-  std::uint64_t stopped_block = ~std::uint64_t{0};
-  BlockOutcome stopped;
-};
-
 Dim3 block_index(std::uint64_t linear, Dim3 g) {
   return {static_cast<std::uint32_t>(linear % g.x), static_cast<std::uint32_t>(linear / g.x % g.y),
           static_cast<std::uint32_t>(linear / (std::uint64_t{g.x} * g.y))};
 }
 
 }  // namespace
+
+void run_on_workers(unsigned n, const std::function<void(unsigned)>& job) {
+  WorkerPool::instance().run(n, job);
+}
 
 bool can_spread_blocks(const LaunchOptions& o) {
   // A grid past 2^24 blocks would need more memory for the per-block step counts than it saves.
@@ -140,15 +128,15 @@ void run_blocks_spread(const LaunchOptions& options, const std::function<void()>
   const std::uint64_t count = g.count();
   const unsigned jobs = static_cast<unsigned>(std::min<std::uint64_t>(options.jobs, count));
   std::vector<std::uint64_t> block_steps(count, 0);
-  std::vector<Worker> workers(jobs);
+  std::vector<BlockWorker> workers(jobs);
   // Blocks are handed out in chunks, in increasing order; a block past the first one that
   // stopped the launch is not started (a run on one thread would not have reached it).
   const std::uint64_t chunk = std::clamp<std::uint64_t>(count / (std::uint64_t{jobs} * 16), 1, 64);
   std::atomic<std::uint64_t> next{0};
   std::atomic<std::uint64_t> first_stop{~std::uint64_t{0}};
 
-  WorkerPool::instance().run(jobs, [&](unsigned index) {
-    Worker& w = workers[index];
+  run_on_workers(jobs, [&](unsigned index) {
+    BlockWorker& w = workers[index];
     w.trace.grid = g;
     w.trace.block = options.block;
     std::uint64_t steps = 0;  // the running block's: each block has the whole budget
@@ -184,8 +172,8 @@ void run_blocks_spread(const LaunchOptions& options, const std::function<void()>
   // Where a run on one thread would have stopped: the first block that stopped, or the block in
   // which the launch's steps passed the budget, whichever comes first.
   std::uint64_t stop = first_stop.load();
-  const Worker* stopper = nullptr;
-  for (const Worker& w : workers) {
+  const BlockWorker* stopper = nullptr;
+  for (const BlockWorker& w : workers) {
     if (w.stopped_block == stop) stopper = &w;
   }
   std::uint64_t total = 0;
@@ -215,9 +203,13 @@ void run_blocks_spread(const LaunchOptions& options, const std::function<void()>
                      " threads: with --jobs 1 the message names the warp and the line)";
   }
 
-  // Findings and printf lines, block by block, into the launch's trace.
+  merge_block_outputs(workers, stop, result);
+}
+
+void merge_block_outputs(std::vector<BlockWorker>& workers, std::uint64_t stop,
+                         LaunchResult& result) {
   std::vector<const BlockOutput*> outputs;
-  for (const Worker& w : workers) {
+  for (const BlockWorker& w : workers) {
     for (const BlockOutput& o : w.outputs) {
       if (o.block <= stop) outputs.push_back(&o);
     }
@@ -226,7 +218,7 @@ void run_blocks_spread(const LaunchOptions& options, const std::function<void()>
             [](const BlockOutput* a, const BlockOutput* b) { return a->block < b->block; });
   DiagnosticRecorder recorder(result.trace);
   for (const BlockOutput* o : outputs) {
-    Worker& w = workers[o->worker];
+    BlockWorker& w = workers[o->worker];
     const auto renumber = [&](SourceLine& line) {
       if (line.file < w.trace.files.size()) {
         line.file = result.trace.file_index(w.trace.files[line.file]);

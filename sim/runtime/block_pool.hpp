@@ -11,11 +11,42 @@
 // shadow for the launch), a single block, or jobs = 1.
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <vector>
 
+#include "block_runner.hpp"
+#include "diagnostic_recorder.hpp"
 #include "warpsim/launch.hpp"
 
 namespace warpsim::runtime {
+
+// Runs job(0) on the calling thread and job(1) .. job(n - 1) on the process's worker threads
+// (kept for its life; each has an alternate signal stack and a dynamic shared buffer of its own);
+// returns when every one has returned. Launches from several threads take turns.
+void run_on_workers(unsigned n, const std::function<void(unsigned)>& job);
+
+// What one block left to merge: its findings and printf lines (ranges of its worker's logs).
+struct BlockOutput {
+  std::uint64_t block = 0;
+  unsigned worker = 0;
+  std::size_t found_begin = 0, found_end = 0;
+  std::size_t printf_begin = 0, printf_end = 0;
+};
+
+// One OS thread's share of a launch run on several.
+struct BlockWorker {
+  Trace trace;  // its file table and printf lines
+  std::vector<FoundDiagnostic> found;
+  std::vector<BlockOutput> outputs;  // blocks that found something or printed
+  std::uint64_t stopped_block = ~std::uint64_t{0};
+  BlockOutcome stopped;
+};
+
+// The findings and printf lines of the workers' blocks up to `stop`, in block order, into
+// result.trace (findings replayed through one DiagnosticRecorder, file indexes renumbered).
+void merge_block_outputs(std::vector<BlockWorker>& workers, std::uint64_t stop,
+                         LaunchResult& result);
 
 // Whether `options` let the blocks of a launch run on several threads with the results of a
 // run on one.

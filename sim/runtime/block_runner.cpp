@@ -81,12 +81,12 @@ LanePosition position_snapshot() noexcept {
 }
 
 BlockRunner::BlockRunner(const LaunchOptions& options, const std::function<void()>& thread_body,
-                         Trace& trace, std::uint64_t& steps)
+                         Trace& trace, std::uint64_t& steps, StackPool* stacks)
     : options_(options),
       thread_body_(thread_body),
       trace_(trace),
       steps_(steps),
-      stacks_(StackPool::for_this_thread()),
+      stacks_(stacks != nullptr ? *stacks : StackPool::for_this_thread()),
       maximal_(options.policy == ConvergencePolicy::maximal),
       rng_(options.seed),
       order_seeded_(options.order_seed != 0),
@@ -166,7 +166,10 @@ BlockOutcome BlockRunner::run(std::uint64_t block_linear, Dim3 block_idx) {
   for (Lane& l : lanes_) {
     l.env.block_idx = {block_idx.x, block_idx.y, block_idx.z};
     l.started = false;
+    l.grid_syncs = 0;
   }
+  grid_syncs_ = 0;
+  grid_progress_seen_ = 0;
 
   if (order_seeded_) current_warp_ = static_cast<std::uint32_t>(order_rng_() % warps_.size());
   BlockRunner* const outer = tl_runner;
@@ -502,6 +505,13 @@ void BlockRunner::named_barrier(std::uint32_t id, std::uint32_t count, bool coun
   w.at_barrier |= lane_bit(i);
   if ((w.at_barrier | w.exited) == kFullMask) w.barrier_arrival = ++barrier_arrivals_;
   switch_to(pick_next());
+}
+
+bool BlockRunner::stacks_intact() const {
+  for (const Lane& l : lanes_) {
+    if (l.stack.top != nullptr && !stacks_.canary_intact(l.stack)) return false;
+  }
+  return true;
 }
 
 void BlockRunner::lane_printf(std::string text) {

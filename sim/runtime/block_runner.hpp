@@ -31,6 +31,7 @@ namespace warpsim::runtime {
 struct Warp;
 class MemoryChecker;
 class BlockRunner;
+class GridBarrier;
 
 // The block runner running on this thread (initial-exec: read without a __tls_get_addr call,
 // as the memory checks' callbacks do on every access).
@@ -50,6 +51,7 @@ struct Lane {
   // How far below its top the stack's fibers start (prepare_lane): a property of the stack, so
   // it moves with the stack when a lane hands it on (lane_entry).
   std::size_t stack_colour = 0;
+  std::uint32_t grid_syncs = 0;  // grid barriers this lane has passed in its block
 };
 
 // A lane's state is the mask it sits in: ready, at_op, at_barrier, exited, or none (running).
@@ -115,8 +117,9 @@ BlockRunner& runner_or_abort(const char* what);
 
 class BlockRunner {
  public:
+  // `stacks`: where the lanes' stacks come from (nullptr: this OS thread's pool).
   BlockRunner(const LaunchOptions& options, const std::function<void()>& thread_body, Trace& trace,
-              std::uint64_t& steps);
+              std::uint64_t& steps, StackPool* stacks = nullptr);
   BlockRunner(const BlockRunner&) = delete;
   BlockRunner& operator=(const BlockRunner&) = delete;
   ~BlockRunner();
@@ -131,6 +134,9 @@ class BlockRunner {
   int block_barrier(Op op, int predicate, device::CallSite site);
   void named_barrier(std::uint32_t id, std::uint32_t count, bool counted, device::CallSite site);
   void lane_printf(std::string text);
+  // cooperative_groups' grid barrier, between its two __syncthreads: the block's first lane to
+  // call it waits until every block of the grid has (resident_grid.hpp); the others pass.
+  void grid_barrier(device::CallSite site);
   // Asynchronous barriers (async_barriers.cpp; device_abi.hpp states them).
   void async_barrier_init(device::AsyncBarrier& barrier, std::int64_t expected, const char* what,
                           device::CallSite site);
@@ -144,6 +150,7 @@ class BlockRunner {
   void spin_preempt(device::CallSite site);
 
   static BlockRunner* current() { return tl_runner; }
+  const LaunchOptions& options() const { return options_; }
   const Lane* running_lane() const { return running_; }
   // Called from the running lane: the launch stops with `status` and this lane never runs again
   // (its stack is dropped, not unwound: it stands before an access that must not happen).
@@ -155,6 +162,11 @@ class BlockRunner {
   // Findings go to `found` as they are made instead of into the trace (nullptr: the trace), for
   // a launch whose blocks run on several threads (block_pool.cpp).
   void log_findings(std::vector<FoundDiagnostic>* found) { found_ = found; }
+  // The grid barrier of a launch whose blocks are all resident (nullptr: grid barriers across
+  // blocks stop the launch).
+  void set_grid_barrier(GridBarrier* grid) { grid_ = grid; }
+  // Whether every lane's stack is as it was given (slab stacks have no guard page to fault).
+  bool stacks_intact() const;
 
  private:
   static void lane_entry(void* lane);
@@ -286,6 +298,9 @@ class BlockRunner {
   std::vector<std::uint32_t> runnable_;  // choose_warp's candidates (kept to reuse its memory)
   StepOutputs out_{};
   MemoryChecker* checker_ = nullptr;
+  GridBarrier* grid_ = nullptr;
+  std::uint32_t grid_syncs_ = 0;  // grid barriers the block has passed
+  std::uint64_t grid_progress_seen_ = 0;  // GridBarrier::progress() at the last spin limit
   // Barriers of multi-warp groups (group_sync), by first thread and count; new each block.
   std::unordered_map<std::uint64_t, device::AsyncBarrier> group_barriers_;
   // With memory checks: each barrier's arrivals in its current phase, as (thread, its clock).

@@ -43,6 +43,10 @@ void named_barrier(std::uint32_t id, std::uint32_t count, bool counted, CallSite
   runner_or_abort("__barrier_sync").named_barrier(id, count, counted, site);
 }
 
+void grid_barrier(CallSite site) { runner_or_abort("grid_group::sync").grid_barrier(site); }
+
+bool cooperative_launch() { return runner_or_abort("grid_group::is_valid").options().cooperative; }
+
 LaneStack lane_stack() {
   const runtime::BlockRunner* r = runtime::BlockRunner::current();
   const runtime::Lane* lane = r != nullptr ? r->running_lane() : nullptr;

@@ -12,11 +12,14 @@
 // The order is that of the policy in force (lane order, or the seeded choices), so a run is as
 // deterministic as before. When the block spins LaunchOptions::spin_limit ticks with no step,
 // barrier or exit anywhere, nothing can change any more: the run stops as a livelock naming the
-// spinning lanes and their loops.
+// spinning lanes and their loops. (In a cooperative launch, whose blocks are all resident, only
+// once no block of the grid has progressed either: resident_grid.hpp.)
 #include <bit>
 #include <string>
+#include <thread>
 
 #include "block_runner.hpp"
+#include "resident_grid.hpp"
 
 namespace warpsim::device {
 
@@ -60,6 +63,7 @@ void BlockRunner::spin_preempt(device::CallSite site) {
     spun_since_exits_ = exits_;
     spun_ticks_ = 0;
     for (Warp& x : warps_) x.spin_where.fill({});
+    if (grid_ != nullptr) grid_->note_progress();
   }
   if (site.line != 0) {
     if (site.file != l.where_file) note_site(l, site);
@@ -68,7 +72,23 @@ void BlockRunner::spin_preempt(device::CallSite site) {
   }
   spun_ticks_ += static_cast<std::uint64_t>(device::kSpinSliceTicks);
   w.yielded |= lane_bit(static_cast<int>(l.lane));
-  if (spun_ticks_ >= options_.spin_limit) stop_livelock();
+  if (spun_ticks_ >= options_.spin_limit) {
+    if (grid_ != nullptr && grid_->progress() != grid_progress_seen_) {
+      // Resident blocks: another block progressed meanwhile, and may yet set what this one awaits.
+      grid_progress_seen_ = grid_->progress();
+      spun_ticks_ = 0;
+    } else {
+      stop_livelock();
+    }
+  }
+  if (grid_ != nullptr) {
+    // Another block stopped the launch, which says why: this one stops with it.
+    if (grid_->launch_stopped()) {
+      stop_running_lane(LaunchStatus::kernel_exception, "stopped with the launch");
+    }
+    // Resident blocks share the cores with the block this one may wait for: let it run.
+    std::this_thread::yield();
+  }
   switch_to(pick_next());  // after a livelock: back to the launch, which unwinds this lane
 }
 
@@ -147,7 +167,7 @@ void BlockRunner::stop_livelock() {
   }
   abort_launch(LaunchStatus::deadlock,
                livelock_stop_message(block_linear_, options_.spin_limit, spinners, waiting,
-                                     trace_.files));
+                                     trace_.files, grid_ != nullptr));
 }
 
 }  // namespace warpsim::runtime

@@ -8,6 +8,7 @@
 #include "block_pool.hpp"
 #include "block_runner.hpp"
 #include "memory_checker.hpp"
+#include "resident_grid.hpp"
 #include "warpsim/device_abi.hpp"
 
 namespace warpsim {
@@ -98,6 +99,10 @@ LaunchResult launch(const LaunchOptions& options, const std::function<void()>& t
   LaunchResult result;
   result.trace.grid = options.grid;
   result.trace.block = options.block;
+  if (runtime::runs_resident(options)) {
+    runtime::run_blocks_resident(options, thread_body, result);
+    return result;
+  }
   if (runtime::can_spread_blocks(options)) {
     runtime::run_blocks_spread(options, thread_body, result);
     return result;

@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <cassert>
+#include <cstdint>
+#include <cstring>
 #include <new>
 
 // Under valgrind, every fiber stack must be registered, or memcheck takes each switch between
@@ -28,13 +30,56 @@ std::size_t round_to_pages(std::size_t bytes) {
   return (bytes + page - 1) / page * page;
 }
 
+constexpr std::uint64_t kCanary = 0x57a9c5a11ca7a21dULL;
+
 }  // namespace
 
 StackPool::~StackPool() {
   for (const Stack& s : free_) ::munmap(s.base, s.bytes);
+  if (slab_ != nullptr) ::munmap(slab_, slab_bytes_);
+}
+
+StackPool& StackPool::slab_for_this_thread(std::size_t count, std::size_t size) {
+  static thread_local StackPool pool;
+  const std::size_t stack = round_to_pages(size);
+  if (pool.slab_ != nullptr && (pool.slab_stack_ != stack || pool.slab_count_ < count)) {
+    ::munmap(pool.slab_, pool.slab_bytes_);
+    pool.slab_ = nullptr;
+  }
+  if (pool.slab_ == nullptr) {
+    pool.slab_stack_ = stack;
+    pool.slab_count_ = count;
+  }
+  pool.slab_taken_ = 0;
+  return pool;
+}
+
+bool StackPool::canary_intact(fiber::Stack stack) const {
+  if (slab_stack_ == 0) return true;
+  const char* bottom = static_cast<const char*>(stack.top) - stack.size;
+  std::uint64_t word = 0;
+  std::memcpy(&word, bottom, sizeof word);
+  return word == kCanary;
 }
 
 fiber::Stack StackPool::take(std::size_t size) {
+  if (slab_stack_ != 0) {
+    if (round_to_pages(size) != slab_stack_ || slab_taken_ == slab_count_) throw std::bad_alloc();
+    if (slab_ == nullptr) {
+      slab_bytes_ = page_size() + slab_stack_ * slab_count_;
+      void* base = ::mmap(nullptr, slab_bytes_, PROT_READ | PROT_WRITE,
+                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+      if (base == MAP_FAILED) throw std::bad_alloc();
+      ::mprotect(base, page_size(), PROT_NONE);
+      slab_ = static_cast<char*>(base);
+    }
+    char* const bottom = slab_ + page_size() + slab_stack_ * slab_taken_++;
+#if defined(WARPSIM_VALGRIND_STACKS)
+    VALGRIND_STACK_REGISTER(bottom, bottom + slab_stack_);
+#endif
+    std::memcpy(bottom, &kCanary, sizeof kCanary);
+    return {bottom + slab_stack_, slab_stack_};
+  }
   const std::size_t usable = round_to_pages(size);
   const std::size_t bytes = usable + page_size();
   void* base = nullptr;
@@ -64,6 +109,7 @@ fiber::Stack StackPool::take(std::size_t size) {
 }
 
 void StackPool::give_back(fiber::Stack stack) {
+  if (slab_stack_ != 0) return;  // the slab goes as a whole
   const std::size_t bytes = stack.size + page_size();
   free_.push_back({static_cast<char*>(stack.top) - bytes, bytes});
 }

@@ -1,6 +1,12 @@
 // Fiber stacks, pooled per OS thread and reused across blocks and launches: creating a block's
 // lanes must cost no mmap. Each stack has a PROT_NONE guard page below it, so a lane that
 // overflows its stack faults instead of corrupting its neighbour.
+//
+// A slab pool (slab()) is for a grid whose blocks are all resident at once (a cooperative launch:
+// resident_grid.hpp): a mapping per stack would need two of the kernel's mappings per lane, and
+// 264 blocks of 1024 lanes pass its limit (vm.max_map_count, 65530 by default). Its stacks lie in
+// one mapping with a guard page below the lowest only; each starts with a canary instead, which
+// canary_intact() checks once the block has run.
 #pragma once
 
 #include <cstddef>
@@ -21,6 +27,13 @@ class StackPool {
   void give_back(fiber::Stack stack);
 
   static StackPool& for_this_thread();
+  // This OS thread's slab pool with room for `count` stacks of `size` bytes, all free: one
+  // mapping, made when no earlier one is large enough and kept for the thread's next launch (its
+  // pages stay faulted in: a cooperative launch run again costs no fresh memory).
+  static StackPool& slab_for_this_thread(std::size_t count, std::size_t size);
+  // Whether nothing overflowed into `stack` from the one above it (slab stacks; always true for
+  // guarded ones).
+  bool canary_intact(fiber::Stack stack) const;
 
  private:
   struct Stack {
@@ -28,6 +41,9 @@ class StackPool {
     std::size_t bytes;  // whole mapping, guard included
   };
   std::vector<Stack> free_;
+  // Slab mode: the mapping (guard page first), its stacks' size and count, how many are taken.
+  char* slab_ = nullptr;
+  std::size_t slab_bytes_ = 0, slab_stack_ = 0, slab_count_ = 0, slab_taken_ = 0;
 };
 
 }  // namespace warpsim::runtime

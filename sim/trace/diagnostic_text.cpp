@@ -305,7 +305,7 @@ std::string step_budget_message(std::uint64_t max_steps, std::uint64_t block, st
 
 std::string livelock_stop_message(std::uint64_t block, std::uint64_t spin_limit,
                                   std::span<const LivelockSpinner> spinners, std::uint64_t waiting,
-                                  std::span<const std::string> files) {
+                                  std::span<const std::string> files, bool blocks_resident) {
   std::string text = "livelock in block " + std::to_string(block) + ": ";
   for (std::size_t k = 0; k < spinners.size(); ++k) {
     const LivelockSpinner& s = spinners[k];
@@ -319,8 +319,11 @@ std::string livelock_stop_message(std::uint64_t block, std::uint64_t spin_limit,
     text += plural(waiting, "thread waits", "threads wait") +
             " in warp-level calls or barriers meanwhile; ";
   }
-  text += "nothing they wait for can happen: a flag never set, or set by a later block, and "
-          "warpsim runs blocks one at a time)";
+  text += blocks_resident
+              ? "nothing they wait for can happen: no block of the cooperative launch, all of "
+                "them resident, progressed meanwhile)"
+              : "nothing they wait for can happen: a flag never set, or set by a later block, and "
+                "warpsim runs blocks one at a time)";
   return text;
 }
 

@@ -155,13 +155,27 @@ __global__ void label_groups(unsigned* size, unsigned* rank, unsigned* meta_rank
   odd_size[i] = cg::binary_partition(warp, (i & 1) != 0).size();
 }
 
-// Grid-wide numbers; grid sync is simulated only for a single block.
+// Grid-wide numbers; grid sync holds every block of a cooperative launch.
 __global__ void grid_ranks(unsigned long long* rank, unsigned long long* size) {
   cg::grid_group grid = cg::this_grid();
   const unsigned long long r = grid.thread_rank();
   rank[r] = r;
   size[r] = grid.size();
   grid.sync();  // @grid_sync
+}
+
+// Each thread writes its rank, then after the grid barrier reads the rank of the thread one
+// block further on (wrapping): only a barrier across blocks makes that value there. Block
+// `skip_block` returns before the barrier (none when it is past the grid).
+__global__ void grid_rotate(unsigned* value, unsigned* seen, unsigned skip_block) {
+  cg::grid_group grid = cg::this_grid();
+  if (blockIdx.x == skip_block) return;
+  const unsigned long long r = grid.thread_rank();
+  value[r] = static_cast<unsigned>(r) + 1;
+  grid.sync();  // @grid_rotate_sync
+  seen[r] = value[(r + blockDim.x) % grid.size()];
+  grid.sync();
+  value[r] = 0;
 }
 
 // The block stages its 64 inputs in shared memory with memcpy_async and reads them reversed, so

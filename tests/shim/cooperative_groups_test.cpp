@@ -348,7 +348,7 @@ TEST_CASE("labeled_partition and binary_partition group lanes by label") {
   CHECK(steps_of(r, Op::match_any).size() == 1);
 }
 
-TEST_CASE("grid_group numbers threads across blocks; sync works for a single block only") {
+TEST_CASE("grid_group numbers threads across blocks; sync outside a cooperative launch stops it") {
   SUBCASE("one block: sync is a __syncthreads") {
     std::vector<unsigned long long> rank(64), size(64);
     const auto r = warpsim::launch(shape(1, 64), [&] { grid_ranks(rank.data(), size.data()); });
@@ -359,15 +359,53 @@ TEST_CASE("grid_group numbers threads across blocks; sync works for a single blo
     REQUIRE(barriers.size() == 2);  // one step per warp
     for (const TraceStep& b : barriers) check_site(r, b, line_of("grid_sync"));
   }
-  SUBCASE("several blocks: the launch stops with a message naming the line") {
+  SUBCASE("several blocks, not cooperative: the launch stops with a message naming the line") {
     std::vector<unsigned long long> rank(128), size(128);
     const auto r = warpsim::launch(shape(2, 64), [&] { grid_ranks(rank.data(), size.data()); });
     CHECK(r.status == LaunchStatus::kernel_exception);
     CHECK(r.message.find("grid_group::sync()") != std::string::npos);
+    CHECK(r.message.find("outside a cooperative launch") != std::string::npos);
     CHECK(r.message.find("cg_kernels.cuh:" + std::to_string(line_of("grid_sync"))) !=
           std::string::npos);
     CHECK(rank[0] == 0);
     CHECK(size[0] == 128);
+  }
+}
+
+TEST_CASE("a cooperative launch keeps every block resident: grid.sync() holds them all") {
+  constexpr unsigned kBlocks = 40, kThreads = 96, kAll = kBlocks * kThreads;
+  LaunchOptions options = shape(kBlocks, kThreads);
+  options.cooperative = true;
+  options.record_steps = false;
+  std::vector<unsigned> value(kAll, 0), seen(kAll, 0);
+
+  SUBCASE("every thread reads what the next block wrote before the barrier") {
+    const auto r = warpsim::launch(options, [&] { grid_rotate(value.data(), seen.data(), ~0u); });
+    REQUIRE(r.status == LaunchStatus::completed);
+    for (unsigned t = 0; t < kAll; ++t) {
+      CAPTURE(t);
+      CHECK(seen[t] == (t + kThreads) % kAll + 1);
+      CHECK(value[t] == 0);  // the second barrier held every block too
+    }
+    CHECK(r.steps > 0);
+  }
+  SUBCASE("a block that returns before the barrier is a deadlock naming it and the line") {
+    const auto r = warpsim::launch(options, [&] { grid_rotate(value.data(), seen.data(), 5); });
+    CHECK(r.status == LaunchStatus::deadlock);
+    CHECK(r.message.find("block 5 ended without reaching it") != std::string::npos);
+    CHECK(r.message.find("cg_kernels.cuh:" + std::to_string(line_of("grid_rotate_sync"))) !=
+          std::string::npos);
+  }
+  SUBCASE("what runs the blocks one at a time says so at the barrier") {
+    options.record_steps = true;
+    auto r = warpsim::launch(options, [&] { grid_rotate(value.data(), seen.data(), ~0u); });
+    CHECK(r.status == LaunchStatus::kernel_exception);
+    CHECK(r.message.find("records its steps") != std::string::npos);
+    options.record_steps = false;
+    options.order_seed = 3;
+    r = warpsim::launch(options, [&] { grid_rotate(value.data(), seen.data(), ~0u); });
+    CHECK(r.status == LaunchStatus::kernel_exception);
+    CHECK(r.message.find("order seed") != std::string::npos);
   }
 }
 

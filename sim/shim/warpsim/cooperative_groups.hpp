@@ -11,8 +11,9 @@
 // tile's threads, parked by the runtime: warpsim/device_abi.hpp group_sync), and cg::reduce; as in
 // CUDA they have no shuffles, votes or matches (those members do not exist).
 //
-// Not simulated: cluster and multi-grid groups, and grid_group::sync() across more than one block
-// (warpsim runs blocks one at a time): that call stops the launch with a message naming the line.
+// grid_group::sync() across blocks needs a cooperative launch (cudaLaunchCooperativeKernel), whose
+// blocks the runtime keeps resident at once; elsewhere it stops the launch naming the line and why.
+// Not simulated: cluster and multi-grid groups.
 #pragma once
 
 #include <algorithm>
@@ -80,21 +81,21 @@ constexpr int wrapping_add(int a, int b) {
 
 constexpr bool valid_tile_size(unsigned int n) { return n != 0 && n <= 32 && (n & (n - 1)) == 0; }
 
-// What CUDA traps on (a dynamic tile size that is not 1..32 and a power of two) and what the
-// simulator cannot run (a grid-wide barrier across blocks) stop the launch with this message.
+// What CUDA traps on (a dynamic tile size that is not 1..32 and a power of two) stops the launch
+// with this message.
 [[noreturn]] inline void stop(const std::string& what, Site site) {
   throw std::logic_error(std::string(site.file) + ":" + std::to_string(site.line) +
                          ": cooperative_groups: " + what);
 }
 
+// grid_group::sync(), built as CUDA builds it: a __syncthreads, the block's arrival at the grid
+// barrier (the runtime holds it until every block has arrived: a cooperative launch's blocks are
+// all resident, sim/runtime/resident_grid.hpp), a __syncthreads. Where they are not, the runtime
+// stops the launch naming the line and why.
 inline void grid_sync(Site site) {
-  const unsigned long long blocks = grid_num_blocks();
-  if (blocks != 1) {
-    stop("grid_group::sync() across " + std::to_string(blocks) +
-             " blocks is not simulated: warpsim runs one block at a time (launch a single block, "
-             "or split the kernel at the grid barrier)",
-         site);
-  }
+  __syncthreads(site);
+  if (grid_num_blocks() == 1) return;
+  ::warpsim::device::grid_barrier(site);
   __syncthreads(site);
 }
 
@@ -258,14 +259,16 @@ inline thread_block this_thread_block(block_tile_memory<MaxBlockSize>&) {
   return this_thread_block();
 }
 
-// The whole grid. Ranks and sizes are exact; sync() is simulated only for a single-block grid
-// (where it is a __syncthreads), and is_valid() says whether it can be.
+// The whole grid. Ranks and sizes are exact; sync() holds every block of a cooperative launch
+// (a single block's is a __syncthreads), and is_valid() says whether the launch is cooperative.
 class grid_group : public thread_group {
   friend grid_group this_grid();
   grid_group() : thread_group(Kind::grid) {}
 
  public:
-  bool is_valid() const { return ::warpsim::shim::cg::grid_num_blocks() == 1; }
+  bool is_valid() const {
+    return ::warpsim::shim::cg::grid_num_blocks() == 1 || ::warpsim::device::cooperative_launch();
+  }
   void sync(Site site = Site::here()) const { ::warpsim::shim::cg::grid_sync(site); }
   static unsigned long long num_blocks() { return ::warpsim::shim::cg::grid_num_blocks(); }
   static unsigned long long block_rank() { return ::warpsim::shim::cg::grid_block_rank(); }

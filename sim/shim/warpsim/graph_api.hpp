@@ -177,7 +177,7 @@ inline NodeWork kernel_node_work(const cudaKernelNodeParams& p, const char* api,
       "or a kernel of a library)",
       api, file, line);
   return kernel.bind(p.func, kernel.name, p.warpsim_host_gridDim, p.warpsim_host_blockDim,
-                     p.sharedMemBytes, p.kernelParams, file, line);
+                     p.sharedMemBytes, false, p.kernelParams, file, line);
 }
 
 inline NodeWork memset_node_work(const cudaMemsetParams& p) {

@@ -781,11 +781,12 @@ struct LaunchConfig {
   dim3 grid, block;
   std::size_t shared_bytes = 0;
   cudaStream_t stream = nullptr;
+  bool cooperative = false;  // cudaLaunchCooperativeKernel's: every block resident at once
 };
 
 inline LaunchConfig launch_config(dim3 grid, dim3 block, std::size_t shared_bytes = 0,
-                                  cudaStream_t stream = nullptr) {
-  return {grid, block, shared_bytes, stream};
+                                  cudaStream_t stream = nullptr, bool cooperative = false) {
+  return {grid, block, shared_bytes, stream, cooperative};
 }
 
 // `call` calls the kernel with the arguments; operator() takes them, keeps a copy of each (the
@@ -895,6 +896,7 @@ struct KernelLaunch {
     request.block[2] = config.block.z;
     request.shared_bytes = config.shared_bytes;
     request.stream = config.stream;
+    request.cooperative = config.cooperative;
     request.host_pointer_args = host_pointers(values, std::index_sequence_for<Args...>{});
     const void* pointers[sizeof...(Args) + 1] = {};
     std::size_t element_sizes[sizeof...(Args) + 1] = {};

@@ -17,10 +17,11 @@
 namespace warpsim::shim {
 
 // The work of launching `kernel` (a registered kernel's address) with `args` read now (CUDA
-// copies a launch's and a kernel node's arguments when they are given).
+// copies a launch's and a kernel node's arguments when they are given); `cooperative`: as
+// cudaLaunchCooperativeKernel launches it.
 using KernelBinder = NodeWork (*)(const void* kernel, const char* name, dim3 grid, dim3 block,
-                                  std::size_t shared_bytes, void** args, const char* file,
-                                  unsigned line);
+                                  std::size_t shared_bytes, bool cooperative, void** args,
+                                  const char* file, unsigned line);
 
 struct RegisteredKernel {
   const void* address;
@@ -57,8 +58,8 @@ inline const RegisteredKernel& registered_kernel_at(const void* address, const c
 
 template <class... Params, std::size_t... I>
 NodeWork bind_kernel_arguments(void (*kernel)(Params...), const char* name, dim3 grid, dim3 block,
-                               std::size_t shared_bytes, void** args, const char* file,
-                               unsigned line, std::index_sequence<I...>) {
+                               std::size_t shared_bytes, bool cooperative, void** args,
+                               const char* file, unsigned line, std::index_sequence<I...>) {
   using Values = std::tuple<std::remove_cv_t<std::remove_reference_t<Params>>...>;
   Values values(*static_cast<std::remove_cv_t<std::remove_reference_t<Params>>*>(args[I])...);
   return [=](CUstream_st* stream) {
@@ -66,7 +67,7 @@ NodeWork bind_kernel_arguments(void (*kernel)(Params...), const char* name, dim3
     return std::apply(
         [&](auto&... v) {
           return launch_kernel(name, file, line,
-                               launch_config(grid, block, shared_bytes, stream),
+                               launch_config(grid, block, shared_bytes, stream, cooperative),
                                [kernel](auto&&... a) { kernel(a...); })(v...);
         },
         copy);
@@ -75,10 +76,11 @@ NodeWork bind_kernel_arguments(void (*kernel)(Params...), const char* name, dim3
 
 template <class... Params>
 NodeWork bind_kernel(const void* address, const char* name, dim3 grid, dim3 block,
-                     std::size_t shared_bytes, void** args, const char* file, unsigned line) {
+                     std::size_t shared_bytes, bool cooperative, void** args, const char* file,
+                     unsigned line) {
   if (sizeof...(Params) != 0 && args == nullptr) return {};
   auto* kernel = reinterpret_cast<void (*)(Params...)>(const_cast<void*>(address));
-  return bind_kernel_arguments(kernel, name, grid, block, shared_bytes, args, file, line,
+  return bind_kernel_arguments(kernel, name, grid, block, shared_bytes, cooperative, args, file, line,
                                std::index_sequence_for<Params...>{});
 }
 

@@ -11,8 +11,10 @@
 // block), with these assumptions, since no GPU compile says otherwise: every kernel uses 32
 // registers per thread (then registers never limit a block of up to 1024 threads) and no static
 // shared memory, and takes blocks of up to 1024 threads (__launch_bounds__ is not seen).
-// Cooperative launches run as ordinary ones (blocks one at a time); a grid.sync() across blocks
-// stops the launch (cooperative_groups.hpp).
+// Cooperative launches (cudaLaunchCooperativeKernel, cudaLaunchKernelEx with
+// cudaLaunchAttributeCooperative) keep every block resident at once, so that grid.sync() holds
+// them (sim/runtime/resident_grid.hpp); a grid larger than an H100 holds at once is refused as
+// CUDA refuses it (cudaErrorCooperativeLaunchTooLarge).
 #pragma once
 
 #include <algorithm>
@@ -222,9 +224,10 @@ struct ConfigAt {
 template <class... Params, std::size_t... I>
 int launch_from_argument_array(const char* api, void (*kernel)(Params...), dim3 grid, dim3 block,
                                std::size_t shared, cudaStream_t stream, void** args,
-                               const char* file, unsigned line, std::index_sequence<I...>) {
+                               const char* file, unsigned line, std::index_sequence<I...>,
+                               bool cooperative = false) {
   if (sizeof...(Params) != 0 && args == nullptr) return cudaErrorInvalidValue;
-  return launch_kernel(api, file, line, launch_config(grid, block, shared, stream),
+  return launch_kernel(api, file, line, launch_config(grid, block, shared, stream, cooperative),
                        [kernel](auto&&... a) { kernel(a...); })(
       *static_cast<std::remove_cv_t<std::remove_reference_t<Params>>*>(args[I])...);
 }
@@ -267,7 +270,7 @@ cudaError_t cudaLaunchCooperativeKernel(void (*kernel)(Params...), dim3 grid, di
     return cudaErrorCooperativeLaunchTooLarge;
   return static_cast<cudaError_t>(::warpsim::shim::launch_from_argument_array(
       "cudaLaunchCooperativeKernel", kernel, grid, block, shared, stream, args, file, line,
-      std::index_sequence_for<Params...>{}));
+      std::index_sequence_for<Params...>{}, true));
 }
 
 // cudaLaunchKernelEx's C++ form: the arguments as values, converted to the kernel's parameter
@@ -285,18 +288,24 @@ cudaError_t cudaLaunchKernelEx(::warpsim::shim::ConfigAt at, void (*kernel)(Para
   if (kernel == nullptr) return cudaErrorInvalidDeviceFunction;
   static_assert(sizeof...(Params) == sizeof...(Args),
                 "cudaLaunchKernelEx: the kernel takes a different number of arguments");
+  bool cooperative = false;
   for (unsigned i = 0; i < config->numAttrs && config->attrs != nullptr; ++i) {
     const cudaLaunchAttribute& attribute = config->attrs[i];
+    if (attribute.id == cudaLaunchAttributeCooperative) cooperative = attribute.val.cooperative != 0;
     if ((attribute.id == cudaLaunchAttributeClusterDimension ||
          attribute.id == cudaLaunchAttributePreferredClusterDimension) &&
         attribute.val.clusterDim.x * attribute.val.clusterDim.y * attribute.val.clusterDim.z > 1) {
       warpsim_not_simulated_at("a thread block cluster", "cudaLaunchKernelEx", at.file, at.line);
     }
   }
+  if (cooperative && !::warpsim::shim::cooperative_grid_fits(config->gridDim, config->blockDim,
+                                                             config->dynamicSmemBytes)) {
+    return cudaErrorCooperativeLaunchTooLarge;
+  }
   return static_cast<cudaError_t>(::warpsim::shim::launch_kernel(
       "cudaLaunchKernelEx", at.file, at.line,
       ::warpsim::shim::launch_config(config->gridDim, config->blockDim, config->dynamicSmemBytes,
-                                     config->stream),
+                                     config->stream, cooperative),
       [kernel](auto&&... a) { kernel(a...); })(static_cast<Params>(std::forward<Args>(args))...));
 }
 #pragma pop_macro("gridDim")
@@ -323,8 +332,10 @@ inline cudaError_t cudaCtxResetPersistingL2Cache() { return cudaSuccess; }
 namespace warpsim::shim {
 inline cudaError_t launch_registered(const RegisteredKernel& found, const void* kernel, dim3 grid,
                                      dim3 block, void** args, std::size_t shared,
-                                     cudaStream_t stream, const char* file, unsigned line) {
-  const auto work = found.bind(kernel, found.name, grid, block, shared, args, file, line);
+                                     cudaStream_t stream, const char* file, unsigned line,
+                                     bool cooperative = false) {
+  const auto work =
+      found.bind(kernel, found.name, grid, block, shared, cooperative, args, file, line);
   return work ? static_cast<cudaError_t>(work(stream)) : cudaErrorInvalidValue;
 }
 inline constexpr const char* kUnregisteredLaunch =
@@ -352,7 +363,7 @@ inline cudaError_t cudaLaunchCooperativeKernel(const void* kernel, dim3 grid, di
   if (!::warpsim::shim::cooperative_grid_fits(grid, block, shared))
     return cudaErrorCooperativeLaunchTooLarge;
   return ::warpsim::shim::launch_registered(found, kernel, grid, block, args, shared, stream, file,
-                                            line);
+                                            line, true);
 }
 extern "C" cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* kernel,
                                            void** args);

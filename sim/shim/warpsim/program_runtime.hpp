@@ -40,6 +40,7 @@ struct KernelLaunchRequest {
   const void* const* arg_pointers = nullptr;
   const std::size_t* arg_element_sizes = nullptr;
   std::uint32_t arg_count = 0;
+  bool cooperative = false;  // cudaLaunchCooperativeKernel: every block resident at once
 };
 
 // Runs every thread of the launch through `body(context)` (which calls the kernel with the

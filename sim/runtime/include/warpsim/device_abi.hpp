@@ -83,6 +83,14 @@ inline unsigned group_activemask(CallSite site) {
 // __syncthreads and its _count/_and/_or forms; returns the reduction (1 for plain syncthreads).
 int block_barrier(Op op, int predicate, CallSite site);
 
+// cooperative_groups' grid_group::sync() across blocks, called by every thread between the two
+// __syncthreads it is made of: returns once every block of the grid has arrived. Where the
+// blocks are not all resident (a launch that is not cooperative, or runs them one at a time:
+// sim/runtime/resident_grid.hpp), the launch stops with a message naming the line and why.
+void grid_barrier(CallSite site);
+// Whether the running launch is cooperative (grid_group::is_valid()).
+bool cooperative_launch();
+
 // A named barrier (bar.sync id{, count}): the thread waits until every non-exited lane of its
 // warp is at a barrier and `count` threads, counted a whole warp at a time, have arrived at
 // barrier `id` (`counted` false: every warp of the block with a live thread). Warps that do not

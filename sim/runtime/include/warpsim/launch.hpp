@@ -51,6 +51,12 @@ struct LaunchOptions {
   // needs one order over all blocks (maximal policy, no order seed, no memory checks, no steps
   // recorded: block_pool.hpp); the results, diagnostics and printf output are those of one thread.
   std::uint32_t jobs = 1;
+  // A cooperative launch (cudaLaunchCooperativeKernel): with more than one block and no steps
+  // recorded, no memory checks, the maximal policy and no order seed, every block is resident at
+  // once on an OS thread of its own, whatever `jobs` says, so that grid_group::sync() can hold
+  // them all (sim/runtime/resident_grid.hpp). Otherwise grid.sync() across blocks stops the
+  // launch, saying why.
+  bool cooperative = false;
 };
 
 enum class LaunchStatus : std::uint8_t {

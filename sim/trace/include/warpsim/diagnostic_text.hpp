@@ -269,9 +269,10 @@ struct LivelockSpinner {
   SourceLine where{};  // line 0: no loop of a kernel file (an atomic in a loop of compiled code)
 };
 // "livelock in block 0: lanes 0-31 of warp 0 spun without progress at k.cu:12 (...)"; `waiting`:
-// lanes of the block that wait in warp-level calls or barriers meanwhile.
+// lanes of the block that wait in warp-level calls or barriers meanwhile; `blocks_resident`: the
+// launch's blocks run at once (a cooperative launch), so no other block progressed either.
 std::string livelock_stop_message(std::uint64_t block, std::uint64_t spin_limit,
                                   std::span<const LivelockSpinner> spinners, std::uint64_t waiting,
-                                  std::span<const std::string> files);
+                                  std::span<const std::string> files, bool blocks_resident = false);
 
 }  // namespace warpsim
