@@ -138,6 +138,7 @@ void run_blocks_resident(const LaunchOptions& options, const std::function<void(
       output.printf_end = w.trace.printf_records.size();
       if (output.found_end != 0 || output.printf_end != 0) w.outputs.push_back(output);
     }
+    stacks.offer_slab_pages();
     const bool stopped = outcome.status != LaunchStatus::completed;
     grid.finish_block(block, stopped);
     if (stopped) {

@@ -54,6 +54,10 @@ StackPool& StackPool::slab_for_this_thread(std::size_t count, std::size_t size) 
   return pool;
 }
 
+void StackPool::offer_slab_pages() {
+  if (slab_ != nullptr) ::madvise(slab_ + page_size(), slab_bytes_ - page_size(), MADV_FREE);
+}
+
 bool StackPool::canary_intact(fiber::Stack stack) const {
   if (slab_stack_ == 0) return true;
   const char* bottom = static_cast<const char*>(stack.top) - stack.size;

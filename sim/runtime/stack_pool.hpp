@@ -31,6 +31,9 @@ class StackPool {
   // mapping, made when no earlier one is large enough and kept for the thread's next launch (its
   // pages stay faulted in: a cooperative launch run again costs no fresh memory).
   static StackPool& slab_for_this_thread(std::size_t count, std::size_t size);
+  // A slab's pages may go back to the system when it needs memory (MADV_FREE): they stay mapped,
+  // and the next launch that writes them before then finds them still there.
+  void offer_slab_pages();
   // Whether nothing overflowed into `stack` from the one above it (slab stacks; always true for
   // guarded ones).
   bool canary_intact(fiber::Stack stack) const;
