@@ -10,6 +10,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "options/number_checks.hpp"
+
 namespace warpsim::cli {
 
 inline constexpr int kExitUsage = 2;
@@ -49,12 +51,6 @@ int exec_gui(const std::vector<std::string>& args);
 // `warpsim` with no command: the main job (the GUI where a display exists, else the terminal
 // walkthrough of the default lesson).
 int open_default();
-
-// Checks of a number option whose messages a person reads ("--max-steps: 0 is not allowed: it
-// must be 1 or more"; CLI11's own ranges print the largest double in full, 300 digits).
-CLI::Validator number_between(double low, double high);
-CLI::Validator number_at_least(double low);
-CLI::Validator number_above(double low);
 
 // "warpsim run: MESSAGE" on stderr; returns kExitUsage.
 int usage_error(const std::string& command, const std::string& message);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "options/kernel_file_options.hpp"
 #include "gpu_hooks.hpp"
 #include "run_report.hpp"
 #include "schedules_report.hpp"
@@ -23,41 +24,20 @@
 namespace warpsim::cli {
 namespace {
 
-// "i32 u32 f32 ...": every element type --arg takes, from the one table (runner.hpp).
-std::string element_type_names() {
-  std::string names;
-  for (const runner::ElementTypeFacts& t : runner::element_types()) {
-    names += (names.empty() ? "" : " ") + std::string(t.name);
-  }
-  return names;
-}
-
 namespace fs = std::filesystem;
 
 constexpr std::uint32_t kMaxTraceCalls = 65536;
 
 struct RunFlags {
   std::string file;
-  std::string kernel;
-  std::string grid, block;
-  std::vector<std::string> args;
+  KernelFileFlags launch;  // --kernel, --grid, --block, --arg, ... (options/kernel_file_options.hpp)
   bool json = false;
   std::string trace_path;
   bool gpu = false;
   GpuRunFlags gpu_flags;
   std::string gpu_trace_out;
-  std::string policy = "maximal";
-  std::uint64_t seed = 1;
-  std::uint64_t order_seed = 0;
   std::size_t schedules = 0;  // --schedules N: 0 runs the one schedule the flags name
-  std::uint64_t max_steps = LaunchOptions{}.max_steps;
-  double timeout = 60;
-  std::size_t shared = 48 * 1024;
-  std::string arch = "sm_90";
-  std::vector<std::string> include_dirs;
-  std::vector<std::string> defines;
   bool list_kernels = false;
-  std::vector<std::string> checks;  // --check races, --check uninit
 };
 
 bool writable_destination(const std::string& path) {
@@ -67,38 +47,11 @@ bool writable_destination(const std::string& path) {
 
 // The flags as a request; the error names the flag.
 Expected<runner::KernelFileRequest> request_of(const RunFlags& f) {
-  runner::KernelFileRequest r;
-  r.file = f.file;
-  r.kernel = f.kernel;
-  auto grid = runner::parse_dim3(f.grid);
-  if (!grid) return fail("--grid: " + grid.error().message);
-  auto block = runner::parse_dim3(f.block);
-  if (!block) return fail("--block: " + block.error().message);
-  r.grid = *grid;
-  r.block = *block;
-  for (const std::string& text : f.args) {
-    auto spec = runner::parse_arg_spec(text);
-    if (!spec) {
-      return fail("--arg " + std::to_string(r.args.size() + 1) + " '" + text +
-                  "': " + spec.error().message);
-    }
-    r.args.push_back(std::move(*spec));
-  }
-  r.policy = f.policy == "interleaved" ? ConvergencePolicy::interleaved : ConvergencePolicy::maximal;
-  r.seed = f.seed;
-  r.order_seed = f.order_seed;
-  r.max_steps = f.max_steps;
-  r.timeout_seconds = f.timeout;
-  r.shared_bytes = f.shared;
-  for (const std::string& check : f.checks) {
-    if (const Expected<void> known = runner::add_memory_checks(check, r); !known) return known.error();
-  }
-  r.arch = f.arch;
-  r.include_dirs = f.include_dirs;
-  r.defines = f.defines;
-  r.record_steps = !f.trace_path.empty() || f.gpu;  // the GPU comparison needs the steps
-  r.keep_initial_buffers = f.gpu;
-  r.color_compiler_output = isatty(STDERR_FILENO) != 0;
+  auto r = kernel_file_request(f.file, f.launch);
+  if (!r) return r;
+  r->record_steps = !f.trace_path.empty() || f.gpu;  // the GPU comparison needs the steps
+  r->keep_initial_buffers = f.gpu;
+  r->color_compiler_output = isatty(STDERR_FILENO) != 0;
   return r;
 }
 
@@ -154,9 +107,9 @@ int run_schedules(const RunFlags& f, const runner::KernelFileRequest& request) {
 
 int run(const RunFlags& f, const std::vector<std::string>& gpu_only_flags) {
   if (f.list_kernels) return list_kernels(f.file);
-  if (f.kernel.empty()) return usage_error("run", "--kernel NAME is required");
-  if (f.grid.empty()) return usage_error("run", "--grid is required");
-  if (f.block.empty()) return usage_error("run", "--block is required");
+  if (f.launch.kernel.empty()) return usage_error("run", "--kernel NAME is required");
+  if (f.launch.grid.empty()) return usage_error("run", "--grid is required");
+  if (f.launch.block.empty()) return usage_error("run", "--block is required");
   if (!f.gpu && !gpu_only_flags.empty()) {
     return usage_error("run", gpu_only_flags.front() + " needs --gpu");
   }
@@ -266,12 +219,7 @@ CommandRun add_run_command(CLI::App& app) {
       "~/.cache/warpsim; the compiler is $WARPSIM_CXX, else c++.");
   run_app->add_option("file", f->file, "the CUDA file: kernels, __device__ helpers, templates")
       ->required();
-  run_app->add_option("--kernel", f->kernel,
-                      "the kernel: plain or namespaced; a template as an instantiation, e.g. "
-                      "'reduce<256>'");
-  run_app->add_option("--grid", f->grid, "launch shape: X or X,Y,Z");
-  run_app->add_option("--block", f->block, "block shape: X or X,Y,Z");
-  run_app->add_option("--arg", f->args, "one per kernel parameter, in order (below)");
+  add_kernel_file_options(*run_app, f->launch);
   run_app->add_flag("--json", f->json, "print one JSON object (buffers, diagnostics, steps)");
   run_app->add_option("--trace", f->trace_path, "write the full step-by-step trace (JSON)");
   run_app->add_flag("--gpu", f->gpu,
@@ -290,40 +238,11 @@ CommandRun add_run_command(CLI::App& app) {
                            ->check(number_at_least(0));
   CLI::Option* out = run_app->add_option("--gpu-trace-out", f->gpu_trace_out,
                                          "with --gpu: write the device trace (JSON)");
-  run_app->add_option("--policy", f->policy, "convergence: maximal (default) or interleaved")
-      ->check(CLI::IsMember({"maximal", "interleaved"}));
-  run_app->add_option("--seed", f->seed, "order of the interleaved policy (default 1)")
-      ->check(number_at_least(0));
-  run_app->add_option("--order-seed", f->order_seed,
-                      "0 (default): blocks in index order, a warp runs on until it waits; any "
-                      "other value: seeded block and warp orders")
-      ->check(number_at_least(0));
   run_app->add_option("--schedules", f->schedules,
                       "run the launch under N schedules (the default, seeded "
                       "block/warp orders, the interleaved policy, ...) and report any finding or "
                       "buffer that differs between them, with the flags that rerun it alone")
       ->check(number_between(1, 1000));
-  run_app->add_option("--max-steps", f->max_steps,
-                      "warp-level steps before the run counts as runaway")
-      ->check(number_at_least(1));
-  run_app->add_option("--timeout", f->timeout, "wall-clock limit in seconds (default 60)")
-      ->check(number_between(0.001, 86400));
-  run_app->add_option("--shared", f->shared,
-                      "dynamic shared memory (extern __shared__) in bytes, default 49152")
-      ->check(number_at_least(0));
-  run_app->add_option("--arch", f->arch,
-                      "the architecture the file is compiled for, as nvcc's -arch: sm_70 ... sm_90 "
-                      "(default); sets __CUDA_ARCH__ and which intrinsics exist");
-  run_app->add_option("-I,--include-dir", f->include_dirs,
-                      "a folder the kernel's #include searches (after the CUDA shim); repeatable");
-  run_app->add_option("-D,--define", f->defines,
-                      "NAME or NAME=VALUE, defined for the kernel compiler; repeatable");
-  run_app->add_option("--check", f->checks,
-                      "memory checks: races (data races in __shared__ memory and the --arg "
-                      "buffers), uninit (reads of __shared__ bytes no thread of the block wrote), "
-                      "bounds (reads and writes just before or after a buffer, with lane and "
-                      "line; every check includes it), all; repeat or separate with commas. "
-                      "Findings give exit status 122");
   run_app->add_flag("--list-kernels", f->list_kernels, "list the file's kernels and exit");
   return [f, blocks, calls, ulps, out] {
     std::vector<std::string> gpu_only;

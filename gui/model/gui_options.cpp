@@ -2,7 +2,11 @@
 
 #include <charconv>
 #include <filesystem>
+#include <utility>
 
+#include <CLI/CLI.hpp>
+
+#include "kernel_file_options.hpp"
 #include "model/tabs.hpp"
 #include "warpsim/course.hpp"
 
@@ -20,19 +24,6 @@ std::optional<T> number(const std::string& text) {
   return value;
 }
 
-bool takes_value(const std::string& flag) {
-  for (const char* f :
-       {"--kernel",     "--grid",      "--block",      "--arg",        "--policy",
-        "--seed",       "--max-steps", "--timeout",    "--shared",     "--step",
-        "--warp",       "--format",    "--watch",      "--font-size",  "--history",
-        "--screenshot", "--probes",    "--export-png", "--export-svg", "--bench-frames",
-        "--size",       "--preset",    "--gpu-record", "--tab",        "--exercise",   "--check",
-        "--lessons"}) {
-    if (flag == f) return true;
-  }
-  return false;
-}
-
 }  // namespace
 
 std::string gui_usage() {
@@ -42,9 +33,11 @@ std::string gui_usage() {
          "\n"
          "Steps through a lesson or a kernel's warp-level calls lane by lane. With neither, opens\n"
          "the butterfly reduction lesson. LESSON is an id (butterfly-reduction, 4) or a lesson\n"
-         "folder (warpsim lessons lists them). FILE.cu takes the flags of `warpsim run`:\n"
-         "--kernel, --grid, --block, --arg, --policy, --seed, --max-steps, --timeout, --shared,\n"
-         "--check (races, uninit, all: memory checks, shown among the diagnostics).\n"
+         "folder (warpsim lessons lists them). FILE.cu takes the flags of `warpsim run` (one\n"
+         "definition for both): --kernel, --grid, --block, --arg, --policy, --seed, --order-seed,\n"
+         "--max-steps, --timeout, --shared, --arch, -I, -D, --check (races, uninit, bounds, all:\n"
+         "memory checks, shown among the diagnostics); a lesson takes the same but for --kernel,\n"
+         "--grid, --block and --arg, which it brings.\n"
          "--exercise ID opens a classroom exercise (warpsim exercises lists them) with FILE.cu\n"
          "(default: its starter) to grade: edit the file in your editor, press G to grade it, and\n"
          "step through a failing case lane by lane next to the reference solution's values.\n"
@@ -77,156 +70,101 @@ std::string gui_usage() {
 
 Expected<GuiOptions> parse_gui_options(const std::vector<std::string>& args) {
   GuiOptions o;
-  bool have_grid = false, have_block = false, have_kernel = false;
+  cli::KernelFileFlags flags;
   std::vector<std::string> positional;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--help" || a == "-h") {
-      o.help = true;
-      continue;
+  CLI::App app{"warpsim-gui", "warpsim-gui"};
+  app.set_help_flag();  // --help is an option here (main prints gui_usage())
+  app.add_flag("-h,--help", o.help);
+  app.add_option("target", positional);
+  cli::add_kernel_file_options(app, flags);  // `warpsim run`'s own definition
+  app.add_flag("--all-warps", o.all_warps);
+  app.add_flag("--predict", o.predict);
+  app.add_flag("--gpu", o.live_gpu);
+  app.add_flag("--show-help", o.show_help);
+  app.add_flag("--grade", o.grade);
+  app.add_option("--preset", o.preset);
+  app.add_option("--exercise", o.exercise);
+  app.add_option("--lessons", o.lesson_dirs)->allow_extra_args(false);
+  app.add_option("--gpu-record", o.gpu_record);
+  app.add_option("--screenshot", o.screenshot);
+  app.add_option("--probes", o.probes_out);
+  app.add_option("--export-png", o.export_png);
+  app.add_option("--export-svg", o.export_svg_dir);
+  // The view's own options, read as text and checked below with messages that say what fits.
+  std::string step, warp, format, watch, font_size, history, tab, bench_frames, size;
+  for (auto [name, text] : {std::pair{"--step", &step}, {"--warp", &warp}, {"--format", &format},
+                            {"--watch", &watch}, {"--font-size", &font_size},
+                            {"--history", &history}, {"--tab", &tab},
+                            {"--bench-frames", &bench_frames}, {"--size", &size}}) {
+    app.add_option(name, *text);
+  }
+  try {
+    std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them so
+    app.parse(reversed);
+  } catch (const CLI::ParseError& e) {
+    return fail(e.what());
+  }
+  const auto given = [&](const char* name) { return app.get_option(name)->count() > 0; };
+  if (given("--step")) {
+    const auto n = number<std::size_t>(step);
+    if (!n || *n == 0) return fail("--step '" + step + "': give a step number, 1 or more");
+    o.step = *n;
+  }
+  if (given("--warp")) {
+    const auto colon = warp.find(':');
+    const auto b = number<std::uint64_t>(warp.substr(0, colon));
+    const auto w = colon == std::string::npos ? std::nullopt
+                                              : number<std::uint32_t>(warp.substr(colon + 1));
+    if (!b || !w) return fail("--warp '" + warp + "': give BLOCK:WARP, e.g. 0:1");
+    o.warp = WarpKey{*b, *w};
+  }
+  if (given("--format")) {
+    const auto f = value_format_from_string(format);
+    if (!f) return fail("--format '" + format + "': use natural, decimal, hex or binary");
+    o.format = *f;
+  }
+  if (given("--watch")) {
+    const auto n = number<int>(watch);
+    if (!n || *n < 0 || *n >= kWarpSize) return fail("--watch '" + watch + "': give a lane, 0 to 31");
+    o.watch = *n;
+  }
+  if (given("--font-size")) {
+    const auto n = number<float>(font_size);
+    if (!n || *n < 8 || *n > 48) return fail("--font-size '" + font_size + "': give 8 to 48 pixels");
+    o.font_size = *n;
+  }
+  if (given("--history")) {
+    const auto n = number<int>(history);
+    if (!n || *n < 0 || *n > 16) return fail("--history '" + history + "': give 0 to 16 steps");
+    o.history = *n;
+  }
+  if (given("--tab")) {
+    if (!tab_named(tab)) return fail("--tab '" + tab + "': use " + tab_names());
+    o.tab = tab;
+  }
+  if (given("--bench-frames")) {
+    const auto n = number<std::size_t>(bench_frames);
+    if (!n || *n == 0) return fail("--bench-frames '" + bench_frames + "': give a number of frames");
+    o.bench_frames = *n;
+  }
+  if (given("--size")) {
+    const auto x = size.find('x');
+    const auto w = number<int>(size.substr(0, x));
+    const auto h = x == std::string::npos ? std::nullopt : number<int>(size.substr(x + 1));
+    if (!w || !h || *w < 320 || *h < 240 || *w > 8192 || *h > 8192) {
+      return fail("--size '" + size + "': give WIDTHxHEIGHT, at least 320x240");
     }
-    if (a == "--all-warps") {
-      o.all_warps = true;
-      continue;
-    }
-    if (a == "--predict") {
-      o.predict = true;
-      continue;
-    }
-    if (a == "--gpu") {
-      o.live_gpu = true;
-      continue;
-    }
-    if (a == "--show-help") {
-      o.show_help = true;
-      continue;
-    }
-    if (a == "--grade") {
-      o.grade = true;
-      continue;
-    }
-    if (a.rfind("--", 0) != 0) {
-      positional.push_back(a);
-      continue;
-    }
-    if (!takes_value(a)) return fail("unknown option '" + a + "'");
-    if (i + 1 >= args.size()) return fail(a + " needs a value");
-    const std::string& v = args[++i];
-    runner::KernelFileRequest& r = o.request;
-    if (a == "--kernel") {
-      r.kernel = v;
-      have_kernel = true;
-    } else if (a == "--grid" || a == "--block") {
-      const auto dim = runner::parse_dim3(v);
-      if (!dim) return fail(a + ": " + dim.error().message);
-      (a == "--grid" ? r.grid : r.block) = *dim;
-      (a == "--grid" ? o.grid_text : o.block_text) = v;
-      (a == "--grid" ? have_grid : have_block) = true;
-    } else if (a == "--arg") {
-      const auto spec = runner::parse_arg_spec(v);
-      if (!spec) {
-        return fail("--arg " + std::to_string(o.arg_texts.size() + 1) + " '" + v +
-                       "': " + spec.error().message);
-      }
-      r.args.push_back(*spec);
-      o.arg_texts.push_back(v);
-    } else if (a == "--policy") {
-      if (v == "maximal") {
-        r.policy = ConvergencePolicy::maximal;
-      } else if (v == "interleaved") {
-        r.policy = ConvergencePolicy::interleaved;
-      } else {
-        return fail("--policy '" + v + "': use maximal or interleaved");
-      }
-    } else if (a == "--seed") {
-      const auto n = number<std::uint64_t>(v);
-      if (!n) return fail("--seed '" + v + "': not a non-negative integer");
-      r.seed = *n;
-    } else if (a == "--max-steps") {
-      const auto n = number<std::uint64_t>(v);
-      if (!n || *n == 0) return fail("--max-steps '" + v + "': not a positive integer");
-      r.max_steps = *n;
-    } else if (a == "--timeout") {
-      const auto n = number<double>(v);
-      if (!n || !(*n > 0) || *n > 86400) {
-        return fail("--timeout '" + v + "': give seconds, more than 0 and at most 86400");
-      }
-      r.timeout_seconds = *n;
-    } else if (a == "--check") {
-      if (const Expected<void> known = runner::add_memory_checks(v, r); !known) {
-        return known.error();
-      }
-    } else if (a == "--shared") {
-      const auto n = number<std::size_t>(v);
-      if (!n) return fail("--shared '" + v + "': give a number of bytes");
-      r.shared_bytes = *n;
-    } else if (a == "--step") {
-      const auto n = number<std::size_t>(v);
-      if (!n || *n == 0) return fail("--step '" + v + "': give a step number, 1 or more");
-      o.step = *n;
-    } else if (a == "--warp") {
-      const auto colon = v.find(':');
-      const auto b = number<std::uint64_t>(v.substr(0, colon));
-      const auto w = colon == std::string::npos ? std::nullopt
-                                                : number<std::uint32_t>(v.substr(colon + 1));
-      if (!b || !w) return fail("--warp '" + v + "': give BLOCK:WARP, e.g. 0:1");
-      o.warp = WarpKey{*b, *w};
-    } else if (a == "--format") {
-      const auto f = value_format_from_string(v);
-      if (!f) return fail("--format '" + v + "': use natural, decimal, hex or binary");
-      o.format = *f;
-    } else if (a == "--watch") {
-      const auto n = number<int>(v);
-      if (!n || *n < 0 || *n >= kWarpSize) return fail("--watch '" + v + "': give a lane, 0 to 31");
-      o.watch = *n;
-    } else if (a == "--font-size") {
-      const auto n = number<float>(v);
-      if (!n || *n < 8 || *n > 48) return fail("--font-size '" + v + "': give 8 to 48 pixels");
-      o.font_size = *n;
-    } else if (a == "--history") {
-      const auto n = number<int>(v);
-      if (!n || *n < 0 || *n > 16) return fail("--history '" + v + "': give 0 to 16 steps");
-      o.history = *n;
-    } else if (a == "--tab") {
-      if (!tab_named(v)) return fail("--tab '" + v + "': use " + tab_names());
-      o.tab = v;
-    } else if (a == "--preset") {
-      o.preset = v;
-    } else if (a == "--exercise") {
-      o.exercise = v;
-    } else if (a == "--lessons") {
-      o.lesson_dirs.push_back(v);
-    } else if (a == "--gpu-record") {
-      o.gpu_record = v;
-    } else if (a == "--screenshot") {
-      o.screenshot = v;
-    } else if (a == "--probes") {
-      o.probes_out = v;
-    } else if (a == "--export-png") {
-      o.export_png = v;
-    } else if (a == "--export-svg") {
-      o.export_svg_dir = v;
-    } else if (a == "--bench-frames") {
-      const auto n = number<std::size_t>(v);
-      if (!n || *n == 0) return fail("--bench-frames '" + v + "': give a number of frames");
-      o.bench_frames = *n;
-    } else if (a == "--size") {
-      const auto x = v.find('x');
-      const auto w = number<int>(v.substr(0, x));
-      const auto h = x == std::string::npos ? std::nullopt : number<int>(v.substr(x + 1));
-      if (!w || !h || *w < 320 || *h < 240 || *w > 8192 || *h > 8192) {
-        return fail("--size '" + v + "': give WIDTHxHEIGHT, at least 320x240");
-      }
-      o.width = *w;
-      o.height = *h;
-    }
+    o.width = *w;
+    o.height = *h;
   }
   if (o.help) return o;
   if (positional.size() > 1) {
     return fail("one kernel file at a time (got '" + positional[0] + "' and '" + positional[1] +
                    "')");
   }
-  const bool launch_flags = have_kernel || have_grid || have_block || !o.arg_texts.empty();
+  const bool have_kernel = !flags.kernel.empty(), have_grid = given("--grid"),
+             have_block = given("--block");
+  const bool launch_flags = have_kernel || have_grid || have_block || !flags.args.empty();
   if (!o.exercise.empty()) {
     // The exercise brings its kernel and its cases; the file is the one graded.
     if (launch_flags || !o.preset.empty()) {
@@ -249,12 +187,20 @@ Expected<GuiOptions> parse_gui_options(const std::vector<std::string>& args) {
                   "lesson brings its own (edit them in the Inputs tab, or pick a --preset)");
     }
     o.lesson = named.empty() ? std::string(course::kDefaultLesson) : named;
+    auto settings = cli::launch_settings(flags);  // --policy, --seed, --timeout, ... apply too
+    if (!settings) return settings.error();
+    o.request = std::move(*settings);
     return o;
   }
   if (!o.preset.empty()) return fail("--preset goes with a lesson, not a kernel file");
   if (!have_kernel) return fail("--kernel NAME is needed with a kernel file");
   if (!have_grid || !have_block) return fail("--grid and --block are needed with a kernel file");
-  o.request.file = named;
+  auto request = cli::kernel_file_request(named, flags);
+  if (!request) return request.error();
+  o.request = std::move(*request);
+  o.grid_text = flags.grid;
+  o.block_text = flags.block;
+  o.arg_texts = flags.args;
   return o;
 }
 
