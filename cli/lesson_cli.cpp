@@ -17,6 +17,7 @@
 #include "run_report.hpp"
 #include "trace_text.hpp"
 #include "warpsim/course.hpp"
+#include "warpsim/step_narration.hpp"
 #include "warpsim/step_view.hpp"
 #include "warpsim/wait_view.hpp"
 
@@ -75,10 +76,11 @@ void print_paragraphs(const std::vector<std::string>& paragraphs) {
   for (const std::string& p : paragraphs) std::cout << p << "\n\n";
 }
 
-// One step as the walkthrough shows it: the note, the source line, the lane table, its
-// diagnostics. With `hide_answers` (predict mode, before the step's questions are answered) the
-// cells that answer them are "?", and the note and diagnostics (which may name the answers) wait
-// for the answered table.
+// One step as the walkthrough shows it: the note, the source line, the lane table, the step in
+// words (warpsim/step_narration.hpp, as the GUI's narrative panel says it), its diagnostics. With
+// `hide_answers` (predict mode, before the step's questions are answered) the cells that answer
+// them are "?", and the note, the words and the diagnostics (which may name the answers) wait for
+// the answered table.
 // A note that covers several steps (one without a pass) is printed in full at the first only.
 void print_note(const course::LessonRun& run, const course::NarratedStep& s) {
   if (s.note == nullptr) return;
@@ -111,6 +113,7 @@ void show_step(const course::LessonRun& run, const course::NarratedStep& s, Valu
   }
   print_step(std::cout, view, style);
   if (hide_answers) return;
+  for (const std::string& sentence : narrate_step(view, -1)) std::cout << "  " << sentence << "\n";
   for (const std::size_t d : view.diagnostics) {
     std::cout << "  ";
     print_step_diagnostic(std::cout, run.result.trace, run.result.trace.diagnostics[d], style);

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "model/narrate.hpp"
+#include "warpsim/step_narration.hpp"
 #include "model/svg.hpp"
 #include "warpsim/compared_buffers.hpp"
 #include "warpsim/text_lines.hpp"

@@ -1034,13 +1034,6 @@ class Builder {
 
 }  // namespace
 
-bool reads_as_zero(std::string_view text) {
-  if (text.starts_with("0x")) text.remove_prefix(2);
-  if (text.starts_with("-")) text.remove_prefix(1);
-  if (text.empty()) return false;
-  return std::all_of(text.begin(), text.end(), [](char c) { return c == '0'; });
-}
-
 std::string short_name(const StepView& step) {
   std::string name = step.name;
   if (name.starts_with("__")) name.erase(0, 2);

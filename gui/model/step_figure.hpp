@@ -61,7 +61,4 @@ Orientation choose_orientation(const StepView& step, const StepFigureOptions& op
 // "shfl_xor 16", "ballot", "syncthreads": a step in a few characters (history bands, timeline).
 std::string short_name(const StepView& step);
 
-// Whether a cell's text reads as zero in any ValueFormat ("0", "0x00000000", "000...0").
-bool reads_as_zero(std::string_view text);
-
 }  // namespace warpsim::gui

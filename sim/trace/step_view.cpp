@@ -1,5 +1,7 @@
 #include "warpsim/step_view.hpp"
 
+#include <algorithm>
+
 #include <bit>
 #include <cstdio>
 
@@ -268,6 +270,13 @@ StepView describe_step(const Trace& trace, const TraceIndex& index, std::size_t 
     v.has_other = true;
   }
   return v;
+}
+
+bool reads_as_zero(std::string_view text) {
+  if (text.starts_with("0x")) text.remove_prefix(2);
+  if (text.starts_with("-")) text.remove_prefix(1);
+  if (text.empty()) return false;
+  return std::all_of(text.begin(), text.end(), [](char c) { return c == '0'; });
 }
 
 }  // namespace warpsim

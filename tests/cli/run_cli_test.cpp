@@ -688,6 +688,9 @@ TEST_CASE("the walkthrough of the default lesson prints every step and the warp'
   CHECK(contains(run.out, "step 5 of 5 · __shfl_xor_sync · mask 0xffffffff · laneMask 1"));
   CHECK(contains(run.out, "  from |  16  17  18  19  20  21  22  23"));
   CHECK(contains(run.out, "arg 1 after the kernel: [496, 496, 496"));
+  // Each step in words, as the GUI's narrative panel says it (warpsim/step_narration.hpp).
+  CHECK(contains(run.out, "  All 32 lanes took part.\n  Each lane received the value of its "
+                          "partner lane i ^ 16: lane 0 received 16 from lane 16"));
 }
 
 TEST_CASE("the walkthrough refuses a folder without a lesson") {
@@ -743,6 +746,9 @@ TEST_CASE("predict mode shows nothing that answers a question before it is asked
     const std::string note = "lane 0 (31) and lane 1 (30) swap values";
     CHECK_FALSE(contains(before, note));
     CHECK(contains(after, note));
+    // The step in words names what lanes received: after the answers, never before.
+    CHECK_FALSE(contains(before, "took part."));
+    CHECK(contains(after, "took part."));
     const auto out_rows = lines_starting(before, "   out |");
     const auto from_rows = lines_starting(before, "  from |");
     CHECK(out_rows.size() == 4);

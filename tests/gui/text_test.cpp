@@ -5,7 +5,7 @@
 #include "launch_traces.hpp"
 #include "model/compiler_messages.hpp"
 #include "model/gui_options.hpp"
-#include "model/narrate.hpp"
+#include "warpsim/step_narration.hpp"
 #include "model/predict.hpp"
 #include "model/screen_layout.hpp"
 

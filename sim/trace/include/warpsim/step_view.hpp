@@ -118,6 +118,9 @@ inline const StepRow* find_row(const StepView& v, RowKind kind) {
 StepView describe_step(const Trace& trace, const TraceIndex& index, std::size_t step,
                        const StepViewOptions& options = {});
 
+// Whether a cell's text reads as zero in any ValueFormat ("0", "0x00000000", "000...0").
+bool reads_as_zero(std::string_view text);
+
 // One value as `format` shows it; masks (type none) in natural form are hex.
 std::string format_bits(std::uint64_t bits, ValueType type, ValueFormat format);
 

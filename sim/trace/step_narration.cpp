@@ -1,14 +1,11 @@
-#include "model/narrate.hpp"
+#include "warpsim/step_narration.hpp"
 
 #include <algorithm>
 #include <bit>
 #include <cctype>
 
-#include "model/step_figure.hpp"
-
-namespace warpsim::gui {
+namespace warpsim {
 namespace {
-
 
 std::string cell(const StepView& v, RowKind kind, int lane) {
   const StepRow* r = find_row(v, kind);
@@ -182,4 +179,4 @@ std::vector<std::string> narrate_step(const StepView& v, int example_lane) {
   return out;
 }
 
-}  // namespace warpsim::gui
+}  // namespace warpsim
