@@ -741,24 +741,33 @@ bool BlockRunner::resolve_block_barrier() {
 
 template <class PerLane>
 void BlockRunner::leave_barrier(Warp& w, Op op, SourceLine where, PerLane per_lane) {
-  TraceStep step;
-  step.op = op;
-  step.block = block_linear_;
-  step.warp = w.index;
-  step.participants = w.at_barrier;
-  step.exited = w.exited;
-  step.sequence = w.sequence++;
-  for (LaneMask m = w.at_barrier; m != 0; m &= m - 1) {
-    const int i = lowest_lane(m);
-    w.result[i] = per_lane(i, step);
-    step.input[i] = w.pending.value[i];
-    step.where[i] = w.where[i];
-    step.src_lane[i] = -1;
+  if (!options_.record_steps) {
+    // Nothing is recorded: only the lanes' results (per_lane's step is scratch).
+    for (LaneMask m = w.at_barrier; m != 0; m &= m - 1) {
+      const int i = lowest_lane(m);
+      w.result[i] = per_lane(i, unrecorded_step_);
+    }
+    ++w.sequence;
+  } else {
+    TraceStep step;
+    step.op = op;
+    step.block = block_linear_;
+    step.warp = w.index;
+    step.participants = w.at_barrier;
+    step.exited = w.exited;
+    step.sequence = w.sequence++;
+    for (LaneMask m = w.at_barrier; m != 0; m &= m - 1) {
+      const int i = lowest_lane(m);
+      w.result[i] = per_lane(i, step);
+      step.input[i] = w.pending.value[i];
+      step.where[i] = w.where[i];
+      step.src_lane[i] = -1;
+    }
+    trace_.steps.push_back(step);
   }
   w.ready = w.at_barrier;
   w.at_barrier = 0;
   w.barrier_arrival = 0;
-  if (options_.record_steps) trace_.steps.push_back(step);
   count_step(w, where);
 }
 

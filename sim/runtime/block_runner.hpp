@@ -297,6 +297,7 @@ class BlockRunner {
   std::mt19937_64 order_rng_;        // which warp runs next, when order_seeded_
   std::vector<std::uint32_t> runnable_;  // choose_warp's candidates (kept to reuse its memory)
   StepOutputs out_{};
+  TraceStep unrecorded_step_{};  // leave_barrier's scratch when no steps are recorded
   MemoryChecker* checker_ = nullptr;
   GridBarrier* grid_ = nullptr;
   std::uint32_t grid_syncs_ = 0;  // grid barriers the block has passed

@@ -84,7 +84,9 @@ void BlockRunner::spin_preempt(device::CallSite site) {
   if (grid_ != nullptr) {
     // Another block stopped the launch, which says why: this one stops with it.
     if (grid_->launch_stopped()) {
-      stop_running_lane(LaunchStatus::kernel_exception, "stopped with the launch");
+      abort_launch(LaunchStatus::kernel_exception, "stopped with the launch");
+      switch_to(pick_next());  // back to the launch, which unwinds this lane
+      return;
     }
     // Resident blocks share the cores with the block this one may wait for: let it run.
     std::this_thread::yield();

@@ -79,11 +79,20 @@ void BlockRunner::grid_barrier(device::CallSite site) {
   Lane& l = *running_;
   if (site.file != l.where_file) note_site(l, site);
   l.where.line = site.line;
-  const std::string where = site_text(l.where) + ": cooperative_groups: grid_group::sync()";
+  // A stop ends the launch and switches away: the launch then unwinds this lane (LaneUnwind), so
+  // that what this frame holds is destroyed.
+  const auto stop = [&](LaunchStatus status, std::string message) {
+    abort_launch(status, std::move(message));
+    switch_to(pick_next());
+  };
+  const auto where = [&] {
+    return site_text(l.where) + ": cooperative_groups: grid_group::sync()";
+  };
   if (grid_ == nullptr) {
-    stop_running_lane(LaunchStatus::kernel_exception,
-                      where + " across " + std::to_string(options_.grid.count()) +
-                          " blocks is not simulated " + grid_barrier_refusal(options_));
+    stop(LaunchStatus::kernel_exception,
+         where() + " across " + std::to_string(options_.grid.count()) +
+             " blocks is not simulated " + grid_barrier_refusal(options_));
+    return;
   }
   if (++l.grid_syncs <= grid_syncs_) return;  // the block is past this barrier
   grid_syncs_ = l.grid_syncs;
@@ -91,15 +100,16 @@ void BlockRunner::grid_barrier(device::CallSite site) {
     case GridBarrier::Wait::released:
       return;
     case GridBarrier::Wait::stopped:  // another block stopped the launch: it says why
-      stop_running_lane(LaunchStatus::kernel_exception, "stopped with the launch");
+      stop(LaunchStatus::kernel_exception, "stopped with the launch");
+      return;
     case GridBarrier::Wait::deadlock:
-      stop_running_lane(
-          LaunchStatus::deadlock,
-          deadlock_stop_message(
-              block_linear_,
-              where + " waits for every block of the grid, but block " +
-                  std::to_string(grid_->exited_block()) +
-                  " ended without reaching it (its threads returned): on a GPU the grid hangs"));
+      stop(LaunchStatus::deadlock,
+           deadlock_stop_message(block_linear_,
+                                 where() + " waits for every block of the grid, but block " +
+                                     std::to_string(grid_->exited_block()) +
+                                     " ended without reaching it (its threads returned): on a "
+                                     "GPU the grid hangs"));
+      return;
   }
 }
 

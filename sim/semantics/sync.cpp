@@ -1,6 +1,8 @@
 // The sync family (sync.hpp): rendezvous arithmetic of warp-level calls and block barriers.
 #include "warpsim/sync.hpp"
 
+#include "warpsim/detail/lane_compare.hpp"
+
 #include <bit>
 
 namespace warpsim::sync {
@@ -43,24 +45,14 @@ bool barrier_completes(std::span<const WarpAtBarrier> warps) {
 BarrierTally tally_barrier(std::span<const WarpAtBarrier> warps) {
   BarrierTally tally;
   for (const WarpAtBarrier& w : warps) {
-    for (LaneMask m = w.waiting; m != 0; m &= m - 1) {
-      const bool p = w.predicate[std::countr_zero(m)] != 0;
-      tally.count += p ? 1 : 0;
-      tally.all = tally.all && p;
-      tally.any = tally.any || p;
-    }
+    // A warp at a time: the waiting lanes whose predicate is not 0 (vector compares).
+    const LaneMask holds = w.waiting & ~lanes::equal_to(w.predicate, std::uint64_t{0});
+    tally.count += static_cast<std::uint32_t>(std::popcount(holds));
+    tally.all = tally.all && holds == w.waiting;
+    tally.any = tally.any || holds != 0;
     tally.exited_threads += static_cast<std::uint32_t>(std::popcount(w.exited & w.threads));
   }
   return tally;
-}
-
-std::uint64_t barrier_result(Op form, const BarrierTally& tally) {
-  switch (form) {
-    case Op::syncthreads_count: return tally.count;
-    case Op::syncthreads_and: return tally.all ? 1 : 0;
-    case Op::syncthreads_or: return tally.any ? 1 : 0;
-    default: return 0;
-  }
 }
 
 NamedBarrierMisuse check_named_barrier(std::uint32_t id, std::uint32_t count, bool counted,

@@ -120,7 +120,15 @@ struct BarrierTally {
 BarrierTally tally_barrier(std::span<const WarpAtBarrier> warps);
 
 // What `form` returns to each waiting thread: the count, 1/0 for and/or, 0 for __syncthreads.
-std::uint64_t barrier_result(Op form, const BarrierTally& tally);
+// Inline: asked once per waiting lane.
+inline std::uint64_t barrier_result(Op form, const BarrierTally& tally) {
+  switch (form) {
+    case Op::syncthreads_count: return tally.count;
+    case Op::syncthreads_and: return tally.all ? 1 : 0;
+    case Op::syncthreads_or: return tally.any ? 1 : 0;
+    default: return 0;
+  }
+}
 
 // Waiting lanes that reached the barrier in another form or at another call site than `form` at
 // `site` (divergent code: CUDA requires every thread to reach the same __syncthreads). Site is
