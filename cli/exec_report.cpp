@@ -190,6 +190,11 @@ void write_buffers_comparison_text(std::ostream& out, std::string_view against,
         << " pointer arguments were placed on the GPU only, in memory the simulator does not "
            "count as an allocation, such as a __device__ variable's address: not compared)\n";
   }
+  if (c.sim_launches_without_chevrons != 0) {
+    out << "  launches made without <<<>>> not compared: " << c.sim_launches_without_chevrons
+        << " (cudaLaunchKernel, cudaLaunchCooperativeKernel, cudaLaunchKernelEx: the GPU side sees "
+           "only <<<>>> launches)\n";
+  }
   if (c.graph_launches_not_compared()) {
     out << "  launches inside graphs not compared: " << c.sim_graph_launches
         << " kernel run" << (c.sim_graph_launches == 1 ? "" : "s")
@@ -234,6 +239,7 @@ json buffers_comparison_json(const runner::ProgramBuffersComparison& c) {
   out["gpu_only_buffers"] = c.gpu_only_buffers;
   out["graph_launches_not_compared"] = {{"simulator", c.sim_graph_launches},
                                         {"gpu", c.gpu_graph_launches}};
+  out["launches_without_chevrons_not_compared"] = c.sim_launches_without_chevrons;
   return out;
 }
 

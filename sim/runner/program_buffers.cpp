@@ -153,11 +153,12 @@ Expected<LaunchBufferRecording> read_launch_buffers(const std::string& dir) {
       return fail(ErrorKind::bad_input,
                   path + ":" + std::to_string(number_of_line) + ": not a launch or buffer line");
     };
-    if (f.size() == 4 && (f[0] == "L" || f[0] == "G")) {
+    if (f.size() == 4 && (f[0] == "L" || f[0] == "G" || f[0] == "A")) {
       RecordedLaunch l;
       if (!number(f[1], l.launch) || !number(f[2], l.status)) return bad();
       l.kernel = f[3];
       l.in_graph = f[0] == "G";
+      l.without_chevrons = f[0] == "A";
       out.launches.push_back(std::move(l));
     } else if (f.size() == 9 && f[0] == "B") {
       RecordedBuffer b;
@@ -188,11 +189,13 @@ Expected<ProgramBuffersComparison> compare_launch_buffers(const std::string& sim
   if (!gpu) return gpu.error();
   ProgramBuffersComparison out;
   // Launches outside graphs, in order, on each side; the n-th pairs with the other's n-th.
-  const auto made = [](const LaunchBufferRecording& r, std::uint64_t& in_graphs) {
+  const auto made = [&](const LaunchBufferRecording& r, std::uint64_t& in_graphs) {
     std::vector<const RecordedLaunch*> launches;
     for (const RecordedLaunch& l : r.launches) {
       if (l.in_graph) {
         ++in_graphs;
+      } else if (l.without_chevrons) {
+        ++out.sim_launches_without_chevrons;
       } else {
         launches.push_back(&l);
       }

@@ -261,6 +261,50 @@ TEST_CASE("launches inside graphs are G lines, counted on both sides and never p
   CHECK(plain.err.find("inside graphs") == std::string::npos);
 }
 
+TEST_CASE("launches made without <<<>>> are A lines: the GPU side does not see them, so no pair") {
+  // grid_sync.cu: cudaLaunchCooperativeKernel and cudaLaunchKernelEx, each followed by a <<<>>>
+  // launch of countMatches. The GPU side's hooks rewrite <<<>>> only: they record the two
+  // countMatches launches, which must pair with the simulator's two.
+  const fs::path sim = record("grid_sync.cu", "api_sim");
+  const auto recording = read_launch_buffers(sim.string());
+  REQUIRE(recording);
+  REQUIRE(recording->launches.size() == 4);
+  CHECK(recording->launches[0].without_chevrons);
+  CHECK(recording->launches[0].kernel == "gridTotal");
+  CHECK_FALSE(recording->launches[1].without_chevrons);
+  CHECK(recording->launches[2].without_chevrons);
+  CHECK_FALSE(recording->launches[3].without_chevrons);
+  for (const RecordedBuffer& b : recording->buffers) {
+    CHECK((b.launch == recording->launches[1].launch || b.launch == recording->launches[3].launch));
+  }
+
+  const fs::path gpu = scratch() / "api_gpu";
+  fs::remove_all(gpu);
+  fs::create_directories(gpu);
+  std::string index;
+  for (std::size_t k : {std::size_t{1}, std::size_t{3}}) {
+    const std::uint64_t sim_launch = recording->launches[k].launch;
+    const std::uint64_t gpu_launch = k / 2;  // the GPU side counts only what it sees
+    index += "L\t" + std::to_string(gpu_launch) + "\t0\tcountMatches\n";
+    for (const RecordedBuffer& b : recording->buffers) {
+      if (b.launch != sim_launch) continue;
+      const std::string data = std::to_string(gpu_launch) + "-" + std::to_string(b.arg) + ".bin";
+      fs::copy_file(b.data_path, gpu / data);
+      index += "B\t" + std::to_string(gpu_launch) + "\t" + std::to_string(b.arg) + "\t" + b.type +
+               "\t" + std::to_string(b.element_bytes) + "\t" + std::to_string(b.offset) + "\t" +
+               std::to_string(b.bytes) + "\t" + b.hash + "\t" + data + "\n";
+    }
+  }
+  write_all(gpu / "buffers.tsv", index);
+  auto c = compare_launch_buffers(sim.string(), gpu.string());
+  REQUIRE(c);
+  CHECK(c->problems.empty());
+  CHECK(c->sim_launches == 2);
+  CHECK(c->gpu_launches == 2);
+  CHECK(c->sim_launches_without_chevrons == 2);
+  CHECK(c->identical());
+}
+
 TEST_CASE("the GPU side of exec --gpu builds with nvcc: launches wrapped, buffers recorded") {
   std::string nvcc;
   for (const char* candidate : {"/usr/local/cuda/bin/nvcc", "/usr/bin/nvcc"}) {

@@ -782,11 +782,22 @@ struct LaunchConfig {
   std::size_t shared_bytes = 0;
   cudaStream_t stream = nullptr;
   bool cooperative = false;  // cudaLaunchCooperativeKernel's: every block resident at once
+  // Made through a runtime function (cudaLaunchKernel, ...), not <<<>>>: exec --gpu's GPU side
+  // does not see it (warpsim/launch_buffers.hpp).
+  bool without_chevrons = false;
 };
 
 inline LaunchConfig launch_config(dim3 grid, dim3 block, std::size_t shared_bytes = 0,
                                   cudaStream_t stream = nullptr, bool cooperative = false) {
   return {grid, block, shared_bytes, stream, cooperative};
+}
+// A launch made by a runtime function (cudaLaunchKernel, cudaLaunchCooperativeKernel,
+// cudaLaunchKernelEx, a kernel node) rather than <<<>>>.
+inline LaunchConfig runtime_launch_config(dim3 grid, dim3 block, std::size_t shared_bytes,
+                                          cudaStream_t stream, bool cooperative = false) {
+  LaunchConfig config = launch_config(grid, block, shared_bytes, stream, cooperative);
+  config.without_chevrons = true;
+  return config;
 }
 
 // `call` calls the kernel with the arguments; operator() takes them, keeps a copy of each (the
@@ -960,11 +971,14 @@ struct KernelLaunch {
     if (!recorder.enabled()) return;
     // Host launches only, numbered as the GPU's host-side hooks number them.
     const std::uint64_t index = ::warpsim::program::host_launch_count() - 1;
-    // A graph's kernel: the GPU side records its capture, not its runs; nothing to pair with.
+    // A graph's kernel: the GPU side records its capture, not its runs; a launch without <<<>>>:
+    // the GPU side does not see it. Nothing to pair with.
     const bool in_graph = graph_runs_in_progress() != 0;
     recorder.launch(index, kernel, status,
-                    in_graph ? lb::LaunchKind::in_graph : lb::LaunchKind::made);
-    if (status != 0 || in_graph) return;
+                    in_graph                        ? lb::LaunchKind::in_graph
+                    : config.without_chevrons ? lb::LaunchKind::without_chevrons
+                                                    : lb::LaunchKind::made);
+    if (status != 0 || in_graph || config.without_chevrons) return;
     recorder.pointer_args(
         index, values,
         [](const void* pointer) {

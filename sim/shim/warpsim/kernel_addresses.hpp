@@ -67,7 +67,7 @@ NodeWork bind_kernel_arguments(void (*kernel)(Params...), const char* name, dim3
     return std::apply(
         [&](auto&... v) {
           return launch_kernel(name, file, line,
-                               launch_config(grid, block, shared_bytes, stream, cooperative),
+                               runtime_launch_config(grid, block, shared_bytes, stream, cooperative),
                                [kernel](auto&&... a) { kernel(a...); })(v...);
         },
         copy);

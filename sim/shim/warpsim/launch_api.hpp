@@ -227,7 +227,8 @@ int launch_from_argument_array(const char* api, void (*kernel)(Params...), dim3 
                                const char* file, unsigned line, std::index_sequence<I...>,
                                bool cooperative = false) {
   if (sizeof...(Params) != 0 && args == nullptr) return cudaErrorInvalidValue;
-  return launch_kernel(api, file, line, launch_config(grid, block, shared, stream, cooperative),
+  return launch_kernel(api, file, line,
+                       runtime_launch_config(grid, block, shared, stream, cooperative),
                        [kernel](auto&&... a) { kernel(a...); })(
       *static_cast<std::remove_cv_t<std::remove_reference_t<Params>>*>(args[I])...);
 }
@@ -304,8 +305,8 @@ cudaError_t cudaLaunchKernelEx(::warpsim::shim::ConfigAt at, void (*kernel)(Para
   }
   return static_cast<cudaError_t>(::warpsim::shim::launch_kernel(
       "cudaLaunchKernelEx", at.file, at.line,
-      ::warpsim::shim::launch_config(config->gridDim, config->blockDim, config->dynamicSmemBytes,
-                                     config->stream, cooperative),
+      ::warpsim::shim::runtime_launch_config(config->gridDim, config->blockDim,
+                                             config->dynamicSmemBytes, config->stream, cooperative),
       [kernel](auto&&... a) { kernel(a...); })(static_cast<Params>(std::forward<Args>(args))...));
 }
 #pragma pop_macro("gridDim")

@@ -7,6 +7,7 @@
 //   <dir>/buffers.tsv, one line per launch and per buffer, tab-separated:
 //     L  <launch>  <status>  <kernel>     a launch made and run then
 //     G  <launch>  <status>  <kernel>     a launch inside a graph (no B lines follow)
+//     A  <launch>  <status>  <kernel>     a launch made without <<<>>> (no B lines follow)
 //     B  <launch>  <arg>  <type>  <element bytes>  <offset>  <bytes>  <hash>  <data file or ->
 //   <dir>/<launch>-<arg>.bin: the buffer's bytes (while the budget lasts; then "-")
 //
@@ -18,7 +19,10 @@
 // G: on the GPU side a <<<>>> launch made while its stream was capturing a graph (it runs when
 // the graph is launched, where the GPU side's hooks do not see it; its buffers are not
 // recorded); on the simulator's side a kernel run by a graph launch (a captured launch or a
-// kernel node). Launches are paired L by L, in order; G lines are counted, never paired.
+// kernel node). A: on the simulator's side a launch through the runtime's launch functions
+// (cudaLaunchKernel, cudaLaunchCooperativeKernel, cudaLaunchKernelEx), which the GPU side's hooks,
+// rewriting <<<>>> only, do not see. Launches are paired L by L, in order; G and A lines are
+// counted, never paired.
 //
 // Compiled into user programs, by the host compiler (with the shim) and by nvcc: C++17, no
 // library headers.
@@ -74,8 +78,8 @@ struct element_name_of<T, std::void_t<decltype(T::warpsim_value_kind)>> {
                                                                                      : "bytes";
 };
 
-// How a launch's line begins: "L" or "G" (above).
-enum class LaunchKind : unsigned char { made, in_graph };
+// How a launch's line begins: "L", "G" or "A" (above).
+enum class LaunchKind : unsigned char { made, in_graph, without_chevrons };
 
 // Where a pointer lies: the allocation holding it, when it is one of the program's.
 struct Extent {
@@ -116,7 +120,10 @@ class Recorder {
   void launch(std::uint64_t launch, const char* kernel, int status,
               LaunchKind kind = LaunchKind::made) {
     if (!enabled()) return;
-    std::fprintf(index_, "%s\t%llu\t%d\t%s\n", kind == LaunchKind::in_graph ? "G" : "L",
+    const char* line = kind == LaunchKind::in_graph           ? "G"
+                       : kind == LaunchKind::without_chevrons ? "A"
+                                                              : "L";
+    std::fprintf(index_, "%s\t%llu\t%d\t%s\n", line,
                  static_cast<unsigned long long>(launch), status, plain(kernel).c_str());
     std::fflush(index_);
   }

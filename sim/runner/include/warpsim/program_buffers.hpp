@@ -25,6 +25,9 @@ struct RecordedLaunch {
   // A G line: inside a graph (captured on the GPU side, run by a graph launch in the
   // simulator); never paired, no buffers.
   bool in_graph = false;
+  // An A line: made without <<<>>> (cudaLaunchKernel, ...), which the GPU side does not see;
+  // never paired, no buffers.
+  bool without_chevrons = false;
 };
 struct RecordedBuffer {
   std::uint64_t launch = 0;
@@ -71,6 +74,8 @@ struct ProgramBuffersComparison {
   // launches the GPU side saw captured into a graph (it sees neither a graph's runs nor kernel
   // nodes, so the two counts need not agree).
   std::uint64_t sim_graph_launches = 0, gpu_graph_launches = 0;
+  // The simulator's launches made without <<<>>>: the GPU side's hooks do not see them.
+  std::uint64_t sim_launches_without_chevrons = 0;
   bool graph_launches_not_compared() const {
     return sim_graph_launches != 0 || gpu_graph_launches != 0;
   }
