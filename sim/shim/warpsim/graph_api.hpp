@@ -606,10 +606,14 @@ inline cudaError_t cudaDeviceSetGraphMemAttribute(int device, cudaGraphMemAttrib
   }
   return cudaSuccess;
 }
-// Graph allocations keep their memory while a graph holds their node (their address must stay
-// valid for the next launch): nothing more can be given back.
+// The physical memory of graph allocations that are not allocated now goes back (their addresses
+// stay valid for the graphs' next launches, which back them again).
 inline cudaError_t cudaDeviceGraphMemTrim(int device) {
-  return device == 0 ? cudaSuccess : cudaErrorInvalidDevice;
+  if (device != 0) return cudaErrorInvalidDevice;
+  auto& memory = ::warpsim::shim::GraphMemory::instance();
+  std::lock_guard<std::mutex> lock(memory.mutex);
+  memory.trim();
+  return cudaSuccess;
 }
 
 // ---- stream capture
