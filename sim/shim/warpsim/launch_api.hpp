@@ -221,13 +221,23 @@ struct ConfigAt {
       : config(c), file(f), line(l) {}
 };
 
+// A kernel's name as the program wrote its definition (the kernels warpsim registers: every
+// non-template kernel of the program's files), else `fallback`: how launches without <<<>>> are
+// listed in exec's report and recordings.
+template <class... Params>
+const char* kernel_name_or(void (*kernel)(Params...), const char* fallback) {
+  const RegisteredKernel* found =
+      KernelAddresses::instance().find(reinterpret_cast<const void*>(kernel));
+  return found != nullptr ? found->name : fallback;
+}
+
 template <class... Params, std::size_t... I>
 int launch_from_argument_array(const char* api, void (*kernel)(Params...), dim3 grid, dim3 block,
                                std::size_t shared, cudaStream_t stream, void** args,
                                const char* file, unsigned line, std::index_sequence<I...>,
                                bool cooperative = false) {
   if (sizeof...(Params) != 0 && args == nullptr) return cudaErrorInvalidValue;
-  return launch_kernel(api, file, line,
+  return launch_kernel(kernel_name_or(kernel, api), file, line,
                        runtime_launch_config(grid, block, shared, stream, cooperative),
                        [kernel](auto&&... a) { kernel(a...); })(
       *static_cast<std::remove_cv_t<std::remove_reference_t<Params>>*>(args[I])...);
@@ -304,7 +314,7 @@ cudaError_t cudaLaunchKernelEx(::warpsim::shim::ConfigAt at, void (*kernel)(Para
     return cudaErrorCooperativeLaunchTooLarge;
   }
   return static_cast<cudaError_t>(::warpsim::shim::launch_kernel(
-      "cudaLaunchKernelEx", at.file, at.line,
+      ::warpsim::shim::kernel_name_or(kernel, "cudaLaunchKernelEx"), at.file, at.line,
       ::warpsim::shim::runtime_launch_config(config->gridDim, config->blockDim,
                                              config->dynamicSmemBytes, config->stream, cooperative),
       [kernel](auto&&... a) { kernel(a...); })(static_cast<Params>(std::forward<Args>(args))...));
