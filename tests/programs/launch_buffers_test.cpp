@@ -81,6 +81,22 @@ void edit_buffer(const fs::path& dir, const std::string& data_file, Edit edit) {
   write_all(dir / "buffers.tsv", index);
 }
 
+// The B lines a GPU side would write for the simulator's buffers of launch `sim_launch`, as its
+// launch `gpu_launch`, with their bytes copied into `gpu_dir`.
+std::string buffer_lines_as_gpu(const LaunchBufferRecording& sim, std::uint64_t sim_launch,
+                                std::uint64_t gpu_launch, const fs::path& gpu_dir) {
+  std::string lines;
+  for (const RecordedBuffer& b : sim.buffers) {
+    if (b.launch != sim_launch) continue;
+    const std::string data = std::to_string(gpu_launch) + "-" + std::to_string(b.arg) + ".bin";
+    fs::copy_file(b.data_path, gpu_dir / data);
+    lines += "B\t" + std::to_string(gpu_launch) + "\t" + std::to_string(b.arg) + "\t" + b.type +
+             "\t" + std::to_string(b.element_bytes) + "\t" + std::to_string(b.offset) + "\t" +
+             std::to_string(b.bytes) + "\t" + b.hash + "\t" + data + "\n";
+  }
+  return lines;
+}
+
 void set_float(std::string& bytes, std::size_t index, float value) {
   std::memcpy(bytes.data() + index * 4, &value, 4);
 }
@@ -214,15 +230,8 @@ TEST_CASE("launches inside graphs are G lines, counted on both sides and never p
   const fs::path gpu = scratch() / "graphs_gpu";
   fs::remove_all(gpu);
   fs::create_directories(gpu);
-  std::string index = "G\t0\t0\tscale\nG\t1\t0\tsumAll\nL\t2\t0\tscale\n";
-  for (const RecordedBuffer& b : recording->buffers) {
-    const std::string data = "2-" + std::to_string(b.arg) + ".bin";
-    fs::copy_file(b.data_path, gpu / data);
-    index += "B\t2\t" + std::to_string(b.arg) + "\t" + b.type + "\t" +
-             std::to_string(b.element_bytes) + "\t" + std::to_string(b.offset) + "\t" +
-             std::to_string(b.bytes) + "\t" + b.hash + "\t" + data + "\n";
-  }
-  write_all(gpu / "buffers.tsv", index);
+  write_all(gpu / "buffers.tsv", "G\t0\t0\tscale\nG\t1\t0\tsumAll\nL\t2\t0\tscale\n" +
+                                    buffer_lines_as_gpu(*recording, made.launch, 2, gpu));
   auto c = compare_launch_buffers(sim.string(), gpu.string());
   REQUIRE(c);
   // The launches outside graphs pair in order (the simulator's 19th with the GPU's 3rd).
@@ -285,15 +294,8 @@ TEST_CASE("launches made without <<<>>> are A lines: the GPU side does not see t
   for (std::size_t k : {std::size_t{1}, std::size_t{3}}) {
     const std::uint64_t sim_launch = recording->launches[k].launch;
     const std::uint64_t gpu_launch = k / 2;  // the GPU side counts only what it sees
-    index += "L\t" + std::to_string(gpu_launch) + "\t0\tcountMatches\n";
-    for (const RecordedBuffer& b : recording->buffers) {
-      if (b.launch != sim_launch) continue;
-      const std::string data = std::to_string(gpu_launch) + "-" + std::to_string(b.arg) + ".bin";
-      fs::copy_file(b.data_path, gpu / data);
-      index += "B\t" + std::to_string(gpu_launch) + "\t" + std::to_string(b.arg) + "\t" + b.type +
-               "\t" + std::to_string(b.element_bytes) + "\t" + std::to_string(b.offset) + "\t" +
-               std::to_string(b.bytes) + "\t" + b.hash + "\t" + data + "\n";
-    }
+    index += "L\t" + std::to_string(gpu_launch) + "\t0\tcountMatches\n" +
+             buffer_lines_as_gpu(*recording, sim_launch, gpu_launch, gpu);
   }
   write_all(gpu / "buffers.tsv", index);
   auto c = compare_launch_buffers(sim.string(), gpu.string());
