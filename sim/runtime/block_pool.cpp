@@ -104,12 +104,12 @@ class WorkerPool {
   std::uint64_t generation_ = 0;
 };
 
+}  // namespace
+
 Dim3 block_index(std::uint64_t linear, Dim3 g) {
   return {static_cast<std::uint32_t>(linear % g.x), static_cast<std::uint32_t>(linear / g.x % g.y),
           static_cast<std::uint32_t>(linear / (std::uint64_t{g.x} * g.y))};
 }
-
-}  // namespace
 
 void run_on_workers(unsigned n, const std::function<void(unsigned)>& job) {
   WorkerPool::instance().run(n, job);

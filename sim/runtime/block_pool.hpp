@@ -21,6 +21,9 @@
 
 namespace warpsim::runtime {
 
+// The index of the block numbered `linear` in a grid of shape `grid` (x fastest).
+Dim3 block_index(std::uint64_t linear, Dim3 grid);
+
 // Runs job(0) on the calling thread and job(1) .. job(n - 1) on the process's worker threads
 // (kept for its life; each has an alternate signal stack and a dynamic shared buffer of its own);
 // returns when every one has returned. Launches from several threads take turns.

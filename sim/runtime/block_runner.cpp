@@ -477,21 +477,18 @@ void BlockRunner::named_barrier(std::uint32_t id, std::uint32_t count, bool coun
     const BarrierWait call{l.warp, lane_bit(static_cast<int>(l.lane)), Op::barrier_sync,
                            static_cast<std::int32_t>(id), static_cast<std::int32_t>(count),
                            site_text(l.where), counted};
-    abort_launch(LaunchStatus::kernel_exception,
-                 named_barrier_misuse_message(call, misuse, threads_));
-    switch_to(pick_next());  // the launch is over: nothing runs again
+    stop_launch(LaunchStatus::kernel_exception, named_barrier_misuse_message(call, misuse, threads_));
     return;
   }
   if (checker_ != nullptr) [[unlikely]] {
     // The checks' clocks know a barrier of the whole block or of a warp, not of some warps: a
     // race report (or its absence) would be a guess.
-    abort_launch(LaunchStatus::kernel_exception,
-                 site_text(l.where) + ": " +
-                     barrier_call_text({l.warp, 0, Op::barrier_sync, static_cast<std::int32_t>(id),
-                                        static_cast<std::int32_t>(count), "", counted}) +
-                     ": the memory checks (--check) do not simulate named barriers, which order "
-                     "only some warps; run without --check");
-    switch_to(pick_next());
+    stop_launch(LaunchStatus::kernel_exception,
+                site_text(l.where) + ": " +
+                    barrier_call_text({l.warp, 0, Op::barrier_sync, static_cast<std::int32_t>(id),
+                                       static_cast<std::int32_t>(count), "", counted}) +
+                    ": the memory checks (--check) do not simulate named barriers, which order "
+                    "only some warps; run without --check");
     return;
   }
   Warp& w = warps_[l.warp];
@@ -802,6 +799,11 @@ void BlockRunner::stop_running_lane(LaunchStatus status, std::string message) {
   abort_launch(status, std::move(message));
   warps_[self.warp].exited |= lane_bit(static_cast<int>(self.lane));  // nothing to unwind
   leave_for_good(self, pick_next());  // nullptr: the launch is aborted
+}
+
+void BlockRunner::stop_launch(LaunchStatus status, std::string message) {
+  abort_launch(status, std::move(message));
+  switch_to(pick_next());  // the launch is over: nothing runs again; it unwinds this lane
 }
 
 void BlockRunner::abort_launch(LaunchStatus status, std::string message) {

@@ -155,6 +155,9 @@ class BlockRunner {
   // Called from the running lane: the launch stops with `status` and this lane never runs again
   // (its stack is dropped, not unwound: it stands before an access that must not happen).
   [[noreturn]] void stop_running_lane(LaunchStatus status, std::string message);
+  // Called from the running lane: the launch stops with `status` and the lane switches away; the
+  // launch then unwinds it (LaneUnwind), so that what its frames hold is destroyed.
+  void stop_launch(LaunchStatus status, std::string message);
   // For crash and time-limit reports (async-signal-safe): steps so far and the spinning lanes.
   void spin_snapshot(LanePosition& position) const noexcept;
   // The launch's memory checks, told of every __syncthreads and __syncwarp (nullptr: none).

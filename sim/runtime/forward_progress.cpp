@@ -84,8 +84,7 @@ void BlockRunner::spin_preempt(device::CallSite site) {
   if (grid_ != nullptr) {
     // Another block stopped the launch, which says why: this one stops with it.
     if (grid_->launch_stopped()) {
-      abort_launch(LaunchStatus::kernel_exception, "stopped with the launch");
-      switch_to(pick_next());  // back to the launch, which unwinds this lane
+      stop_launch(LaunchStatus::kernel_exception, "stopped with the launch");
       return;
     }
     // Resident blocks share the cores with the block this one may wait for: let it run.

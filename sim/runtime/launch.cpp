@@ -124,9 +124,7 @@ LaunchResult launch(const LaunchOptions& options, const std::function<void()>& t
   BlockOrder order(g.count(), options.order_seed);
   for (std::uint64_t i = 0; i < g.count(); ++i) {
     const std::uint64_t linear = order.at(i);
-    const Dim3 idx{static_cast<std::uint32_t>(linear % g.x),
-                   static_cast<std::uint32_t>(linear / g.x % g.y),
-                   static_cast<std::uint32_t>(linear / (std::uint64_t{g.x} * g.y))};
+    const Dim3 idx = runtime::block_index(linear, g);
     if (checker) checker->begin_block(linear);
     runtime::BlockOutcome outcome = runner.run(linear, idx);
     if (outcome.status != LaunchStatus::completed) {

@@ -79,17 +79,11 @@ void BlockRunner::grid_barrier(device::CallSite site) {
   Lane& l = *running_;
   if (site.file != l.where_file) note_site(l, site);
   l.where.line = site.line;
-  // A stop ends the launch and switches away: the launch then unwinds this lane (LaneUnwind), so
-  // that what this frame holds is destroyed.
-  const auto stop = [&](LaunchStatus status, std::string message) {
-    abort_launch(status, std::move(message));
-    switch_to(pick_next());
-  };
   const auto where = [&] {
     return site_text(l.where) + ": cooperative_groups: grid_group::sync()";
   };
   if (grid_ == nullptr) {
-    stop(LaunchStatus::kernel_exception,
+    stop_launch(LaunchStatus::kernel_exception,
          where() + " across " + std::to_string(options_.grid.count()) +
              " blocks is not simulated " + grid_barrier_refusal(options_));
     return;
@@ -100,10 +94,10 @@ void BlockRunner::grid_barrier(device::CallSite site) {
     case GridBarrier::Wait::released:
       return;
     case GridBarrier::Wait::stopped:  // another block stopped the launch: it says why
-      stop(LaunchStatus::kernel_exception, "stopped with the launch");
+      stop_launch(LaunchStatus::kernel_exception, "stopped with the launch");
       return;
     case GridBarrier::Wait::deadlock:
-      stop(LaunchStatus::deadlock,
+      stop_launch(LaunchStatus::deadlock,
            deadlock_stop_message(block_linear_,
                                  where() + " waits for every block of the grid, but block " +
                                      std::to_string(grid_->exited_block()) +
@@ -134,9 +128,7 @@ void run_blocks_resident(const LaunchOptions& options, const std::function<void(
       runner.log_findings(&w.found);
       runner.set_grid_barrier(&grid);
       BlockOutput output{block, index, 0, 0, 0, 0};
-      outcome = runner.run(block, {static_cast<std::uint32_t>(block % g.x),
-                                   static_cast<std::uint32_t>(block / g.x % g.y),
-                                   static_cast<std::uint32_t>(block / (std::uint64_t{g.x} * g.y))});
+      outcome = runner.run(block, block_index(block, g));
       if (!runner.stacks_intact()) {
         outcome = {LaunchStatus::kernel_exception,
                    "block " + std::to_string(block) + ": a lane overflowed its stack of " +

@@ -76,11 +76,14 @@ fiber::Stack StackPool::take(std::size_t size) {
       if (base == MAP_FAILED) throw std::bad_alloc();
       ::mprotect(base, page_size(), PROT_NONE);
       slab_ = static_cast<char*>(base);
+#if defined(WARPSIM_VALGRIND_STACKS)
+      for (std::size_t k = 0; k < slab_count_; ++k) {
+        char* const low = slab_ + page_size() + slab_stack_ * k;
+        VALGRIND_STACK_REGISTER(low, low + slab_stack_);
+      }
+#endif
     }
     char* const bottom = slab_ + page_size() + slab_stack_ * slab_taken_++;
-#if defined(WARPSIM_VALGRIND_STACKS)
-    VALGRIND_STACK_REGISTER(bottom, bottom + slab_stack_);
-#endif
     std::memcpy(bottom, &kCanary, sizeof kCanary);
     return {bottom + slab_stack_, slab_stack_};
   }

@@ -2,11 +2,11 @@
 // lanes must cost no mmap. Each stack has a PROT_NONE guard page below it, so a lane that
 // overflows its stack faults instead of corrupting its neighbour.
 //
-// A slab pool (slab()) is for a grid whose blocks are all resident at once (a cooperative launch:
-// resident_grid.hpp): a mapping per stack would need two of the kernel's mappings per lane, and
-// 264 blocks of 1024 lanes pass its limit (vm.max_map_count, 65530 by default). Its stacks lie in
-// one mapping with a guard page below the lowest only; each starts with a canary instead, which
-// canary_intact() checks once the block has run.
+// A slab pool (slab_for_this_thread()) is for a grid whose blocks are all resident at once (a
+// cooperative launch: resident_grid.hpp): a mapping per stack would need two of the kernel's
+// mappings per lane, and 264 blocks of 1024 lanes pass its limit (vm.max_map_count, 65530 by
+// default). Its stacks lie in one mapping with a guard page below the lowest only; each holds a
+// canary in its lowest bytes instead, which canary_intact() checks once the block has run.
 #pragma once
 
 #include <cstddef>
@@ -34,8 +34,8 @@ class StackPool {
   // A slab's pages may go back to the system when it needs memory (MADV_FREE): they stay mapped,
   // and the next launch that writes them before then finds them still there.
   void offer_slab_pages();
-  // Whether nothing overflowed into `stack` from the one above it (slab stacks; always true for
-  // guarded ones).
+  // Whether the lane on `stack` never reached its lowest bytes, where the next stack down begins
+  // (slab stacks; always true for guarded ones, whose guard page faults instead).
   bool canary_intact(fiber::Stack stack) const;
 
  private:

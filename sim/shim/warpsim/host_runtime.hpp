@@ -788,14 +788,15 @@ struct LaunchConfig {
 };
 
 inline LaunchConfig launch_config(dim3 grid, dim3 block, std::size_t shared_bytes = 0,
-                                  cudaStream_t stream = nullptr, bool cooperative = false) {
-  return {grid, block, shared_bytes, stream, cooperative};
+                                  cudaStream_t stream = nullptr) {
+  return {grid, block, shared_bytes, stream};
 }
 // A launch made by a runtime function (cudaLaunchKernel, cudaLaunchCooperativeKernel,
 // cudaLaunchKernelEx, a kernel node) rather than <<<>>>.
 inline LaunchConfig runtime_launch_config(dim3 grid, dim3 block, std::size_t shared_bytes,
                                           cudaStream_t stream, bool cooperative = false) {
-  LaunchConfig config = launch_config(grid, block, shared_bytes, stream, cooperative);
+  LaunchConfig config = launch_config(grid, block, shared_bytes, stream);
+  config.cooperative = cooperative;
   config.without_chevrons = true;
   return config;
 }
