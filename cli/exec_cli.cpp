@@ -247,7 +247,7 @@ CommandRun add_exec_command(CLI::App& app, std::vector<std::string> program_args
       "\n"
       "exit status: the program's own; when it returned 0: 122 (as for run) when a kernel wrote\n"
       "before or after a cudaMalloc'd block or --check found a race or an uninitialised\n"
-      "shared read, 123 when a kernel misused warp-level\n"
+      "read, 123 when a kernel misused warp-level\n"
       "operations (diagnostics); 123 when a launch could not complete (deadlock, runaway); 124 the time\n"
       "limit passed; 125 bad input (missing file, compile or link error); 128+N killed by\n"
       "signal N.\n"
@@ -307,7 +307,8 @@ CommandRun add_exec_command(CLI::App& app, std::vector<std::string> program_args
   exec_app->add_option("--check", f->checks,
                        "memory checks of every launch, as run's: races (data races in __shared__ "
                        "memory and cudaMalloc'd blocks), uninit (reads of __shared__ bytes no thread "
-                       "of the block wrote), bounds (reads and writes just before or after a block, "
+                       "of the block wrote, and of cudaMalloc'd bytes nothing wrote since the "
+                       "allocation: under this check they start as a pattern, not zeros), bounds (reads and writes just before or after a block, "
                        "with lane and line; every check includes it), all; repeat or separate with "
                        "commas. Findings give exit status 122 where the program returned 0");
   exec_app->add_option("--policy", f->policy, "convergence of every launch: maximal (default) or interleaved")

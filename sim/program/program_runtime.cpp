@@ -59,6 +59,7 @@ struct ProgramState {
   std::map<std::uintptr_t, std::size_t> allocations;  // start -> bytes, symbols included
   std::set<std::uintptr_t> symbols;                    // the starts of registered symbols
   std::map<std::uintptr_t, GuardedBlock> guarded;     // start -> its mapping (allocate's)
+  std::set<std::uintptr_t> patterned;  // device blocks that began as the undefined pattern
   std::string dir;        // kProgramDirEnv; empty when not run by warpsim exec
   std::string trace_dir;  // kProgramTraceDirEnv
   int record_fd = -1;     // <dir>/launches.jsonl, append-only
@@ -90,6 +91,7 @@ struct ProgramState {
       const std::string names = c;
       checks.races = names.find("races") != std::string::npos;
       checks.uninitialized_shared = names.find("uninit") != std::string::npos;
+      checks.uninitialized_global = checks.uninitialized_shared;
       checks.bounds = names.find("bounds") != std::string::npos;
     }
     if (const char* text = std::getenv(kProgramScheduleEnv)) {
@@ -303,6 +305,7 @@ std::vector<CheckedMemory> checked_memory(ProgramState& s, const KernelLaunchReq
       name_block(&request, start, bytes, who, sizeof who, offset, element_size);
       CheckedMemory m{reinterpret_cast<const void*>(start), bytes, who,
                       static_cast<std::uint32_t>(element_size), false};
+      m.undefined_pattern = s.patterned.count(start) != 0;
       if (const auto guarded = s.guarded.find(start); guarded != s.guarded.end()) {
         const GuardedBlock& b = guarded->second;
         m.guard_before = start - b.mapping;
@@ -715,13 +718,24 @@ void* allocate_guarded(std::size_t bytes, std::size_t rounded) {
   return block;
 }
 
+// Device memory under `--check uninit` starts as the undefined pattern: a kernel's read of bytes
+// that still hold it read what nothing wrote (nothing else needs to say what wrote them).
+void* mark_undefined(void* block, std::size_t bytes, MemoryKind kind) {
+  ProgramState& s = state();
+  if (block == nullptr || kind != MemoryKind::device || !s.checks.uninitialized_global) return block;
+  fill_undefined_pattern(block, bytes);
+  std::lock_guard lock(s.mutex);
+  s.patterned.insert(reinterpret_cast<std::uintptr_t>(block));
+  return block;
+}
+
 }  // namespace
 
-void* allocate(std::size_t bytes) {
+void* allocate(std::size_t bytes, MemoryKind kind) {
   if (bytes == 0) return nullptr;
   constexpr std::size_t kAlignment = 256;
   const std::size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
-  if (void* block = allocate_guarded(bytes, rounded)) return block;
+  if (void* block = allocate_guarded(bytes, rounded)) return mark_undefined(block, bytes, kind);
   // No mapping to spare (vm.max_map_count): an unguarded block, as before guards.
   // Zeros, the same in every build (a sanitizer's malloc fills fresh memory with a pattern): CUDA
   // leaves new device memory undefined, and the H100 runs recorded here read zeros in it.
@@ -735,10 +749,12 @@ void* allocate(std::size_t bytes) {
     if (pointer == nullptr) return nullptr;
     std::memset(pointer, 0, rounded);
   }
-  ProgramState& s = state();
-  std::lock_guard lock(s.mutex);
-  s.allocations[reinterpret_cast<std::uintptr_t>(pointer)] = bytes;
-  return pointer;
+  {
+    ProgramState& s = state();
+    std::lock_guard lock(s.mutex);
+    s.allocations[reinterpret_cast<std::uintptr_t>(pointer)] = bytes;
+  }
+  return mark_undefined(pointer, bytes, kind);
 }
 
 bool release(void* pointer) {
@@ -749,6 +765,7 @@ bool release(void* pointer) {
   if (it == s.allocations.end() || s.symbols.count(it->first) != 0) return false;
   const std::size_t rounded = (it->second + 255) / 256 * 256;
   s.allocations.erase(it);
+  s.patterned.erase(reinterpret_cast<std::uintptr_t>(pointer));
   if (const auto guarded = s.guarded.find(reinterpret_cast<std::uintptr_t>(pointer));
       guarded != s.guarded.end()) {
     munmap(reinterpret_cast<void*>(guarded->second.mapping), guarded->second.mapping_bytes);

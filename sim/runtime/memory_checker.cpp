@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
 #include <stdexcept>
 
 #include "warpsim/code_lines.hpp"
@@ -46,6 +47,7 @@ MemoryChecker::MemoryChecker(const MemoryChecks& checks, std::uint32_t block_thr
     region.chunks = (region.cells + kChunkCells - 1) / kChunkCells;
     region.stored.assign(3 * region.chunks, 0);
     region.memory = memory;
+    region.pattern = memory.undefined_pattern && !memory.shared && checks_.uninitialized_global;
     regions_.push_back(std::move(region));
   }
   start_clocks();
@@ -180,6 +182,7 @@ bool MemoryChecker::access_general(std::uintptr_t address, std::size_t size, boo
   }
   if (clock_overflow_) return true;
   Stamp now = stamp(site_of(pc), atomic, thread);
+  if (region->pattern && !write) note_pattern_read(*region, address, size, now);
   const std::uintptr_t last = std::min(address + std::max<std::size_t>(size, 1), region->end) - 1;
   bool reported = false;
   bool unwritten = false;
@@ -200,6 +203,25 @@ void MemoryChecker::note_unwritten_read(const Region& region, std::uintptr_t add
   if (checks_.uninitialized_shared && pending_reads_.size() < kMaxPendingReads) {
     pending_reads_.push_back({&region, address, size, now});
   }
+}
+
+void MemoryChecker::note_pattern_read(const Region& region, std::uintptr_t address,
+                                      std::size_t size, Stamp now) {
+  // Whole cells, clipped to the memory: a char read next to a written char is not reported.
+  const std::uintptr_t from = std::max(address & ~(kCellBytes - 1), region.begin);
+  const std::uintptr_t to =
+      std::min((address + std::max<std::size_t>(size, 1) + kCellBytes - 1) & ~(kCellBytes - 1),
+               region.end);
+  for (std::uintptr_t cell_address = from & ~(kCellBytes - 1); cell_address < to;
+       cell_address += kCellBytes) {
+    if (region.load(kWrites, (cell_address - region.base) / kCellBytes).site != 0) return;
+  }
+  for (std::uintptr_t byte = from; byte < to; ++byte) {
+    const std::uint64_t word = undefined_pattern_word(byte & ~std::uintptr_t{7});
+    const auto expected = static_cast<std::uint8_t>(word >> (8 * (byte & 7)));
+    if (*reinterpret_cast<const volatile std::uint8_t*>(byte) != expected) return;
+  }
+  report_uninitialized(region, address, size, now);
 }
 
 void MemoryChecker::report_out_of_bounds(const Region& region, std::uintptr_t address,
@@ -266,7 +288,9 @@ void MemoryChecker::report_race(const Region& region, std::uintptr_t address, st
 
 void MemoryChecker::report_uninitialized(const Region& region, std::uintptr_t address,
                                          std::size_t size, Stamp now) {
-  auto [it, inserted] = uninitialized_.try_emplace(static_cast<std::uint16_t>(now.site));
+  const std::uint32_t key =
+      static_cast<std::uint32_t>(now.site) | std::uint32_t{region.memory.shared} << 16;
+  auto [it, inserted] = uninitialized_.try_emplace(key);
   RaceRecord& record = it->second;
   ++record.count;
   if (!inserted) {
@@ -276,7 +300,7 @@ void MemoryChecker::report_uninitialized(const Region& region, std::uintptr_t ad
     return;
   }
   record.lanes = lane_bit(static_cast<int>(now.thread % kWarpSize));
-  uninitialized_order_.push_back(static_cast<std::uint16_t>(now.site));
+  uninitialized_order_.push_back(key);
   record.region = static_cast<std::size_t>(&region - regions_.data());
   record.offset = address - region.begin;
   record.access_size = static_cast<std::uint32_t>(size);
@@ -359,36 +383,41 @@ void MemoryChecker::add_diagnostics(Trace& trace) {
                                            lanes, f.count));
   }
   const std::size_t first_uninitialized = trace.diagnostics.size();
-  std::vector<facts::UninitializedSharedRead> uninitialized_reads;  // one per diagnostic
-  for (const std::uint16_t site : uninitialized_order_) {
-    const RaceRecord& record = uninitialized_.at(site);
-    facts::UninitializedSharedRead read;
+  std::vector<facts::UninitializedRead> uninitialized_reads;  // one per diagnostic
+  for (const std::uint32_t key : uninitialized_order_) {
+    const RaceRecord& record = uninitialized_.at(key);
+    facts::UninitializedRead read;
     read.place = place(record);
     read.read = {record.second_block, static_cast<std::uint32_t>(record.second.thread), false,
                  record.second.atomic != 0, where(record.second)};
     read.lanes = record.lanes;
     const auto same_line = std::find_if(
         trace.diagnostics.begin() + static_cast<std::ptrdiff_t>(first_uninitialized),
-        trace.diagnostics.end(), [&](const Diagnostic& d) { return d.where == read.read.where; });
+        trace.diagnostics.end(), [&](const Diagnostic& d) {
+          return d.where == read.read.where &&
+                 (d.kind == DiagnosticKind::uninitialized_shared_read) == read.place.shared;
+        });
     if (same_line != trace.diagnostics.end()) {
       // Another code address of the same line (an unrolled copy): one diagnostic, its lanes
       // joined where they are of the same warp.
       const std::size_t index =
           static_cast<std::size_t>(same_line - trace.diagnostics.begin()) - first_uninitialized;
       same_line->occurrences += record.count;
-      facts::UninitializedSharedRead& known = uninitialized_reads[index];
+      facts::UninitializedRead& known = uninitialized_reads[index];
       if (known.read.block == read.read.block &&
           known.read.thread / kWarpSize == read.read.thread / kWarpSize &&
           (known.lanes | read.lanes) != known.lanes) {
         known.lanes |= read.lanes;
         same_line->lanes = known.lanes;
-        same_line->message = uninitialized_shared_message(known, trace.files);
+        same_line->message = uninitialized_read_message(known, trace.files);
       }
       continue;
     }
     uninitialized_reads.push_back(read);
-    trace.diagnostics.push_back(diagnostic(DiagnosticKind::uninitialized_shared_read,
-                                           uninitialized_shared_message(read, trace.files),
+    trace.diagnostics.push_back(diagnostic(read.place.shared
+                                               ? DiagnosticKind::uninitialized_shared_read
+                                               : DiagnosticKind::uninitialized_global_read,
+                                           uninitialized_read_message(read, trace.files),
                                            read.read, read.lanes, record.count));
   }
   for (const BoundsRecord& record : out_of_bounds_) {
@@ -420,3 +449,24 @@ void MemoryChecker::add_diagnostics(Trace& trace) {
 }
 
 }  // namespace warpsim::runtime
+
+namespace warpsim {
+
+void fill_undefined_pattern(void* begin, std::size_t bytes) {
+  auto* byte = static_cast<unsigned char*>(begin);
+  unsigned char* const end = byte + bytes;
+  const auto pattern_byte = [](const unsigned char* at) {
+    const auto address = reinterpret_cast<std::uintptr_t>(at);
+    return static_cast<unsigned char>(undefined_pattern_word(address & ~std::uintptr_t{7}) >>
+                                      (8 * (address & 7)));
+  };
+  for (; byte < end && (reinterpret_cast<std::uintptr_t>(byte) & 7) != 0; ++byte)
+    *byte = pattern_byte(byte);
+  for (; end - byte >= 8; byte += 8) {
+    const std::uint64_t word = undefined_pattern_word(reinterpret_cast<std::uintptr_t>(byte));
+    std::memcpy(byte, &word, 8);
+  }
+  for (; byte < end; ++byte) *byte = pattern_byte(byte);
+}
+
+}  // namespace warpsim

@@ -68,6 +68,7 @@ class MemoryChecker {
       if (!write && !region->memory.shared && region->load(kWrites, cell).site == 0) {
         // A read of bytes that no thread wrote in this launch (a kernel's input): nothing to
         // race with yet; kept for the writes to come (check_cell's read, in short).
+        if (region->pattern) [[unlikely]] note_pattern_read(*region, address, size, now);
         const Stamp read0 = region->load(kFirstReads, cell);
         region->store(read0.site == 0 || ordered(read0, now) ? kFirstReads : kSecondReads, cell,
                       now);
@@ -108,6 +109,7 @@ class MemoryChecker {
   static constexpr std::size_t kChunkCells = std::size_t{1} << 18;  // 2 MiB of a plane
   struct Region {
     std::uintptr_t begin = 0, end = 0;  // the checked bytes
+    bool pattern = false;  // memory.undefined_pattern, and uninitialized_global is checked
     std::uintptr_t guard_begin = 0, guard_end = 0;  // begin - guard_before, end + guard_after
     std::uintptr_t base = 0;            // begin rounded down to a cell
     std::size_t cells = 0;
@@ -215,6 +217,10 @@ class MemoryChecker {
   // A read of shared bytes not written (yet) in this block: settled at the block's end.
   void note_unwritten_read(const Region& region, std::uintptr_t address, std::size_t size,
                            Stamp now);
+  // A read of global memory that holds the undefined pattern (Region::pattern): reported when
+  // every cell it touches still holds the pattern and no thread wrote any of them in this launch.
+  void note_pattern_read(const Region& region, std::uintptr_t address, std::size_t size,
+                         Stamp now);
 
   bool ordered(Stamp earlier, Stamp now) const {
     if (earlier.block != now.block) return false;  // blocks of one launch are never ordered
@@ -270,8 +276,9 @@ class MemoryChecker {
   std::vector<PendingRead> pending_reads_;
   void settle_pending_reads();
   std::vector<BoundsRecord> out_of_bounds_;  // in order found
-  std::unordered_map<std::uint16_t, RaceRecord> uninitialized_;  // by site
-  std::vector<std::uint16_t> uninitialized_order_;
+  // Uninitialised reads by site and memory (site | shared << 16), in order found.
+  std::unordered_map<std::uint32_t, RaceRecord> uninitialized_;
+  std::vector<std::uint32_t> uninitialized_order_;
   MemoryChecker* outer_ = nullptr;
 };
 

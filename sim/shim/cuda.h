@@ -408,7 +408,7 @@ inline CUresult cuCtxGetDevice(CUdevice* device) {
 }
 inline CUresult cuMemAlloc(CUdeviceptr* pointer, std::size_t bytes) {
   if (pointer == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  void* memory = ::warpsim::program::allocate(bytes);
+  void* memory = ::warpsim::program::allocate(bytes, ::warpsim::program::MemoryKind::device);
   if (memory == nullptr && bytes != 0) return CUDA_ERROR_OUT_OF_MEMORY;
   *pointer = reinterpret_cast<CUdeviceptr>(memory);
   return CUDA_SUCCESS;
@@ -419,7 +419,7 @@ inline CUresult cuMemFree(CUdeviceptr pointer) {
 }
 inline CUresult cuMemAllocHost(void** pointer, std::size_t bytes) {
   if (pointer == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  *pointer = ::warpsim::program::allocate(bytes);
+  *pointer = ::warpsim::program::allocate(bytes, ::warpsim::program::MemoryKind::host_visible);
   return *pointer != nullptr || bytes == 0 ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 }
 inline CUresult cuMemFreeHost(void* pointer) {

@@ -71,7 +71,7 @@ std::string data_race_message(const facts::DataRace& race, std::span<const std::
   return text;
 }
 
-std::string uninitialized_shared_message(const facts::UninitializedSharedRead& read,
+std::string uninitialized_read_message(const facts::UninitializedRead& read,
                                          std::span<const std::string> files) {
   const LaneMask others = read.lanes & ~lane_bit(static_cast<int>(read.read.thread % kWarpSize));
   const std::string who =
@@ -80,6 +80,12 @@ std::string uninitialized_shared_message(const facts::UninitializedSharedRead& r
                         std::to_string(read.read.thread / kWarpSize) + " of block " +
                         std::to_string(read.read.block) + " read unwritten bytes; the first, " +
                         thread_text(read.read, false) + ", reads ";
+  if (!read.place.shared) {
+    return who + place_text(read.place) + " at " + site_text(read.read.where, files) +
+           ", which nothing has written since it was allocated (no copy, memset or kernel): "
+           "cudaMalloc'd memory starts undefined (under --check uninit warpsim fills it with a "
+           "pattern; a GPU's bytes are whatever was there)";
+  }
   return who + place_text(read.place) + " at " + site_text(read.read.where, files) +
          ", which no thread of its block has written in this launch: shared memory starts "
          "undefined in every block (the simulator's bytes are left over from another block or "

@@ -25,6 +25,7 @@ std::string_view to_string(DiagnosticKind kind) {
     case DiagnosticKind::timeout: return "timeout";
     case DiagnosticKind::data_race: return "data_race";
     case DiagnosticKind::uninitialized_shared_read: return "uninitialized_shared_read";
+    case DiagnosticKind::uninitialized_global_read: return "uninitialized_global_read";
   }
   return "?";
 }

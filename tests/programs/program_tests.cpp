@@ -425,6 +425,38 @@ TEST_CASE("exec --check names races in cudaMalloc'd blocks and __shared__ memory
   CHECK(run_warpsim({"exec", program, "--check", "everything"}).exit_code == 2);
 }
 
+TEST_CASE("exec --check uninit names reads of cudaMalloc'd bytes nothing wrote, and no other read") {
+  // Two bugs (bins never zeroed, a copy one element short); eight launches that read memory a
+  // kernel, Thrust's host code, cudaMemset, cudaMemcpy2D or host code (managed) wrote.
+  const fs::path report = scratch() / "uninitialized_global.json";
+  const ProcessOutcome run =
+      run_warpsim({"exec", (kCases / "uninitialized_global.cu").string(), "--check", "uninit",
+                   "--json", report.string()});
+  INFO(run.err);
+  CHECK(run.exit_code == 122);
+  CHECK(run.out == "flag 1\n");
+  const json object = json::parse(read_text(report));
+  REQUIRE(object["launches"].size() == 9);
+  std::vector<std::string> found;
+  for (const json& launch : object["launches"]) {
+    for (const json& d : launch["diagnostics"]) {
+      found.push_back(d["kind"].get<std::string>() + " line " + std::to_string(d["line"].get<int>()));
+    }
+  }
+  CHECK(found == std::vector<std::string>{"uninitialized_global_read line 15",
+                                          "uninitialized_global_read line 19"});
+  const json& bins = object["launches"][0]["diagnostics"][0];
+  CHECK(contains(bins["message"], "reads element 0 of argument 2 of the launch"));
+  CHECK(contains(bins["message"], "which nothing has written since it was allocated"));
+  CHECK(contains(object["launches"][1]["diagnostics"][0]["message"],
+                 "thread 231 (warp 7, lane 7) of block 3 reads element 999 of argument 0"));
+
+  // Without the check the memory starts as zeros: the program runs as it always did.
+  const ProcessOutcome plain = run_warpsim({"exec", (kCases / "uninitialized_global.cu").string()});
+  CHECK(plain.exit_code == 0);
+  CHECK(contains(plain.err, "0 diagnostics"));
+}
+
 TEST_CASE("exec --schedules shows the lost update that the default order hides, naming the schedule") {
   const std::string program = (kCases / "lost_update.cu").string();
   // One worker thread: blocks on several threads would race for real on the lost update, and

@@ -480,9 +480,11 @@ inline cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total_by
 
 // ---- memory: all of it host memory
 
-inline cudaError_t warpsim_allocate(void** pointer, std::size_t bytes) {
+inline cudaError_t warpsim_allocate(
+    void** pointer, std::size_t bytes,
+    ::warpsim::program::MemoryKind kind = ::warpsim::program::MemoryKind::device) {
   if (pointer == nullptr) return cudaErrorInvalidValue;
-  *pointer = ::warpsim::program::allocate(bytes);
+  *pointer = ::warpsim::program::allocate(bytes, kind);
   return *pointer != nullptr || bytes == 0 ? cudaSuccess : cudaErrorMemoryAllocation;
 }
 template <class T>
@@ -491,21 +493,25 @@ cudaError_t cudaMalloc(T** pointer, std::size_t bytes) {
 }
 template <class T>
 cudaError_t cudaMallocManaged(T** pointer, std::size_t bytes, unsigned = cudaMemAttachGlobal) {
-  return warpsim_allocate(static_cast<void**>(static_cast<void*>(pointer)), bytes);
+  return warpsim_allocate(static_cast<void**>(static_cast<void*>(pointer)), bytes,
+                          ::warpsim::program::MemoryKind::host_visible);
 }
 // The C API's form, which a function pointer of its type names (thrust's memory_resource.h takes
 // cudaMallocHost as cudaError_t (*)(void**, std::size_t)).
 inline cudaError_t cudaMallocHost(void** pointer, std::size_t bytes) {
-  return warpsim_allocate(pointer, bytes);
+  return warpsim_allocate(pointer, bytes,
+                          ::warpsim::program::MemoryKind::host_visible);
 }
 // The C++ API's form takes cudaHostAlloc's flags (llm.c passes cudaHostAllocDefault).
 template <class T>
 cudaError_t cudaMallocHost(T** pointer, std::size_t bytes, unsigned = 0) {
-  return warpsim_allocate(static_cast<void**>(static_cast<void*>(pointer)), bytes);
+  return warpsim_allocate(static_cast<void**>(static_cast<void*>(pointer)), bytes,
+                          ::warpsim::program::MemoryKind::host_visible);
 }
 template <class T>
 cudaError_t cudaHostAlloc(T** pointer, std::size_t bytes, unsigned) {
-  return warpsim_allocate(static_cast<void**>(static_cast<void*>(pointer)), bytes);
+  return warpsim_allocate(static_cast<void**>(static_cast<void*>(pointer)), bytes,
+                          ::warpsim::program::MemoryKind::host_visible);
 }
 template <class T>
 cudaError_t cudaHostGetDevicePointer(T** device_pointer, void* host_pointer, unsigned) {

@@ -80,13 +80,18 @@ void note_device_assert();
 // (cudaDeviceSynchronize, cudaStreamSynchronize, ...) return.
 int sticky_error();
 
+// What a block is for: device memory (cudaMalloc and its kin), which only kernels and the
+// runtime's copies and memsets touch, or memory host code may touch too (managed, pinned host).
+enum class MemoryKind { device, host_visible };
 // cudaMalloc and friends: `bytes` of host memory aligned as cudaMalloc aligns (256 bytes), set
 // to zeros (CUDA leaves it undefined), zero bytes giving a null pointer. Null when out of memory.
+// Under `exec --check uninit`, device memory starts as the undefined pattern instead
+// (warpsim/memory_checks.hpp), so that a kernel's read of bytes nothing wrote is reported.
 // Each block lies in its own mapping between two PROT_NONE pages, its end (rounded up to 256
 // bytes) against the second: a kernel access past it faults and the crash names the argument
 // and element. The bytes between the first guard page and the block, and the rounding after
 // it, hold a pattern; a launch after which they changed gets an out_of_bounds diagnostic.
-void* allocate(std::size_t bytes);
+void* allocate(std::size_t bytes, MemoryKind kind);
 // Whether `pointer` came from allocate() and is now freed (a null pointer is fine too).
 bool release(void* pointer);
 // Whether `pointer` lies inside a live allocate() block or a registered symbol.

@@ -136,7 +136,8 @@ struct AllocationHold {
 
 // A new graph allocation of `bytes` (null when out of memory), held by the returned hold.
 inline std::shared_ptr<AllocationHold> new_graph_allocation(std::size_t bytes) {
-  void* address = ::warpsim::program::allocate(bytes == 0 ? 1 : bytes);
+  void* address =
+      ::warpsim::program::allocate(bytes == 0 ? 1 : bytes, ::warpsim::program::MemoryKind::device);
   if (address == nullptr) return nullptr;
   {
     GraphMemory& memory = GraphMemory::instance();

@@ -396,12 +396,13 @@ inline constexpr int kExitKernelFailed = 1;
 inline constexpr int kExitBadInput = 2;
 inline constexpr int kExitNoGpu = 3;  // --gpu without a usable CUDA device
 // The launch completed and the memory checks found something: a data race, an uninitialised
-// shared read, or an out-of-bounds write (is_memory_finding). The same number as `warpsim exec
+// read, or an out-of-bounds write (is_memory_finding). The same number as `warpsim exec
 // --check`'s, distinct from every other status of either command.
 inline constexpr int kExitFindings = 122;
 
-// data_race, uninitialized_shared_read, out_of_bounds: what --check (and, for writes before a
-// buffer, every run) finds; these give kExitFindings where the launch completed.
+// data_race, uninitialized_shared_read, uninitialized_global_read (exec), out_of_bounds: what
+// --check (and, for writes before a buffer, every run) finds; these give kExitFindings where the
+// launch completed.
 bool is_memory_finding(DiagnosticKind kind);
 
 // How a run of a kernel file ended: as the launch ended (the first four, as in LaunchStatus), or

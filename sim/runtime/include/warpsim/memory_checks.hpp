@@ -1,5 +1,8 @@
 // Memory checks of a launch: data races (two threads touch the same bytes, at least one writes,
-// and nothing orders them) and reads of __shared__ memory that no thread of the block wrote.
+// and nothing orders them), reads of __shared__ memory that no thread of the block wrote, and
+// reads of global memory that nothing wrote since it was allocated (memory that holds the
+// undefined pattern below until something writes it: `warpsim exec --check uninit` fills
+// cudaMalloc'd memory with it).
 //
 //   warpsim::LaunchOptions options{.grid = {4}, .block = {256}};
 //   options.checks.races = true;
@@ -33,18 +36,39 @@ struct CheckedMemory {
   // is out of bounds of this memory (MemoryChecks::bounds). 0: nothing is known there.
   std::size_t guard_before = 0;
   std::size_t guard_after = 0;
+  // Global memory that held undefined_pattern_word's bytes when it was allocated: a read of bytes
+  // that still hold them, and that no thread wrote in this launch, reads memory nothing wrote
+  // (MemoryChecks::uninitialized_global). Whatever wrote the bytes (a copy, a memset, a kernel,
+  // host code such as Thrust's) changed them, so nothing needs to say it did.
+  bool undefined_pattern = false;
 };
 
 struct MemoryChecks {
   bool races = false;                 // DiagnosticKind::data_race
   bool uninitialized_shared = false;  // DiagnosticKind::uninitialized_shared_read
+  bool uninitialized_global = false;  // DiagnosticKind::uninitialized_global_read
   // DiagnosticKind::out_of_bounds: an access in a guard_before/guard_after range, or one that
   // starts inside the memory and runs past its end, stops the launch before it happens
   // (LaunchStatus::out_of_bounds), keeping every finding made until then.
   bool bounds = false;
   std::vector<CheckedMemory> memory;  // only accesses inside these are checked
-  bool any() const { return races || uninitialized_shared || bounds; }
+  bool any() const { return races || uninitialized_shared || uninitialized_global || bounds; }
 };
+
+// The bytes of memory that nothing has written yet, 8 at a time: a hash of the aligned 8-byte
+// word's address, every byte in 0x80..0xfe, so never the 0, -1 or small numbers code writes
+// most (0x80..0xfe with the lowest bit clear: 6 bits of hash a byte). A check compares whole
+// aligned 4-byte cells, so that 4 bytes written on purpose pass for never written only where
+// they equal the hash, a 1-in-2^24 coincidence even for values of that shape.
+inline std::uint64_t undefined_pattern_word(std::uintptr_t word_address) {
+  std::uint64_t x = (word_address >> 3) + 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  x ^= x >> 31;
+  return (x & 0x7e7e7e7e7e7e7e7eull) | 0x8080808080808080ull;
+}
+// Writes the pattern over `bytes` bytes at `begin`.
+void fill_undefined_pattern(void* begin, std::size_t bytes);
 
 // The __shared__ variables (thread_local under the shim) of the loaded object that holds
 // `address_in_object`, at their addresses for the calling thread, named as the kernel names them

@@ -183,8 +183,10 @@ struct DataRace {
   MemoryAccess first, second;
 };
 
-// uninitialized_shared_read: `read` read `place`, which no thread of its block had written.
-struct UninitializedSharedRead {
+// uninitialized_shared_read: `read` read `place` (shared memory), which no thread of its block
+// had written; uninitialized_global_read: `place` is global memory that nothing had written
+// since it was allocated.
+struct UninitializedRead {
   MemoryPlace place;
   MemoryAccess read;
   LaneMask lanes = 0;  // every lane of read's warp and block that read unwritten bytes there
@@ -212,7 +214,7 @@ std::string out_of_bounds_message(const facts::OutOfBounds& access,
 // The messages of the memory checks: which bytes, which threads (block, warp, lane) at which
 // lines, and what would order them ("no __syncthreads() between line 14 and line 15").
 std::string data_race_message(const facts::DataRace& race, std::span<const std::string> files);
-std::string uninitialized_shared_message(const facts::UninitializedSharedRead& read,
+std::string uninitialized_read_message(const facts::UninitializedRead& read,
                                          std::span<const std::string> files);
 
 // What a diagnostic says, as values. Its kind follows from the alternative.

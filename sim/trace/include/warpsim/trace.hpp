@@ -40,9 +40,10 @@ enum class DiagnosticKind : std::uint8_t {
   timeout,                 // the run passed its wall-clock limit (a lane looping without calls)
   data_race,               // two threads touched the same bytes, one wrote, nothing ordered them
   uninitialized_shared_read,  // a thread read __shared__ bytes no thread of its block wrote
+  uninitialized_global_read,  // a thread read cudaMalloc'd bytes nothing wrote since (exec)
 };
 inline constexpr int kDiagnosticKindCount =
-    static_cast<int>(DiagnosticKind::uninitialized_shared_read) + 1;
+    static_cast<int>(DiagnosticKind::uninitialized_global_read) + 1;
 std::string_view to_string(DiagnosticKind kind);
 std::optional<DiagnosticKind> diagnostic_kind_from_string(std::string_view name);
 
