@@ -81,6 +81,8 @@ void print_paragraphs(const std::vector<std::string>& paragraphs) {
 // `hide_answers` (predict mode, before the step's questions are answered) the cells that answer
 // them are "?", and the note, the words and the diagnostics (which may name the answers) wait for
 // the answered table.
+// With `hide_after` (predict mode, the next step asks what lanes pass in) the after row is "?",
+// and the note, the words and the diagnostics wait for that step's answers.
 // A note that covers several steps (one without a pass) is printed in full at the first only.
 void print_note(const course::LessonRun& run, const course::NarratedStep& s) {
   if (s.note == nullptr) return;
@@ -92,15 +94,18 @@ void print_note(const course::LessonRun& run, const course::NarratedStep& s) {
 }
 
 void show_step(const course::LessonRun& run, const course::NarratedStep& s, ValueFormat format,
-               const TextStyle& style, bool hide_answers, bool with_note = true) {
-  if (with_note && !hide_answers) print_note(run, s);
+               const TextStyle& style, bool hide_answers, bool with_note = true,
+               bool hide_after = false) {
+  if (with_note && !hide_answers && !hide_after) print_note(run, s);
   const StepInfo& info = run.index.info(s.step);
   const std::string line = source_line(*run.lesson, info.where.line);
   if (!line.empty()) std::cout << "  " << info.where.line << " |" << line << "\n";
   StepView view = describe_step(run.result.trace, run.index, s.step, {.format = format, .after = true});
-  if (hide_answers) {
+  if (hide_answers || hide_after) {
     for (StepRow& row : view.rows) {
-      const LaneMask hidden = course::hidden_lanes(row, s.questions);
+      const LaneMask hidden = hide_answers ? course::hidden_lanes(row, s.questions)
+                              : row.kind == RowKind::after ? ~LaneMask{0}
+                                                           : LaneMask{0};
       for (int lane = 0; lane < kWarpSize; ++lane) {
         if (!has_lane(hidden, lane)) continue;
         LaneCell& cell = row.cells[static_cast<std::size_t>(lane)];
@@ -112,7 +117,7 @@ void show_step(const course::LessonRun& run, const course::NarratedStep& s, Valu
     }
   }
   print_step(std::cout, view, style);
-  if (hide_answers) return;
+  if (hide_answers || hide_after) return;
   for (const std::string& sentence : narrate_step(view, -1)) std::cout << "  " << sentence << "\n";
   for (const std::size_t d : view.diagnostics) {
     std::cout << "  ";
@@ -181,12 +186,17 @@ int walk(const course::Lesson& lesson, const course::Preset& preset, const Lesso
     } else {
       const course::NarratedStep& s = run.narrative[i];
       const bool questions = flags.predict && !s.questions.empty();
-      show_step(run, s, format, style, questions);
+      const bool gives_away = flags.predict && course::asks_inputs_next(run.narrative, s.step);
+      show_step(run, s, format, style, questions, true, gives_away);
+      if (gives_away) std::cout << "  (predict: this step's note waits for the next step's question)\n";
       if (questions) {
         const auto [r, a] = ask(run, s);
         right += r;
         asked += a;
         std::cout << "\n";
+        if (i > 0 && course::asks_inputs_next(run.narrative, run.narrative[i - 1].step) == &s) {
+          print_note(run, run.narrative[i - 1]);  // held back at the step before
+        }
         print_note(run, s);
         show_step(run, s, format, style, false, /*with_note=*/false);
       }

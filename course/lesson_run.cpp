@@ -212,6 +212,17 @@ bool row_answers(RowKind row, const std::vector<const Question*>& questions) {
   return true;
 }
 
+const NarratedStep* asks_inputs_next(std::span<const NarratedStep> narrative, std::size_t step) {
+  for (std::size_t i = 0; i + 1 < narrative.size(); ++i) {
+    if (narrative[i].step != step) continue;
+    const NarratedStep& next = narrative[i + 1];
+    const bool asks = std::any_of(next.questions.begin(), next.questions.end(),
+                                  [](const Question* q) { return q->value == AskedValue::input; });
+    return asks ? &next : nullptr;
+  }
+  return nullptr;
+}
+
 LaneMask hidden_lanes(const StepRow& row, const std::vector<const Question*>& questions) {
   if (!row_answers(row.kind, questions)) return 0;
   if (row.kind != RowKind::input) return ~LaneMask{0};

@@ -19,6 +19,14 @@ bool step_revealed(const ViewState& v, std::size_t step) {
   return std::binary_search(v.revealed.begin(), v.revealed.end(), step);
 }
 
+// Predict mode: the next step asks what lanes pass in, and is not answered yet: this step's
+// after row and note would give the answer away.
+bool gives_away_next(const Model& m, const ViewState& v) {
+  if (!v.predict || !m.run || m.run->lesson == nullptr || v.at_wait) return false;
+  const course::NarratedStep* next = course::asks_inputs_next(m.run->narrative, v.step);
+  return next != nullptr && !step_revealed(v, next->step);
+}
+
 }  // namespace
 
 bool has_steps(const Model& m) { return m.run && m.run->index.step_count() > 0; }
@@ -142,6 +150,7 @@ StepFigureOptions figure_options(const Model& m, const ViewState& v, float width
   o.watched_lane = v.watched_lane;
   o.hide_outputs = outputs_hidden(m, v);
   o.hidden_inputs = hidden_inputs(m, v);
+  o.hide_after = gives_away_next(m, v);
   o.guesses = v.guesses;
   // Arrows grow over a quarter of a second after each move (or over most of a played step).
   const double grow = std::min(0.25, 0.6 / std::max(0.1f, v.speed));
@@ -190,7 +199,7 @@ const course::NarratedStep* narrated(const Model& m, std::size_t step) {
 }  // namespace
 
 const course::Note* current_note(const Model& m, const ViewState& v) {
-  if (v.at_wait) return nullptr;
+  if (v.at_wait || gives_away_next(m, v)) return nullptr;
   const course::NarratedStep* s = narrated(m, v.step);
   return s == nullptr ? nullptr : s->note;
 }

@@ -469,6 +469,7 @@ class Builder {
     const std::string who = "lane " + std::to_string(lane) + " " + r.label;
     const bool hidden = (o_.hide_outputs && (r.kind == RowKind::output || r.kind == RowKind::other ||
                                              r.kind == RowKind::after)) ||
+                        (o_.hide_after && r.kind == RowKind::after) ||
                         (r.kind == RowKind::input && has_lane(o_.hidden_inputs, lane));
     if (c.text.empty() && state != LaneState::took_part) {
       state_cell(b, state, who + " (" + std::string(to_string(state)) + ")");
@@ -488,8 +489,9 @@ class Builder {
       probe(b, kPalette.hidden, kPalette.hidden, who + " (hidden)");
       fig_.hits.push_back({b, lane, r.kind,
                            "lane " + std::to_string(lane) +
-                               (r.kind == RowKind::input ? ": what does it pass in?"
-                                                         : ": what does it receive?") +
+                               (r.kind == RowKind::input   ? ": what does it pass in?"
+                                : r.kind == RowKind::after ? ": what does it hold after the step?"
+                                                           : ": what does it receive?") +
                                " Type your guess in the Predict panel"});
       return;
     }

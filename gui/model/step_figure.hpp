@@ -38,6 +38,7 @@ struct StepFigureOptions {
   bool hide_outputs = false;   // predict mode: what lanes received is not shown yet (nor the
                                // ballot's word, the match groups, the lanes read)
   LaneMask hidden_inputs = 0;  // predict mode: lanes whose input a question asks (or gives away)
+  bool hide_after = false;     // predict mode: the next step asks what lanes pass in
   // Predict mode: the learner's guesses, shown in the hidden cells of the asked row (the inputs'
   // when some are hidden, else the outputs'); empty: none.
   std::array<std::string, kWarpSize> guesses{};

@@ -146,11 +146,19 @@ StepView describe_step(const Trace& trace, const TraceIndex& index, std::size_t 
   for (int lane = 0; lane < kWarpSize; ++lane) {
     if (has_lane(s.participants, lane)) named |= s.lane_mask[lane_at(lane)];
   }
+  // Lanes that had not exited when the call was made, and exited before it completed
+  // (named_lane_exited_later): running other code then, as the step's banner says, not exited.
+  LaneMask exited_later = 0;
+  for (const std::size_t d : v.diagnostics) {
+    const Diagnostic& diagnostic = trace.diagnostics[d];
+    if (diagnostic.kind != DiagnosticKind::named_lane_exited_later) continue;
+    exited_later |= diagnostic.step_lanes != 0 ? diagnostic.step_lanes : diagnostic.lanes;
+  }
   for (int lane = 0; lane < kWarpSize; ++lane) {
     LaneState state = LaneState::not_in_mask;
     if (has_lane(s.participants, lane)) {
       state = LaneState::took_part;
-    } else if (has_lane(s.exited, lane)) {
+    } else if (has_lane(s.exited, lane) && !has_lane(exited_later, lane)) {
       state = LaneState::exited;
     } else if (has_lane(named, lane)) {
       state = LaneState::inactive;

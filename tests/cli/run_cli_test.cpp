@@ -780,6 +780,24 @@ TEST_CASE("predict mode shows nothing that answers a question before it is asked
   }
 }
 
+TEST_CASE("predict mode keeps back the after row and note of the step before a question on inputs") {
+  const Outcome run = run_cli({"lesson", "butterfly-reduction", "--predict", "--all"});
+  INFO("stderr: " << run.err);
+  REQUIRE(run.exit_code == 0);
+  // Step 5 asks what lanes 0 and 1 bring into the last round (240 and 256): step 4's after row
+  // and note say it, so they wait for the answers.
+  const std::size_t asked = run.out.find("Predict: What running sums");
+  REQUIRE(asked != std::string::npos);
+  const std::string before = run.out.substr(0, asked);
+  const std::string step4 = before.substr(before.find("step 4 of 5"));
+  const auto after_rows = lines_starting(step4, "  after |");
+  REQUIRE(after_rows.size() == 4);
+  for (const std::string& row : after_rows) CHECK_MESSAGE(!has_digit(row.substr(9)), row);
+  const std::string note = "receives 128 from lane 2: 240";
+  CHECK_FALSE(contains(before, note));
+  CHECK(contains(run.out.substr(asked), note));
+}
+
 TEST_CASE("a deadlocked lesson ends on where every lane waits, and for whom") {
   const Outcome run = run_cli({"lesson", "23", "--all"});
   INFO("stderr: " << run.err);

@@ -192,6 +192,28 @@ TEST_CASE("predict mode: the asked lane's input is hidden, and the end of the le
   CHECK_FALSE(ending_hidden(m, v));
 }
 
+TEST_CASE("predict mode: a step before a question about inputs keeps its after row and note back") {
+  Opened o;
+  open(o, {"butterfly-reduction"});
+  Model& m = o.m;
+  ViewState& v = o.v;
+  apply(m, v, {SetPredict{true}, GoTo{3}}, 0);
+  refresh(m, v);
+  // Step 5 asks what lanes 0 and 1 bring into the last round: step 4's after row (240, 256) and
+  // its note ("lane 0 holds 112 and receives 128 from lane 2: 240") say it.
+  REQUIRE(m.cache.view->position == 3);
+  CHECK(current_questions(m, v).empty());
+  CHECK(current_note(m, v) == nullptr);
+  Figure f = build_step_figure(*m.cache.view, {}, figure_options(m, v, 1200, {}, 1e9));
+  CHECK(has_tip(f, "lane 0: what does it hold after the step?"));
+  CHECK_FALSE(has_tip(f, "lane 0 holds"));
+  CHECK(has_tip(f, "lane 0 passed in 112"));  // what the learner reasons from
+  apply(m, v, {GoTo{4}, SetGuess{0, "240"}, SetGuess{1, "256"}, CheckGuesses{}, GoTo{3}}, 0);
+  refresh(m, v);
+  REQUIRE(current_note(m, v) != nullptr);
+  CHECK(current_note(m, v)->text.find("240") != std::string::npos);
+}
+
 TEST_CASE("predict mode: a ballot's word and a match's groups are hidden with the outputs") {
   Opened o;
   open(o, {"argmax-ballot"});

@@ -118,8 +118,9 @@ std::string messages(const KernelFileResult& result) {
 // Oclgrind's data-race and uninitialized patterns, written for CUDA (tests/races/oclgrind/): each
 // file's label (from the CUDA model) and launch are on its first lines. A race is named at the
 // lines marked `// expect: race` and nowhere else, a race-free kernel gets no finding, an
-// uninitialised __shared__ read is named at its line. Reads of a thread's own variables or of a
-// global buffer are outside the uninit check (docs/checks/oclgrind.md lists them as missed).
+// uninitialised __shared__ read is named at its line. Reads of a thread's own variables are
+// outside the uninit check (docs/checks/oclgrind.md lists them as missed); the global buffer's
+// case is a whole program for `exec --check` (program_tests has the same check on its own case).
 TEST_CASE("Oclgrind's race and uninitialised-read patterns, in CUDA: named where the label says") {
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(kRaces / "oclgrind")) files.push_back(e.path());

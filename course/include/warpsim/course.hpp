@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -189,6 +190,10 @@ bool row_answers(RowKind row, const std::vector<const Question*>& questions);
 // of them (a broadcast's or a reduction's lanes would show the answer). A row of 0s and 1s (a
 // vote's predicates, a flag) is hidden whole: the others' would leave one value to guess.
 LaneMask hidden_lanes(const StepRow& row, const std::vector<const Question*>& questions);
+// The narrated step that follows `step` when one of its questions asks what lanes pass in, else
+// null: `step`'s after row and its note give that answer away, so predict mode holds them back
+// until the following step's questions are answered.
+const NarratedStep* asks_inputs_next(std::span<const NarratedStep> narrative, std::size_t step);
 
 // ---------------------------------------------------------------------------------------------
 // Recorded GPU runs (lessons/<id>/gpu/<preset>.json.gz)

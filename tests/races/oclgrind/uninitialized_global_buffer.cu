@@ -1,7 +1,19 @@
 // The pattern of Oclgrind's tests/kernels/uninitialized/uninitialized_global_buffer.cl, written for CUDA here
 // (scripts/race_suites.py oclgrind runs it; docs/checks/oclgrind.md has the table).
-// label: uninit_global: reads a cudaMalloc'd buffer nothing wrote: `warpsim run` fills every buffer from its --arg, and the uninit check covers __shared__ memory only
-// launch: --kernel uninitialized_global_buffer --grid 1 --block 1 --arg f32[1]:zeros --arg f32[1]:zeros
+// label: uninit_global: output = *input, where input is a cudaMalloc'd buffer nothing wrote (a whole program, run with `warpsim exec --check all`)
+// launch: exec
+#include <cstdio>
+
 __global__ void uninitialized_global_buffer(const float* input, float* output) {
   output[blockIdx.x * blockDim.x + threadIdx.x] = *input;
+}
+
+int main() {
+  float *input, *output, result = 0;
+  cudaMalloc(&input, sizeof(float));
+  cudaMalloc(&output, sizeof(float));
+  uninitialized_global_buffer<<<1, 1>>>(input, output);
+  cudaMemcpy(&result, output, sizeof result, cudaMemcpyDeviceToHost);
+  std::printf("%g\n", result);
+  return 0;
 }
