@@ -310,7 +310,8 @@ CommandRun add_exec_command(CLI::App& app, std::vector<std::string> program_args
                        "of the block wrote, and of cudaMalloc'd bytes nothing wrote since the "
                        "allocation: under this check they start as a pattern, not zeros), bounds (reads and writes just before or after a block, "
                        "with lane and line; every check includes it), all; repeat or separate with "
-                       "commas. Findings give exit status 122 where the program returned 0");
+                       "commas. Findings give exit status 122 where the program returned 0")
+      ->allow_extra_args(false);
   exec_app->add_option("--policy", f->policy, "convergence of every launch: maximal (default) or interleaved")
       ->check(CLI::IsMember({"maximal", "interleaved"}));
   exec_app->add_option("--seed", f->request.seed, "order of the interleaved policy (default 1)")

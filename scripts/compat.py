@@ -26,6 +26,9 @@ Outcomes:
   fail      any other exit status (its self-check failed)
   timeout   --time-limit passed
   crash     killed by a signal
+  findings  with --check: the program returned 0 and the memory checks found something (exit
+            122); the first finding is shown (a suite's programs are meant to be correct: each
+            is a bug in the program or a false alarm of the check, to be told apart)
 """
 from __future__ import annotations
 
@@ -426,6 +429,10 @@ def classify(code: int, output: str) -> tuple[str, str]:
     if code == EXIT_WAIVED and re.search(r"waiv", output, re.I):
         lines = [l for l in output.splitlines() if re.search(r"waiv|requires|not support", l, re.I)]
         return "waived", (lines[0].strip() if lines else "waived")
+    if code == 122:
+        found = [l.strip() for l in output.splitlines()
+                 if re.match(r"\s*(data_race|uninitialized_\w+_read|out_of_bounds) at ", l)]
+        return "findings", (found[0][:300] if found else first_error(output))
     if code == 125:
         return "compile", first_error(output)
     if code == 124:
@@ -543,6 +550,8 @@ def run_one(program: Program, args: argparse.Namespace, category: str) -> Outcom
         command = [args.warpsim, "exec", "--time-limit", str(args.time_limit)]
         if args.gpu:
             command.append("--gpu")
+        for check in args.check:
+            command += ["--check", check]
         # The sources first: -I and -D take several values each, and would swallow them.
         command += [str(s) for s in program.sources]
         for d in program.include_dirs:
@@ -622,14 +631,15 @@ def git_commit(path: Path) -> str:
         return "unknown (not a git checkout)"
 
 
-ORDER = ["pass", "waived", "refused", "compile", "fail", "timeout", "crash", "skipped"]
+ORDER = ["pass", "waived", "refused", "compile", "fail", "findings", "timeout", "crash", "skipped"]
 
 
 def made_by(args: argparse.Namespace, checkout: Path) -> str:
     return (f"Made by `scripts/compat.py {args.suite} CHECKOUT` on "
             f"{datetime.date.today().isoformat()}: suite commit "
             f"`{args.suite_commit or git_commit(checkout)}`, warpsim commit `{git_commit(REPO)}`, "
-            f"{platform.machine()} {os.cpu_count()} cores, time limit {args.time_limit:g} s a run.")
+            f"{platform.machine()} {os.cpu_count()} cores, time limit {args.time_limit:g} s a run"
+            + (f", `--check {','.join(args.check)}`" if args.check else "") + ".")
 
 
 def write_table(outcomes: list[Outcome], args: argparse.Namespace, checkout: Path,
@@ -743,6 +753,9 @@ def main() -> int:
     parser.add_argument("--all", action="store_true",
                         help="also run programs that need more than a CPU")
     parser.add_argument("--gpu", action="store_true", help="run each with exec --gpu")
+    parser.add_argument("--check", action="append", default=[],
+                        help="run each with exec --check CHECK (races, uninit, bounds, all); "
+                             "findings become their own outcome")
     parser.add_argument("--out", type=Path, help="write the markdown table here")
     parser.add_argument("--json", type=Path, help="write the outcomes as JSON here")
     parser.add_argument("--verbose", action="store_true", help="print each run's output")

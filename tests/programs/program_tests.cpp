@@ -430,8 +430,8 @@ TEST_CASE("exec --check uninit names reads of cudaMalloc'd bytes nothing wrote, 
   // kernel, Thrust's host code, cudaMemset, cudaMemcpy2D or host code (managed) wrote.
   const fs::path report = scratch() / "uninitialized_global.json";
   const ProcessOutcome run =
-      run_warpsim({"exec", (kCases / "uninitialized_global.cu").string(), "--check", "uninit",
-                   "--json", report.string()});
+      run_warpsim({"exec", "--check", "uninit", (kCases / "uninitialized_global.cu").string(),
+                   "--json", report.string()});  // --check before the file: one value
   INFO(run.err);
   CHECK(run.exit_code == 122);
   CHECK(run.out == "flag 1\n");
