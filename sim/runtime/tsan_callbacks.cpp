@@ -58,8 +58,15 @@ WARPSIM_EXPORT void warpsim_atomic_end() { --tl_atomic_depth; }
 WARPSIM_EXPORT void __tsan_init() { g_instrumented = true; }
 WARPSIM_EXPORT void __tsan_func_entry(void*) {}
 WARPSIM_EXPORT void __tsan_func_exit() {}
-WARPSIM_EXPORT void __tsan_vptr_update(void**, void*) {}
-WARPSIM_EXPORT void __tsan_vptr_read(void**) {}
+// A constructor's store of an object's vtable pointer, and a virtual call's load of it: accesses
+// like any other (an object built in shared memory by one thread and called by others after a
+// barrier is written, then read: without them its first virtual call read unwritten bytes).
+WARPSIM_EXPORT void __tsan_vptr_update(void** vptr, void*) {
+  check(vptr, sizeof(void*), true, false, __builtin_return_address(0));
+}
+WARPSIM_EXPORT void __tsan_vptr_read(void** vptr) {
+  check(vptr, sizeof(void*), false, false, __builtin_return_address(0));
+}
 WARPSIM_EXPORT void __tsan_ignore_thread_begin() {}
 WARPSIM_EXPORT void __tsan_ignore_thread_end() {}
 

@@ -426,7 +426,7 @@ TEST_CASE("exec --check names races in cudaMalloc'd blocks and __shared__ memory
 }
 
 TEST_CASE("exec --check uninit names reads of cudaMalloc'd bytes nothing wrote, and no other read") {
-  // Two bugs (bins never zeroed, a copy one element short); eight launches that read memory a
+  // Two bugs (bins never zeroed, a copy one element short); nine launches that read memory a
   // kernel, Thrust's host code, cudaMemset, cudaMemcpy2D or host code (managed) wrote.
   const fs::path report = scratch() / "uninitialized_global.json";
   const ProcessOutcome run =
@@ -436,15 +436,15 @@ TEST_CASE("exec --check uninit names reads of cudaMalloc'd bytes nothing wrote, 
   CHECK(run.exit_code == 122);
   CHECK(run.out == "flag 1\n");
   const json object = json::parse(read_text(report));
-  REQUIRE(object["launches"].size() == 9);
+  REQUIRE(object["launches"].size() == 10);
   std::vector<std::string> found;
   for (const json& launch : object["launches"]) {
     for (const json& d : launch["diagnostics"]) {
       found.push_back(d["kind"].get<std::string>() + " line " + std::to_string(d["line"].get<int>()));
     }
   }
-  CHECK(found == std::vector<std::string>{"uninitialized_global_read line 15",
-                                          "uninitialized_global_read line 19"});
+  CHECK(found == std::vector<std::string>{"uninitialized_global_read line 17",
+                                          "uninitialized_global_read line 21"});
   const json& bins = object["launches"][0]["diagnostics"][0];
   CHECK(contains(bins["message"], "reads element 0 of argument 2 of the launch"));
   CHECK(contains(bins["message"], "which nothing has written since it was allocated"));

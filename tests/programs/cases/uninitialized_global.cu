@@ -2,8 +2,10 @@
 // bins were never zeroed, and the last element of a buffer that a copy one element short left
 // alone), and writes of every other kind that must not be taken for them: a kernel's output read
 // by the next kernel, Thrust's host-side fill and copy (zeros among the bytes), cudaMemset,
-// cudaMemcpy2D, an atomicExch flag, managed memory that host code wrote.
+// cudaMemcpy2D, an atomicExch flag, managed memory that host code wrote, and a vtable pointer
+// that a constructor wrote in shared memory.
 #include <cstdio>
+#include <new>
 #include <vector>
 
 #include <thrust/copy.h>
@@ -19,6 +21,21 @@ __global__ void twice(const float* in, float* out, int n) {
   if (i < n) out[i] = 2.0f * in[i];
 }
 __global__ void raise_flag(int* flag) { atomicExch(flag, 1); }
+// An object with a vtable built in shared memory by one thread, called by all after a barrier:
+// the constructor's store of the vtable pointer is a write like any other.
+struct Shape {
+  __device__ virtual int sides() const { return 0; }
+};
+struct Square : Shape {
+  __device__ int sides() const override { return 4; }
+};
+__global__ void virtual_in_shared(int* out) {
+  __shared__ alignas(8) unsigned char storage[sizeof(Square)];
+  __shared__ Shape* shape;
+  if (threadIdx.x == 0) shape = new (storage) Square();
+  __syncthreads();
+  out[threadIdx.x] = shape->sides();
+}
 __global__ void copy_bytes(const char* in, char* out, int n) {
   if (threadIdx.x < n) out[threadIdx.x] = in[threadIdx.x];
 }
@@ -64,6 +81,7 @@ int main() {
   twice<<<1, 10>>>(d_pitched, d_c, 10);
   for (int i = 0; i < n; ++i) managed[i] = 1.0f;
   twice<<<4, 256>>>(managed, d_c, n);
+  virtual_in_shared<<<1, 64>>>(reinterpret_cast<int*>(d_a));
   cudaDeviceSynchronize();
 
   int flag = 0;
