@@ -75,9 +75,10 @@ std::string shuffle_sentence(const StepView& v, int e) {
                       (d.empty() ? "delta" : d) + (v.op == Op::shfl_up ? " below" : " above") +
                       " it: " + received + ".";
       if (kept != 0) {
+        const bool one = std::popcount(kept) == 1;
         s += " " + std::string(1, static_cast<char>(std::toupper(lanes_phrase(kept)[0]))) +
-             lanes_phrase(kept).substr(1) +
-             " had no such lane in their segment and kept their own value.";
+             lanes_phrase(kept).substr(1) + " had no such lane within the shuffle's width and " +
+             (one ? "kept its own value." : "kept their own values.");
       }
       return s;
     }
