@@ -109,7 +109,6 @@ class MemoryChecker {
   static constexpr std::size_t kChunkCells = std::size_t{1} << 18;  // 2 MiB of a plane
   struct Region {
     std::uintptr_t begin = 0, end = 0;  // the checked bytes
-    bool pattern = false;  // memory.undefined_pattern, and uninitialized_global is checked
     std::uintptr_t guard_begin = 0, guard_end = 0;  // begin - guard_before, end + guard_after
     std::uintptr_t base = 0;            // begin rounded down to a cell
     std::size_t cells = 0;
@@ -129,6 +128,7 @@ class MemoryChecker {
       if (load(plane, cell).site != 0) shadow[plane * cells + cell] = Stamp{};
     }
     CheckedMemory memory;
+    bool pattern = false;  // memory.undefined_pattern, and uninitialized_global is checked
   };
   struct RaceRecord {
     std::size_t region = 0;
