@@ -167,7 +167,10 @@ LoadedRun make_loaded_run(std::uint64_t generation, RunRequest request, course::
     }
   };
   for (const SourceLine line : r.index.lines()) mark(line, kLineHasSteps);
-  for (const Diagnostic& d : r.result.trace.diagnostics) mark(d.where, kLineHasDiagnostic);
+  for (const Diagnostic& d : r.result.trace.diagnostics) {
+    mark(d.where, kLineHasDiagnostic);
+    if (d.other_where.line != 0) mark(d.other_where, kLineHasDiagnostic);  // a race's other line
+  }
   load_gpu_side(r, live);
   return r;
 }

@@ -231,6 +231,8 @@ std::string encode(const RunSummary& summary) {
     out.put(d.occurrences);
     out.put(std::string_view(d.step_message));
     out.put(d.step_lanes);
+    out.put(d.other_where.file);
+    out.put(d.other_where.line);
   }
   out.put<std::uint64_t>(summary.printf_records.size());
   for (const PrintfRecord& record : summary.printf_records) {
@@ -265,6 +267,8 @@ std::optional<RunSummary> decode_summary(std::string_view bytes) {
     d.occurrences = in.get<std::uint64_t>();
     d.step_message = in.text();
     d.step_lanes = in.get<LaneMask>();
+    d.other_where.file = in.get<std::uint32_t>();
+    d.other_where.line = in.get<std::uint32_t>();
     summary.diagnostics.push_back(std::move(d));
   }
   const auto records = in.get<std::uint64_t>();

@@ -381,6 +381,9 @@ void MemoryChecker::add_diagnostics(Trace& trace) {
     trace.diagnostics.push_back(diagnostic(DiagnosticKind::data_race,
                                            data_race_message(f.race, trace.files), f.race.second,
                                            lanes, f.count));
+    if (!(f.race.first.where == f.race.second.where)) {
+      trace.diagnostics.back().other_where = f.race.first.where;
+    }
   }
   const std::size_t first_uninitialized = trace.diagnostics.size();
   std::vector<facts::UninitializedRead> uninitialized_reads;  // one per diagnostic

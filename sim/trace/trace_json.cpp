@@ -111,6 +111,9 @@ void write_trace_json(std::ostream& out, const Trace& trace) {
       out << ",\"step_message\":" << json_string(d.step_message) << ",\"step_lanes\":";
       write_bits(out, d.step_lanes, false);
     }
+    if (d.other_where.line != 0) {  // a race's other line
+      out << ",\"other_file\":" << d.other_where.file << ",\"other_line\":" << d.other_where.line;
+    }
     out << '}';
   }
   out << "],\n\"printf\":[";

@@ -95,6 +95,10 @@ Expected<Trace> read_trace_json(std::istream& in) {
         diagnostic.step_message = d.at("step_message").get<std::string>();
         diagnostic.step_lanes = mask(d.at("step_lanes"));
       }
+      if (d.contains("other_line")) {
+        diagnostic.other_where = {d.at("other_file").get<std::uint32_t>(),
+                                  d.at("other_line").get<std::uint32_t>()};
+      }
       t.diagnostics.push_back(std::move(diagnostic));
     }
     for (const json& p : j.at("printf")) {

@@ -240,6 +240,12 @@ TEST_CASE("a race the checks named: the case opens with it among the diagnostics
     REQUIRE(line > 0);
     REQUIRE(line <= a.m.run->line_marks.size());
     CHECK((a.m.run->line_marks[line - 1] & kLineHasDiagnostic) != 0);
+    // And the other access's line (the read of warp_count at 16 or 20, or the write at 13).
+    const std::uint32_t other = diagnostics.front().other_where.line;
+    REQUIRE(other > 0);
+    CHECK(other != line);
+    REQUIRE(other <= a.m.run->line_marks.size());
+    CHECK((a.m.run->line_marks[other - 1] & kLineHasDiagnostic) != 0);
     // The timeline counts what it cannot mark, as the Diagnostics tab lists it.
     refresh(a.m, a.v);
     CHECK(a.m.timeline.stepless_diagnostics == diagnostics.size());

@@ -43,6 +43,16 @@ TEST_CASE("a trace written as JSON reads back step for step") {
   std::stringstream first;
   warpsim::write_trace_json(first, r.trace);
   CHECK(again.str() == first.str());
+
+  // A race's other line goes with it, where there is one.
+  warpsim::Trace raced = r.trace;
+  raced.diagnostics[0].other_where = {0, 17};
+  std::stringstream with_other;
+  warpsim::write_trace_json(with_other, raced);
+  const auto other = warpsim::read_trace_json(with_other);
+  REQUIRE(other);
+  CHECK(other->diagnostics[0].other_where == warpsim::SourceLine{0, 17});
+  CHECK(back.diagnostics[0].other_where.line == 0);
 }
 
 TEST_CASE("a truncated or foreign trace file is refused with a reason") {

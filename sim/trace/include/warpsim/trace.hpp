@@ -61,6 +61,9 @@ struct Diagnostic {
   // as `message` / `lanes`.
   std::string step_message;
   LaneMask step_lanes = 0;
+  // A second line the finding names: a data race's other access (`where` is the later one).
+  // Line 0: none.
+  SourceLine other_where{};
 };
 
 // One device printf call, captured per lane.
