@@ -56,16 +56,18 @@ struct MemoryChecks {
 };
 
 // The bytes of memory that nothing has written yet, 8 at a time: a hash of the aligned 8-byte
-// word's address, every byte in 0x80..0xfe, so never the 0, -1 or small numbers code writes
-// most (0x80..0xfe with the lowest bit clear: 6 bits of hash a byte). A check compares whole
-// aligned 4-byte cells, so that 4 bytes written on purpose pass for never written only where
-// they equal the hash, a 1-in-2^24 coincidence even for values of that shape.
+// word's address, each byte of a 4-byte cell in its own range (byte 0 in 0x80..0x9e, 1 in
+// 0xa0..0xbe, 2 in 0xc0..0xde, 3 in 0xe0..0xfe, even; 4 bits of hash each). A check compares
+// whole aligned cells, so what was written on purpose passes for never written only where the
+// cell's 4 bytes equal the hash: never for a fill of one byte or one 16-bit value (a cell's bytes
+// all differ), never for 0, -1, small numbers or positive floats, and 1 in 2^16 for 4 bytes of
+// exactly that shape (as an int a large negative number, as a float below -1e19).
 inline std::uint64_t undefined_pattern_word(std::uintptr_t word_address) {
   std::uint64_t x = (word_address >> 3) + 0x9e3779b97f4a7c15ull;
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
   x ^= x >> 31;
-  return (x & 0x7e7e7e7e7e7e7e7eull) | 0x8080808080808080ull;
+  return (x & 0x1e1e1e1e1e1e1e1eull) | 0xe0c0a080e0c0a080ull;
 }
 // Writes the pattern over `bytes` bytes at `begin`.
 void fill_undefined_pattern(void* begin, std::size_t bytes);
