@@ -308,6 +308,22 @@ int exercises_command(const std::string& id, bool as_json) {
   return catalogue.problems.empty() ? 0 : 1;
 }
 
+// A file the grading writes: not a folder, in a folder that exists; checked before grading, so
+// that a class is not graded for nothing.
+CLI::Validator output_file() {
+  return CLI::Validator(
+      [](std::string& path) -> std::string {
+        std::error_code error;
+        if (std::filesystem::is_directory(path, error)) return path + " is a folder: give a file";
+        const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+        if (!folder.empty() && !std::filesystem::is_directory(folder, error)) {
+          return "no folder " + folder.string() + " to write " + path + " in";
+        }
+        return {};
+      },
+      "FILE");
+}
+
 }  // namespace
 
 CommandRun add_grade_command(CLI::App& app) {
@@ -327,7 +343,8 @@ CommandRun add_grade_command(CLI::App& app) {
                 "passes in the simulator also runs on the GPU there)");
   sub->add_option("--junit", f->junit,
                   "also write the grading as JUnit XML to this file (a folder: one testsuite per "
-                  "student, one testcase per case)");
+                  "student, one testcase per case)")
+      ->check(output_file());
   sub->add_option("--seed", f->seed,
                   "the seed of the random cases and orders (every output names it; default: the "
                   "exercise's own fixed seed, so that scores are the same from run to run)");
@@ -339,12 +356,15 @@ CommandRun add_grade_command(CLI::App& app) {
   sub->add_option("--hint", f->hint, "show hints 1 to N instead of grading")
       ->check(number_at_least(1));
   sub->add_option("--csv", f->csv,
-                  "a folder of submissions: one row per student and case into this CSV file");
+                  "a folder of submissions: one row per student and case into this CSV file")
+      ->check(output_file());
   sub->add_option("--scores", f->scores,
                   "a folder of submissions: one row per student (passed, failed, incomplete, "
-                  "score) into this CSV file (default with --csv X.csv: X-scores.csv beside it)");
+                  "score) into this CSV file (default with --csv X.csv: X-scores.csv beside it)")
+      ->check(output_file());
   sub->add_option("--report", f->report,
-                  "a folder of submissions: a Markdown report into this file");
+                  "a folder of submissions: a Markdown report into this file")
+      ->check(output_file());
   sub->add_option(
          "--time-limit", f->time_limit,
          "seconds one run may take before it counts as a hang (default: the exercise's, 5)")

@@ -221,6 +221,19 @@ TEST_CASE(
   CHECK(count(error_xml, "<error ") == 1);
 }
 
+TEST_CASE("an output file that cannot be written is refused before anything is graded") {
+  const fs::path scan = exercise_dir("07-scan", "inclusive-scan");
+  const std::string solution = (scan / "solution.cu").string();
+  const Outcome folder = grade({"grade", "inclusive-scan", solution, "--junit", kScratch.string()});
+  CHECK(folder.exit_code == 2);
+  CHECK(contains(folder.err, "--junit: " + kScratch.string() + " is a folder: give a file"));
+  CHECK_FALSE(contains(folder.out, "cases pass"));  // refused before grading
+  const std::string missing = (kScratch / "no-such-folder" / "grades.csv").string();
+  const Outcome nowhere = grade({"grade", "inclusive-scan", kScratch.string(), "--csv", missing});
+  CHECK(nowhere.exit_code == 2);
+  CHECK(contains(nowhere.err, "--csv: no folder "));
+}
+
 TEST_CASE("warpsim grade --seed reproduces a grading; without it, the exercise's own fixed seed") {
   const fs::path argmax = exercise_dir("06-argmax-ballot", "argmax");
   const std::string file = (argmax / "wrong" / "highest-lane-on-ties.cu").string();
