@@ -8,19 +8,14 @@
 
 #include "warpsim/course.hpp"
 #include "warpsim/grading.hpp"
+#include "warpsim/splitmix.hpp"
 
 namespace warpsim::course {
 namespace {
 
-// splitmix64: every draw from (seed, stream, index) alone, so nothing depends on draw order.
-std::uint64_t mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
+// Every draw from (seed, stream, index) alone, so nothing depends on draw order.
 std::uint64_t draw(std::uint64_t seed, std::uint64_t stream, std::uint64_t index) {
-  return mix(mix(seed ^ mix(stream)) + index);
+  return splitmix64(splitmix64(seed ^ splitmix64(stream)) + index);
 }
 std::uint64_t name_seed(std::string_view name) {
   std::uint64_t h = 1469598103934665603ull;  // FNV-1a

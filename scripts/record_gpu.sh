@@ -26,17 +26,10 @@ while [[ $# -gt 0 ]]; do
     *) echo "record_gpu.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
-if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
-  echo "record_gpu.sh: no CUDA device here (nvidia-smi finds none); run this on a GPU machine" >&2
-  exit 3
-fi
-export WARPSIM="${WARPSIM:-$build/cli/warpsim}"
-if [[ ! -x "$WARPSIM" ]]; then
-  echo "record_gpu.sh: building warpsim in $build" >&2
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWARPSIM_BUILD_TESTS=OFF \
-        -DWARPSIM_BUILD_BENCH=OFF -DWARPSIM_BUILD_GUI=OFF >&2 &&
-    cmake --build "$build" --target warpsim -j "$(nproc)" >&2 || exit 1
-fi
+. "$root/scripts/gpu_recording.sh"
+require_gpu record_gpu.sh
+WARPSIM="$(warpsim_for_gpu "$root" "$build" record_gpu.sh)" || exit 1
+export WARPSIM
 export WARPSIM_LESSONS_DIR="$root/lessons"
 
 status=0

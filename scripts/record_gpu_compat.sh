@@ -24,26 +24,13 @@ while [[ $# -gt 0 ]]; do
     *) echo "record_gpu_compat.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
-if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
-  echo "record_gpu_compat.sh: no CUDA device here (nvidia-smi finds none)" >&2
-  exit 3
-fi
+. "$root/scripts/gpu_recording.sh"
+require_gpu record_gpu_compat.sh
 [[ -n "$samples" && -d "$samples" ]] || { echo "record_gpu_compat.sh: --samples DIR is required" >&2; exit 2; }
 mkdir -p "$out"
-build="$root/build/gpu"
-export WARPSIM="${WARPSIM:-$build/cli/warpsim}"
-if [[ ! -x "$WARPSIM" ]]; then
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWARPSIM_BUILD_TESTS=OFF \
-        -DWARPSIM_BUILD_BENCH=OFF -DWARPSIM_BUILD_GUI=OFF >&2 &&
-    cmake --build "$build" --target warpsim -j "$(nproc)" >&2 || exit 1
-fi
-{
-  echo "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -n1)"
-  echo "nvcc: $(nvcc --version | grep release)"
-  echo "host: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores"
-  echo "compiler: $(c++ --version | head -n1)"
-  echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"
-} > "$out/device.txt"
+WARPSIM="$(warpsim_for_gpu "$root" "$root/build/gpu" record_gpu_compat.sh)" || exit 1
+export WARPSIM
+device_lines > "$out/device.txt"
 cat "$out/device.txt" >&2
 
 status=0

@@ -20,26 +20,16 @@ while [[ $# -gt 0 ]]; do
     *) files+=("$1"); shift ;;
   esac
 done
-if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
-  echo "record_gpu_initcheck.sh: no CUDA device here (nvidia-smi finds none)" >&2
-  exit 3
-fi
+. "$root/scripts/gpu_recording.sh"
+require_gpu record_gpu_initcheck.sh
 sanitizer="$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -n1)"
 [[ -x "$sanitizer" ]] || { echo "record_gpu_initcheck.sh: no compute-sanitizer" >&2; exit 3; }
 [[ ${#files[@]} -gt 0 ]] || { echo "record_gpu_initcheck.sh: give the .cu files" >&2; exit 2; }
 mkdir -p "$out"
-build="$root/build/gpu"
-export WARPSIM="${WARPSIM:-$build/cli/warpsim}"
-if [[ ! -x "$WARPSIM" ]]; then
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWARPSIM_BUILD_TESTS=OFF \
-        -DWARPSIM_BUILD_BENCH=OFF -DWARPSIM_BUILD_GUI=OFF >&2 &&
-    cmake --build "$build" --target warpsim -j "$(nproc)" >&2 || exit 1
-fi
+WARPSIM="$(warpsim_for_gpu "$root" "$root/build/gpu" record_gpu_initcheck.sh)" || exit 1
 {
-  echo "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -n1)"
-  echo "nvcc: $(nvcc --version | grep release)"
+  device_lines
   echo "compute-sanitizer: $("$sanitizer" --version | grep -i version | head -n1)"
-  echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"
 } > "$out/device.txt"
 cat "$out/device.txt" >&2
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "warpsim/runner.hpp"
+#include "warpsim/splitmix.hpp"
 
 namespace warpsim::runner {
 namespace {
@@ -272,10 +273,8 @@ Expected<std::uint64_t> parse_16bit_float(ElementType type, std::string_view tex
 std::uint64_t random_element(ElementType type, std::uint64_t seed, std::int64_t low,
                              std::int64_t high, std::uint64_t index) {
   // splitmix64 of (seed, index): each element on its own, so a buffer fills in any order.
-  std::uint64_t z = seed * 0x9e3779b97f4a7c15ull + (index + 1) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  z ^= z >> 31;
+  const std::uint64_t z =
+      splitmix64_finalize(seed * 0x9e3779b97f4a7c15ull + (index + 1) * 0xbf58476d1ce4e5b9ull);
   const auto span = static_cast<std::uint64_t>(high - low) + 1;
   const std::int64_t value = low + static_cast<std::int64_t>(span == 0 ? z : z % span);
   return integer_element(type, value);

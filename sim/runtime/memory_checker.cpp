@@ -217,9 +217,7 @@ void MemoryChecker::note_pattern_read(const Region& region, std::uintptr_t addre
     if (region.load(kWrites, (cell_address - region.base) / kCellBytes).site != 0) return;
   }
   for (std::uintptr_t byte = from; byte < to; ++byte) {
-    const std::uint64_t word = undefined_pattern_word(byte & ~std::uintptr_t{7});
-    const auto expected = static_cast<std::uint8_t>(word >> (8 * (byte & 7)));
-    if (*reinterpret_cast<const volatile std::uint8_t*>(byte) != expected) return;
+    if (*reinterpret_cast<const volatile std::uint8_t*>(byte) != undefined_pattern_byte(byte)) return;
   }
   report_uninitialized(region, address, size, now);
 }
@@ -458,18 +456,13 @@ namespace warpsim {
 void fill_undefined_pattern(void* begin, std::size_t bytes) {
   auto* byte = static_cast<unsigned char*>(begin);
   unsigned char* const end = byte + bytes;
-  const auto pattern_byte = [](const unsigned char* at) {
-    const auto address = reinterpret_cast<std::uintptr_t>(at);
-    return static_cast<unsigned char>(undefined_pattern_word(address & ~std::uintptr_t{7}) >>
-                                      (8 * (address & 7)));
-  };
-  for (; byte < end && (reinterpret_cast<std::uintptr_t>(byte) & 7) != 0; ++byte)
-    *byte = pattern_byte(byte);
+  const auto address = [](const unsigned char* at) { return reinterpret_cast<std::uintptr_t>(at); };
+  for (; byte < end && (address(byte) & 7) != 0; ++byte) *byte = undefined_pattern_byte(address(byte));
   for (; end - byte >= 8; byte += 8) {
-    const std::uint64_t word = undefined_pattern_word(reinterpret_cast<std::uintptr_t>(byte));
+    const std::uint64_t word = undefined_pattern_word(address(byte));
     std::memcpy(byte, &word, 8);
   }
-  for (; byte < end; ++byte) *byte = pattern_byte(byte);
+  for (; byte < end; ++byte) *byte = undefined_pattern_byte(address(byte));
 }
 
 }  // namespace warpsim

@@ -31,10 +31,8 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 
-if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
-  echo "record_gpu.sh: no CUDA device here (nvidia-smi finds none); run this on a GPU machine" >&2
-  exit 3
-fi
+. "$root/scripts/gpu_recording.sh"
+require_gpu record_gpu.sh
 nvcc="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
 [[ -x "$nvcc" ]] || { echo "record_gpu.sh: no nvcc (set NVCC)" >&2; exit 3; }
 

@@ -6,21 +6,12 @@
 
 #include "warpsim/memory_checks.hpp"
 
-namespace {
-
-std::uint8_t pattern_byte(std::uintptr_t address) {
-  return static_cast<std::uint8_t>(warpsim::undefined_pattern_word(address & ~std::uintptr_t{7}) >>
-                                   (8 * (address & 7)));
-}
-
-}  // namespace
-
 TEST_CASE("no memset and no fill of one 16-bit value matches a cell of the undefined pattern") {
   int distinct_values = 0;
   bool seen[256] = {};
   for (std::uintptr_t cell = 0x7f0000001000; cell < 0x7f0000001000 + 4 * 8192; cell += 4) {
     std::uint8_t b[4];
-    for (int i = 0; i < 4; ++i) b[i] = pattern_byte(cell + static_cast<std::uintptr_t>(i));
+    for (int i = 0; i < 4; ++i) b[i] = warpsim::undefined_pattern_byte(cell + static_cast<std::uintptr_t>(i));
     // Every byte in its own range: a cell's bytes all differ, so no repeated byte or 16-bit
     // value fills a cell with them.
     for (int i = 0; i < 4; ++i) {

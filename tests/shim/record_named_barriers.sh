@@ -18,17 +18,9 @@ while [[ $# -gt 0 ]]; do
     *) echo "record_named_barriers.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
-if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
-  echo "record_named_barriers.sh: no CUDA device here (nvidia-smi finds none); run this on a GPU machine" >&2
-  exit 3
-fi
-warpsim="${WARPSIM:-$build/cli/warpsim}"
-if [[ ! -x "$warpsim" ]]; then
-  echo "record_named_barriers.sh: building warpsim in $build" >&2
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWARPSIM_BUILD_TESTS=OFF \
-        -DWARPSIM_BUILD_BENCH=OFF -DWARPSIM_BUILD_GUI=OFF >&2
-  cmake --build "$build" --target warpsim -j "$(nproc)" >&2
-fi
+. "$root/scripts/gpu_recording.sh"
+require_gpu record_named_barriers.sh
+warpsim="$(warpsim_for_gpu "$root" "$build" record_named_barriers.sh)"
 nvcc="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
 out="$root/docs/gpu-runs/named-barriers.txt"
 device="$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1)"

@@ -22,6 +22,8 @@
 #include <string>
 #include <vector>
 
+#include "warpsim/splitmix.hpp"
+
 namespace warpsim {
 
 // One range of memory to check.
@@ -63,11 +65,12 @@ struct MemoryChecks {
 // all differ), never for 0, -1, small numbers or positive floats, and 1 in 2^16 for 4 bytes of
 // exactly that shape (as an int a large negative number, as a float below -1e19).
 inline std::uint64_t undefined_pattern_word(std::uintptr_t word_address) {
-  std::uint64_t x = (word_address >> 3) + 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  x ^= x >> 31;
-  return (x & 0x1e1e1e1e1e1e1e1eull) | 0xe0c0a080e0c0a080ull;
+  return (splitmix64(word_address >> 3) & 0x1e1e1e1e1e1e1e1eull) | 0xe0c0a080e0c0a080ull;
+}
+// The pattern's byte at `address`.
+inline std::uint8_t undefined_pattern_byte(std::uintptr_t address) {
+  return static_cast<std::uint8_t>(undefined_pattern_word(address & ~std::uintptr_t{7}) >>
+                                   (8 * (address & 7)));
 }
 // Writes the pattern over `bytes` bytes at `begin`.
 void fill_undefined_pattern(void* begin, std::size_t bytes);
