@@ -26,9 +26,11 @@ Outcomes:
   fail      any other exit status (its self-check failed)
   timeout   --time-limit passed
   crash     killed by a signal
-  findings  with --check: the program returned 0 and the memory checks found something (exit
-            122); the first finding is shown (a suite's programs are meant to be correct: each
-            is a bug in the program or a false alarm of the check, to be told apart)
+  findings  the program returned 0 and warpsim found something (exit 122): with --check, what
+            the memory checks found; without, a kernel read or wrote just outside a cudaMalloc'd
+            block (the launch went on, as on a GPU). The first finding is shown (a suite's
+            programs are meant to be correct: each is a bug in the program or a false alarm, to
+            be told apart)
 """
 from __future__ import annotations
 
@@ -660,6 +662,11 @@ def write_table(outcomes: list[Outcome], args: argparse.Namespace, checkout: Pat
     if runnable:
         lines.append(f"Pass rate among those the suite itself does not waive: "
                      f"{counts['pass']}/{runnable} ({100 * counts['pass'] / runnable:.0f}%).")
+        if counts["findings"]:
+            ran = counts["pass"] + counts["findings"]
+            lines.append(f"Ran to their own end (pass, or findings: the program returned 0 and "
+                         f"warpsim named a bug in it, exit 122): {ran}/{runnable} "
+                         f"({100 * ran / runnable:.0f}%).")
     lines += ["", f"Programs that need more than a CPU (not counted): "
               f"{sum(1 for o in outcomes if o.needs)}.", "",
               "| program | group | result | seconds |" + (" inputs |" if sized else "")

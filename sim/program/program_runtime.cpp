@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -23,9 +24,11 @@
 #include <string>
 #include <thread>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "warpsim/code_lines.hpp"
+#include "warpsim/crash_note.hpp"
 #include "warpsim/device_abi.hpp"
 #include "warpsim/launch.hpp"
 #include "warpsim/launch_record.hpp"
@@ -174,10 +177,146 @@ const std::pair<const std::uintptr_t, GuardedBlock>* guarded_holding(const Progr
   return nullptr;
 }
 
-void on_crash(int signal, siginfo_t* info, void*) {
+// ---- a read just outside an allocation: recorded, and the launch goes on
+
+// A kernel's read of the guard page before or after a cudaMalloc'd block faults here, where a GPU
+// reads whatever lies there (another allocation, padding) and goes on: Rodinia's srad_v2 and
+// dwt2d read rows before their images and drop the values. The fault handler records the read
+// (allocation, side, offset, lane, instruction), opens that guard page for reading (it holds
+// zeros) and single-steps the instruction (the trap flag); the trap closes the page again, so
+// every such read is seen. After the launch each allocation read outside gets an out_of_bounds
+// diagnostic. A write there still stops the program. Another core's read of the same page in
+// the few instructions while it is open goes unseen (only the counts can differ with --jobs).
+struct GuardSide {
+  std::uintptr_t start = 0;  // the block
+  bool before = false;
+  std::int64_t first = 0, last = 0;  // byte offsets from the block's start
+  std::uint64_t count = 0;
+  std::uint64_t block = 0;  // the first read in (block, thread) order
+  std::uint32_t thread = 0;
+  std::uintptr_t pc = 0;  // its instruction
+};
+constexpr std::size_t kGuardSides = 64;  // allocation sides a launch may read; more are counted
+GuardSide g_guard_sides[kGuardSides];
+std::size_t g_guard_side_count = 0;
+std::uint64_t g_guard_reads_unfiled = 0;
+std::atomic_flag g_guard_lock = ATOMIC_FLAG_INIT;  // handlers on several cores file reads
+thread_local std::uintptr_t t_stepping_page = 0;    // the guard page this thread opened
+struct OpenPage {
+  std::uintptr_t page = 0;
+  std::uint32_t steppers = 0;  // threads stepping a read of it: closed when none is left
+};
+OpenPage g_open_pages[64];  // under g_guard_lock
+std::size_t g_page_bytes = 4096;  // set before any handler is installed (sysconf is not signal-safe)
+constexpr long long kTrapFlag = 0x100;
+
+void lock_guard_reads() {
+  while (g_guard_lock.test_and_set(std::memory_order_acquire)) {
+  }
+}
+
+// Opens `page` for reading (false: it cannot be), or counts one more thread stepping through it.
+bool open_guard_page(std::uintptr_t page) {
+  lock_guard_reads();
+  OpenPage* slot = nullptr;
+  for (OpenPage& open : g_open_pages) {
+    if (open.steppers != 0 && open.page == page) slot = &open;
+  }
+  for (OpenPage& open : g_open_pages) {
+    if (slot == nullptr && open.steppers == 0) slot = &open;
+  }
+  bool opened = slot != nullptr;
+  if (opened && slot->steppers == 0) {
+    opened = mprotect(reinterpret_cast<void*>(page), g_page_bytes, PROT_READ) == 0;
+    if (opened) slot->page = page;
+  }
+  if (opened) ++slot->steppers;
+  g_guard_lock.clear(std::memory_order_release);
+  return opened;
+}
+
+void close_guard_page(std::uintptr_t page) {
+  lock_guard_reads();
+  for (OpenPage& open : g_open_pages) {
+    if (open.steppers != 0 && open.page == page && --open.steppers == 0) {
+      mprotect(reinterpret_cast<void*>(page), g_page_bytes, PROT_NONE);
+    }
+  }
+  g_guard_lock.clear(std::memory_order_release);
+}
+
+void file_guard_read(std::uintptr_t start, std::int64_t offset, const LanePosition& lane,
+                     std::uintptr_t pc) {
+  lock_guard_reads();
+  const bool before = offset < 0;
+  GuardSide* side = nullptr;
+  for (std::size_t i = 0; i < g_guard_side_count && side == nullptr; ++i) {
+    if (g_guard_sides[i].start == start && g_guard_sides[i].before == before) side = &g_guard_sides[i];
+  }
+  if (side == nullptr && g_guard_side_count < kGuardSides) {
+    side = &g_guard_sides[g_guard_side_count++];
+    *side = {start, before, offset, offset, 0, lane.block, lane.thread, pc};
+  }
+  if (side == nullptr) {
+    ++g_guard_reads_unfiled;
+  } else {
+    side->first = std::min(side->first, offset);
+    side->last = std::max(side->last, offset);
+    if (side->count++ == 0 || lane.block < side->block ||
+        (lane.block == side->block && lane.thread < side->thread)) {
+      side->block = lane.block;
+      side->thread = lane.thread;
+      side->pc = pc;
+    }
+  }
+  g_guard_lock.clear(std::memory_order_release);
+}
+
+bool recover_guard_read(const siginfo_t* info, void* context) {
+#if defined(__x86_64__)
+  auto* const machine = static_cast<ucontext_t*>(context);
+  if ((machine->uc_mcontext.gregs[REG_ERR] & 2) != 0) return false;  // the page fault of a write
+  if (t_stepping_page != 0) return false;  // a second fault within the stepped instruction
+  const auto address = reinterpret_cast<std::uintptr_t>(info->si_addr);
+  const auto* hit = guarded_holding(state(), address);
+  if (hit == nullptr) return false;
+  const std::uintptr_t page = address & ~static_cast<std::uintptr_t>(g_page_bytes - 1);
+  if (!open_guard_page(page)) return false;
+  LanePosition lane = current_lane_position();
+  if (!lane.running) lane = {};
+  file_guard_read(hit->first, static_cast<std::int64_t>(address - hit->first), lane,
+                  static_cast<std::uintptr_t>(machine->uc_mcontext.gregs[REG_RIP]));
+  t_stepping_page = page;
+  machine->uc_mcontext.gregs[REG_EFL] |= kTrapFlag;
+  return true;
+#else
+  (void)info;
+  (void)context;
+  return false;  // elsewhere the read stops the program, as a write does
+#endif
+}
+
+// The trap after the stepped read: the guard page is closed again.
+void on_step_trap(int signal, siginfo_t*, void* context) {
+#if defined(__x86_64__)
+  if (t_stepping_page != 0) {
+    close_guard_page(t_stepping_page);
+    t_stepping_page = 0;
+    static_cast<ucontext_t*>(context)->uc_mcontext.gregs[REG_EFL] &= ~kTrapFlag;
+    return;
+  }
+#else
+  (void)context;
+#endif
+  ::signal(signal, SIG_DFL);
+  raise(signal);
+}
+
+void on_crash(int signal, siginfo_t* info, void* context) {
+  if (signal == SIGSEGV && g_in_launch != 0 && recover_guard_read(info, context)) return;
   const LanePosition lane = current_lane_position();
   if (g_in_launch != 0 && g_crash_fd >= 0) {
-    char memory[320] = "";
+    char memory[1200] = "";
     if (signal == SIGSEGV || signal == SIGBUS) {
       const auto address = reinterpret_cast<std::uintptr_t>(info->si_addr);
       if (const auto* hit = guarded_holding(state(), address)) {
@@ -189,8 +328,16 @@ void on_crash(int signal, siginfo_t* info, void*) {
                       static_cast<long long>(element_of(offset, size)), who);
       }
     }
+    // A value read from undefined memory (the pattern, under --check uninit) is the likeliest
+    // wild index or pointer: the finding is named here, or it would die with the process.
+    if (const char* note = runtime::undefined_read_note(); note[0] != '\0') {
+      const std::size_t used = std::strlen(memory);
+      std::snprintf(memory + used, sizeof memory - used,
+                    "%sbefore the crash, %s; a value read there may be the address that faulted",
+                    used != 0 ? "; " : "", note);
+    }
     // Plain digits and a file name: snprintf with %llu/%u/%s is safe enough for a dying process.
-    char line[1536];
+    char line[2600];
     const int n = std::snprintf(
         line, sizeof line,
         "{\"index\":%llu,\"status\":\"crashed\",\"signal\":%d,\"crash_block\":%llu,"
@@ -210,6 +357,7 @@ void on_crash(int signal, siginfo_t* info, void*) {
 }
 
 void install_crash_handlers() {
+  g_page_bytes = page_bytes();
   static char alternate_stack[64 * 1024];
   stack_t stack{};
   stack.ss_sp = alternate_stack;
@@ -217,9 +365,11 @@ void install_crash_handlers() {
   sigaltstack(&stack, nullptr);
   struct sigaction action {};
   action.sa_sigaction = &on_crash;
-  action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
+  action.sa_flags = SA_SIGINFO | SA_ONSTACK;  // on_crash resets what it does not recover from
   sigemptyset(&action.sa_mask);
   for (const int signal : {SIGSEGV, SIGBUS, SIGFPE, SIGILL}) sigaction(signal, &action, nullptr);
+  action.sa_sigaction = &on_step_trap;
+  sigaction(SIGTRAP, &action, nullptr);
 }
 
 // The allocation or symbol holding `pointer` (a zero-byte block holds its own address), or end();
@@ -286,6 +436,58 @@ std::vector<Diagnostic> writes_outside_blocks(ProgramState& s, const KernelLaunc
                   ", so the lane and line are unknown";
       found.push_back(std::move(d));
     }
+  }
+  return found;
+}
+
+// out_of_bounds diagnostics for the guard pages a launch read (recover_guard_read), one per
+// allocation and side, naming the elements read and the first reading lane and its line.
+std::vector<Diagnostic> reads_outside_blocks(ProgramState& s, const KernelLaunchRequest& request,
+                                             Trace& trace) {
+  const bool several_cores = s.jobs > 1 && std::uint64_t{request.grid[0]} * request.grid[1] * request.grid[2] > 1;
+  const std::vector<GuardSide> sides(g_guard_sides, g_guard_sides + g_guard_side_count);
+  const std::uint64_t unfiled = std::exchange(g_guard_reads_unfiled, 0);
+  g_guard_side_count = 0;
+  if (sides.empty()) return {};
+  std::vector<std::uintptr_t> return_addresses;
+  for (const GuardSide& side : sides) return_addresses.push_back(side.pc + 1);
+  const std::vector<runtime::CodeLine> lines = runtime::code_lines(return_addresses);
+
+  std::vector<Diagnostic> found;
+  std::lock_guard lock(s.mutex);
+  for (std::size_t i = 0; i < sides.size(); ++i) {
+    const GuardSide& side = sides[i];
+    const auto block = s.guarded.find(side.start);
+    if (block == s.guarded.end()) continue;
+    std::int64_t first = side.first, size = 1;
+    char who[200];
+    name_block(&request, side.start, block->second.bytes, who, sizeof who, first, size);
+    const std::int64_t last = side.last - (side.first - first);
+    const std::int64_t a = element_of(first, size), b = element_of(last, size);
+    Diagnostic d;
+    d.kind = DiagnosticKind::out_of_bounds;
+    d.block = side.block;
+    d.warp = side.thread / kWarpSize;
+    d.lanes = lane_bit(static_cast<int>(side.thread % kWarpSize));
+    d.occurrences = side.count;
+    if (!lines[i].file.empty()) d.where = {trace.file_index(lines[i].file), lines[i].line};
+    d.message = std::string("out-of-bounds read ") + (side.before ? "before " : "after the end of ") +
+                who + ": " +
+                (a == b ? "element " + std::to_string(a)
+                        : "elements " + std::to_string(a) + " to " + std::to_string(b)) +
+                ", " + std::to_string(side.count) + (side.count == 1 ? " read" : " reads") +
+                " (the first by thread " + std::to_string(side.thread) + " of block " +
+                std::to_string(side.block) + "); the simulator read zeros there and went on, where a "
+                "GPU reads whatever lies " + (side.before ? "before" : "after") +
+                " the allocation, or faults" +
+                (several_cores ? " (blocks ran on " + std::to_string(s.jobs) +
+                                     " cores: a read another core made while the page was open "
+                                     "for one is not counted; --jobs 1 counts each)"
+                               : std::string());
+    found.push_back(std::move(d));
+  }
+  if (unfiled != 0 && !found.empty()) {
+    found.back().message += "; " + std::to_string(unfiled) + " more reads outside other allocations";
   }
   return found;
 }
@@ -603,6 +805,7 @@ int run_grid(const KernelLaunchRequest& request, void (*body)(void*), void* cont
     options.checks = s.checks;
     options.checks.memory = checked_memory(s, request, body);
   }
+  runtime::clear_undefined_read_note();
   g_in_launch = 1;
   std::optional<LiveGrid> live(std::in_place, &grid);
   LaunchResult result = launch(options, [&] {
@@ -613,6 +816,9 @@ int run_grid(const KernelLaunchRequest& request, void (*body)(void*), void* cont
   g_in_launch = 0;
   g_crash_request = nullptr;
   for (Diagnostic& d : writes_outside_blocks(s, request)) result.trace.diagnostics.push_back(std::move(d));
+  for (Diagnostic& d : reads_outside_blocks(s, request, result.trace)) {
+    result.trace.diagnostics.push_back(std::move(d));
+  }
 
   // Device printf reaches stdout when the launch ends, as on a GPU at the next synchronization.
   for (const PrintfRecord& p : result.trace.printf_records) std::fputs(p.text.c_str(), stdout);

@@ -3,11 +3,14 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
+#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 
 #include "warpsim/code_lines.hpp"
+#include "warpsim/crash_note.hpp"
 
 namespace warpsim::runtime {
 namespace {
@@ -284,6 +287,48 @@ void MemoryChecker::report_race(const Region& region, std::uintptr_t address, st
   record.second_block = block_;
 }
 
+namespace {
+char g_undefined_read_note[768];
+std::atomic<bool> g_undefined_read_claimed{false};
+std::atomic<bool> g_undefined_read_ready{false};
+}  // namespace
+
+const char* undefined_read_note() noexcept {
+  return g_undefined_read_ready.load(std::memory_order_acquire) ? g_undefined_read_note : "";
+}
+
+void clear_undefined_read_note() noexcept {
+  g_undefined_read_ready.store(false, std::memory_order_relaxed);
+  g_undefined_read_claimed.store(false, std::memory_order_release);
+}
+
+// The launch's first read of undefined global memory, written out now (crash_note.hpp says why):
+// the sentence of its diagnostic, with its line found at once.
+void MemoryChecker::note_for_a_crash(const Region& region, std::uintptr_t address, Stamp now) {
+  if (g_undefined_read_claimed.exchange(true, std::memory_order_acq_rel)) return;
+  facts::UninitializedRead read;
+  read.place.memory = region.memory.name;
+  read.place.byte_offset = address - region.begin;
+  read.place.element_size = region.memory.element_size;
+  std::vector<std::string> files;
+  SourceLine at{};
+  if (now.site != 0 && now.site - 1u < sites_.size()) {
+    const std::vector<CodeLine> lines = code_lines({sites_[now.site - 1u]});
+    if (!lines.empty() && !lines[0].file.empty()) {
+      files.push_back(lines[0].file);
+      at.line = lines[0].line;
+    }
+  }
+  read.read = {full_block(now), static_cast<std::uint32_t>(now.thread), false, now.atomic != 0, at};
+  read.lanes = lane_bit(static_cast<int>(now.thread % kWarpSize));
+  std::string text = uninitialized_read_message(read, files);
+  for (char& c : text) {
+    if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20) c = '\'';  // a JSON string as it is
+  }
+  std::snprintf(g_undefined_read_note, sizeof g_undefined_read_note, "%s", text.c_str());
+  g_undefined_read_ready.store(true, std::memory_order_release);
+}
+
 void MemoryChecker::report_uninitialized(const Region& region, std::uintptr_t address,
                                          std::size_t size, Stamp now) {
   const std::uint32_t key =
@@ -299,6 +344,7 @@ void MemoryChecker::report_uninitialized(const Region& region, std::uintptr_t ad
   }
   record.lanes = lane_bit(static_cast<int>(now.thread % kWarpSize));
   uninitialized_order_.push_back(key);
+  if (!region.memory.shared) note_for_a_crash(region, address, now);
   record.region = static_cast<std::size_t>(&region - regions_.data());
   record.offset = address - region.begin;
   record.access_size = static_cast<std::uint32_t>(size);

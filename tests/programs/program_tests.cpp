@@ -363,13 +363,25 @@ TEST_CASE("a crash in a kernel names the launch and the lane, exit 128 + signal"
 }
 
 TEST_CASE("a kernel stepping outside a cudaMalloc'd block names the argument and element") {
-  // Past the end: the guard page after the block faults; the crash names the argument.
+  // A read past the end: the guard page after the block faults; the read is recorded (lane,
+  // line, element), gives zeros and the launch goes on, as a GPU's would; exit 122.
   const ProcessOutcome after = run_warpsim({"exec", (kCases / "outside_allocation.cu").string()});
   INFO(after.err);
-  CHECK(after.exit_code == 128 + 11);
-  CHECK(contains(after.err, "during launch 1 (readAhead at outside_allocation.cu:27), block 1 "
+  CHECK(after.exit_code == 122);
+  CHECK(after.out == "out[0] = 0\n");
+  CHECK(contains(after.err, "out_of_bounds at outside_allocation.cu:17 (block 1, warp 0, lanes 0)"));
+  CHECK(contains(after.err, "out-of-bounds read after the end of argument 0 of the launch (its "
+                            "256-byte allocation, elements of 4 bytes): element 64, 1 read (the "
+                            "first by thread 0 of block 1)"));
+
+  // A write there still stops the program: the crash names the argument.
+  const ProcessOutcome write =
+      run_warpsim({"exec", (kCases / "outside_allocation.cu").string(), "--", "write-after"});
+  INFO(write.err);
+  CHECK(write.exit_code == 128 + 11);
+  CHECK(contains(write.err, "during launch 1 (writeAhead at outside_allocation.cu:34), block 1 "
                             "thread 0"));
-  CHECK(contains(after.err, "out-of-bounds access of element 64 of argument 0 of the launch "
+  CHECK(contains(write.err, "out-of-bounds access of element 64 of argument 0 of the launch "
                             "(its 256-byte allocation, elements of 4 bytes)"));
 
   // Before the start: no page can guard it; the bytes there changed, found after the launch.
@@ -457,6 +469,19 @@ TEST_CASE("exec --check uninit names reads of cudaMalloc'd bytes nothing wrote, 
   CHECK(contains(plain.err, "0 diagnostics"));
 }
 
+TEST_CASE("exec --check uninit: a crash from an index read in undefined memory names that read") {
+  const ProcessOutcome run = run_warpsim(
+      {"exec", "--check", "uninit", (kCases / "uninitialized_index.cu").string()});
+  INFO(run.err);
+  CHECK(run.exit_code == 128 + 11);
+  CHECK(contains(run.err, "during launch 1 (gather at uninitialized_index.cu:23)"));
+  CHECK(contains(run.err, "before the crash, thread 0 (warp 0, lane 0) of block 0 reads element 0 "
+                          "of argument 0 of the launch"));
+  CHECK(contains(run.err, "at uninitialized_index.cu:11, which nothing has written since it was "
+                          "allocated"));
+  CHECK(contains(run.err, "a value read there may be the address that faulted"));
+}
+
 TEST_CASE("exec --schedules shows the lost update that the default order hides, naming the schedule") {
   const std::string program = (kCases / "lost_update.cu").string();
   // One worker thread: blocks on several threads would race for real on the lost update, and
@@ -478,12 +503,12 @@ TEST_CASE("exec --check bounds stops at an access outside a cudaMalloc'd block, 
   const ProcessOutcome after = run_warpsim({"exec", program, "--check", "bounds"});
   INFO(after.err);
   CHECK(after.exit_code == 123);  // the launch could not complete: no fault, no lost findings
-  CHECK(contains(after.err, "out_of_bounds at outside_allocation.cu:16 (block 1, warp 0, lanes 0)"));
+  CHECK(contains(after.err, "out_of_bounds at outside_allocation.cu:17 (block 1, warp 0, lanes 0)"));
   CHECK(contains(after.err, "read of element 64 of argument 0 of the launch"));
   const ProcessOutcome before = run_warpsim({"exec", program, "--check", "bounds", "--", "before"});
   INFO(before.err);
   CHECK(before.exit_code == 123);
-  CHECK(contains(before.err, "out_of_bounds at outside_allocation.cu:11 (block 0, warp 0, lanes 0)"));
+  CHECK(contains(before.err, "out_of_bounds at outside_allocation.cu:12 (block 0, warp 0, lanes 0)"));
   CHECK(contains(before.err, "write of element -1 of argument 0 of the launch"));
 }
 
