@@ -35,8 +35,12 @@ namespace {
 // some addresses. -g changes no code (GCC's and clang's rule; object_with_lines checks it).
 // A whole program (`warpsim exec`) is the same without -shared; one of its several files, with
 // -c; a .c file, C with neither the C++ standard nor the shim.
+// The C library's _FORTIFY_SOURCE checks are off (-U): Ubuntu's compilers turn them on wherever
+// code is optimized, Debian's do not, and nvcc optimizes no host code unless asked, so a
+// program's host code (Rodinia's dwt2d copies argv[0] into a buffer one byte short) must not
+// abort under one distribution and run under another, or here and not in its nvcc build.
 std::vector<std::string> shaping_flags(CompileOutput output, bool c_language, bool line_info) {
-  std::vector<std::string> flags{"-std=c++17", "-O1", "-fPIC"};
+  std::vector<std::string> flags{"-std=c++17", "-O1", "-fPIC", "-U_FORTIFY_SOURCE"};
   if (line_info) flags.insert(flags.begin() + 2, {"-g", "-gdwarf-4"});
   // A kernel file, run one kernel at a time: its host code never runs, so the shim leaves out
   // what only a program's host code needs (warpsim/kernel_addresses.hpp, c_linkage_runtime.hpp).

@@ -532,6 +532,24 @@ Expected<std::string> write_gpu_program(const std::string& file,
   return Expected<std::string>(recorded);
 }
 
+// Pre-included in the nvcc build: runtime functions CUDA 13 removed, as the toolkit documented
+// their replacements (the shim declares them as well), so that a program written for an older
+// toolkit (Rodinia's backprop and srad_v2 call cudaThreadSynchronize) builds for the GPU side.
+// Fields removed from cudaDeviceProp (clockRate, deviceOverlap) have no such cure.
+constexpr const char* kRemovedRuntimeApis = R"(#pragma once
+#if defined(__cplusplus)
+#include <cuda_runtime.h>
+#if CUDART_VERSION >= 13000
+static inline cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
+static inline cudaError_t cudaThreadExit(void) { return cudaDeviceReset(); }
+static inline cudaError_t cudaThreadSetLimit(cudaLimit l, size_t v) { return cudaDeviceSetLimit(l, v); }
+static inline cudaError_t cudaThreadGetLimit(size_t* v, cudaLimit l) { return cudaDeviceGetLimit(v, l); }
+static inline cudaError_t cudaThreadSetCacheConfig(cudaFuncCache c) { return cudaDeviceSetCacheConfig(c); }
+static inline cudaError_t cudaThreadGetCacheConfig(cudaFuncCache* c) { return cudaDeviceGetCacheConfig(c); }
+#endif
+#endif
+)";
+
 Expected<NativeRun> run_program_with_nvcc(const ProgramRequest& request) {
   const std::string nvcc = find_nvcc();
   if (nvcc.empty()) {
@@ -549,13 +567,20 @@ Expected<NativeRun> run_program_with_nvcc(const ProgramRequest& request) {
   ScratchDir scratch;
   if (scratch.path().empty()) return fail(ErrorKind::file, "cannot create a temporary folder");
   const std::string executable = scratch.path() + "/program";
-  std::vector<std::string> argv{nvcc, "-arch=" + request.arch, "-O2", "-o", executable};
+  // Host code without the C library's _FORTIFY_SOURCE checks, as the simulator's build
+  // (kernel_compiler.cpp's shaping_flags says why).
+  std::vector<std::string> argv{nvcc, "-arch=" + request.arch, "-O2", "-Xcompiler=-U_FORTIFY_SOURCE",
+                                "-o", executable};
   auto user_flags = user_compiler_flags(request.include_dirs, request.definitions);
   if (!user_flags) return user_flags.error();
   argv.insert(argv.end(), user_flags->begin(), user_flags->end());
   for (const std::string& flag : request.host_compiler_flags) argv.push_back("-Xcompiler=" + flag);
   for (const std::string& flag : request.linker_flags) argv.push_back("-Xlinker=" + flag);
   argv.insert(argv.end(), request.nvcc_flags.begin(), request.nvcc_flags.end());
+  if (const std::string header = scratch.path() + "/warpsim_removed_apis.h";
+      write_file_atomically(header, kRemovedRuntimeApis)) {
+    argv.insert(argv.end(), {"-include", header});
+  }
   std::vector<std::pair<std::string, std::string>> environment;
   if (request.buffers_dir.empty()) {
     argv.insert(argv.end(), request.files.begin(), request.files.end());
