@@ -28,7 +28,6 @@
 #error "warpsim/gpu_launch_hooks.hpp is for nvcc builds of a program (warpsim exec --gpu)"
 #endif
 
-#include <cuda.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -55,8 +54,13 @@ struct element_name_of<__nv_bfloat16, void> {
 namespace warpsim::gpu_hooks {
 
 // cuMemGetAddressRange through the runtime (no -lcuda): the allocation holding a device address.
+// Its types spelled here, not from <cuda.h>: a program's own -I folders may hold a cuda.h of its
+// own (Rodinia's b+tree has util/cuda/cuda.h) that `#include <cuda.h>` would find first.
+// CUresult is an enum (an int; CUDA_SUCCESS is 0), CUdeviceptr an unsigned long long.
 inline launch_buffers::Extent allocation_holding(const void* pointer) {
-  using AddressRange = CUresult (*)(CUdeviceptr*, std::size_t*, CUdeviceptr);
+  using DevicePointer = unsigned long long;
+  using AddressRange = int (*)(DevicePointer*, std::size_t*, DevicePointer);
+  constexpr int kSuccess = 0;
   static const AddressRange address_range = [] {
     void* function = nullptr;
     cudaDriverEntryPointQueryResult found{};
@@ -68,10 +72,10 @@ inline launch_buffers::Extent allocation_holding(const void* pointer) {
     return reinterpret_cast<AddressRange>(function);
   }();
   launch_buffers::Extent extent;
-  CUdeviceptr base = 0;
+  DevicePointer base = 0;
   std::size_t bytes = 0;
   if (address_range != nullptr &&
-      address_range(&base, &bytes, reinterpret_cast<CUdeviceptr>(pointer)) == CUDA_SUCCESS) {
+      address_range(&base, &bytes, reinterpret_cast<DevicePointer>(pointer)) == kSuccess) {
     extent.found = true;
     extent.base = reinterpret_cast<const void*>(base);
     extent.bytes = bytes;
