@@ -644,7 +644,13 @@ def simulator_status(output: str, code: int) -> int:
 
 
 def git_commit(path: Path) -> str:
+    """The commit of the checkout at `path`; a folder inside another repository (a suite copied
+    into this one's .suites/) is not a checkout of its own."""
     try:
+        top = subprocess.run(["git", "-C", str(path), "rev-parse", "--show-toplevel"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+        if Path(top).resolve() != path.resolve():
+            return "unknown (not a git checkout: pass --suite-commit)"
         return subprocess.run(["git", "-C", str(path), "rev-parse", "HEAD"], capture_output=True,
                               text=True, check=True).stdout.strip()
     except (subprocess.CalledProcessError, FileNotFoundError):

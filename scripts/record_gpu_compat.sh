@@ -4,7 +4,8 @@
 # program built by nvcc), and the whole-program benchmarks on every core of that machine.
 #
 #   scripts/record_gpu_compat.sh [--samples CUDA_SAMPLES_CHECKOUT --only NAME,NAME,...
-#       [--suite-commit SHA]] [--rodinia RODINIA_CHECKOUT] [--out DIR] [--bench]
+#       [--suite-commit SHA]] [--rodinia RODINIA_CHECKOUT [--rodinia-commit SHA]] [--out DIR]
+#       [--bench]
 #
 # Writes DIR/cuda-samples-gpu.md (compat.py's table with a GPU column, the samples named by
 # --only), DIR/rodinia-gpu.md (every Rodinia program; cfd and leukocyte take helper_cuda.h from
@@ -14,16 +15,17 @@
 set -uo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-samples="" rodinia="" only="" commit="" out="$root/docs/compat" bench=0
+samples="" rodinia="" rodinia_commit="" only="" commit="" out="$root/docs/compat" bench=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --samples) samples="$2"; shift 2 ;;
     --only) only="$2"; shift 2 ;;
     --rodinia) rodinia="$2"; shift 2 ;;
+    --rodinia-commit) rodinia_commit="$2"; shift 2 ;;
     --suite-commit) commit="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --bench) bench=1; shift ;;
-    -h|--help) sed -n '2,13p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    -h|--help) sed -n '2,14p' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) echo "record_gpu_compat.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -46,7 +48,8 @@ if [[ -n "$samples" && -n "$only" ]]; then
 fi
 if [[ -n "$rodinia" ]]; then
   python3 "$root/scripts/compat.py" rodinia "$rodinia" --warpsim "$WARPSIM" --gpu \
-    ${samples:+--samples "$samples/Common"} --jobs 4 --time-limit 120 \
+    ${samples:+--samples "$samples/Common"} ${rodinia_commit:+--suite-commit "$rodinia_commit"} \
+    --jobs 4 --time-limit 120 \
     --out "$out/rodinia-gpu.md" --json "$out/rodinia-gpu.json" || status=1
 fi
 if [[ $bench == 1 ]]; then

@@ -190,13 +190,13 @@ const std::pair<const std::uintptr_t, GuardedBlock>* guarded_holding(const Progr
 struct GuardSide {
   std::uintptr_t start = 0;  // the block
   bool before = false;
+  std::uintptr_t pc = 0;     // the reading instruction
   std::int64_t first = 0, last = 0;  // byte offsets from the block's start
   std::uint64_t count = 0;
   std::uint64_t block = 0;  // the first read in (block, thread) order
   std::uint32_t thread = 0;
-  std::uintptr_t pc = 0;  // its instruction
 };
-constexpr std::size_t kGuardSides = 64;  // allocation sides a launch may read; more are counted
+constexpr std::size_t kGuardSides = 64;  // (side, instruction) pairs a launch keeps; more are counted
 GuardSide g_guard_sides[kGuardSides];
 std::size_t g_guard_side_count = 0;
 std::uint64_t g_guard_reads_unfiled = 0;
@@ -251,11 +251,12 @@ void file_guard_read(std::uintptr_t start, std::int64_t offset, const LanePositi
   const bool before = offset < 0;
   GuardSide* side = nullptr;
   for (std::size_t i = 0; i < g_guard_side_count && side == nullptr; ++i) {
-    if (g_guard_sides[i].start == start && g_guard_sides[i].before == before) side = &g_guard_sides[i];
+    const GuardSide& known = g_guard_sides[i];
+    if (known.start == start && known.before == before && known.pc == pc) side = &g_guard_sides[i];
   }
   if (side == nullptr && g_guard_side_count < kGuardSides) {
     side = &g_guard_sides[g_guard_side_count++];
-    *side = {start, before, offset, offset, 0, lane.block, lane.thread, pc};
+    *side = {start, before, pc, offset, offset, 0, lane.block, lane.thread};
   }
   if (side == nullptr) {
     ++g_guard_reads_unfiled;
@@ -266,7 +267,6 @@ void file_guard_read(std::uintptr_t start, std::int64_t offset, const LanePositi
         (lane.block == side->block && lane.thread < side->thread)) {
       side->block = lane.block;
       side->thread = lane.thread;
-      side->pc = pc;
     }
   }
   g_guard_lock.clear(std::memory_order_release);
@@ -441,17 +441,42 @@ std::vector<Diagnostic> writes_outside_blocks(ProgramState& s, const KernelLaunc
 }
 
 // out_of_bounds diagnostics for the guard pages a launch read (recover_guard_read), one per
-// allocation and side, naming the elements read and the first reading lane and its line.
+// allocation, side and source line, naming the elements read and the first reading lane.
 std::vector<Diagnostic> reads_outside_blocks(ProgramState& s, const KernelLaunchRequest& request,
                                              Trace& trace) {
   const bool several_cores = s.jobs > 1 && std::uint64_t{request.grid[0]} * request.grid[1] * request.grid[2] > 1;
-  const std::vector<GuardSide> sides(g_guard_sides, g_guard_sides + g_guard_side_count);
+  const std::vector<GuardSide> filed(g_guard_sides, g_guard_sides + g_guard_side_count);
   const std::uint64_t unfiled = std::exchange(g_guard_reads_unfiled, 0);
   g_guard_side_count = 0;
-  if (sides.empty()) return {};
+  if (filed.empty()) return {};
   std::vector<std::uintptr_t> return_addresses;
-  for (const GuardSide& side : sides) return_addresses.push_back(side.pc + 1);
-  const std::vector<runtime::CodeLine> lines = runtime::code_lines(return_addresses);
+  for (const GuardSide& side : filed) return_addresses.push_back(side.pc + 1);
+  const std::vector<runtime::CodeLine> filed_lines = runtime::code_lines(return_addresses);
+  // Instructions of one line (an unrolled or duplicated load) make one diagnostic.
+  std::vector<GuardSide> sides;
+  std::vector<runtime::CodeLine> lines;
+  for (std::size_t i = 0; i < filed.size(); ++i) {
+    const GuardSide& f = filed[i];
+    const runtime::CodeLine& at = filed_lines[i];
+    std::size_t j = 0;
+    while (j < sides.size() && !(sides[j].start == f.start && sides[j].before == f.before &&
+                                 lines[j].file == at.file && lines[j].line == at.line)) {
+      ++j;
+    }
+    if (j == sides.size()) {
+      sides.push_back(f);
+      lines.push_back(at);
+      continue;
+    }
+    GuardSide& known = sides[j];
+    if (f.block < known.block || (f.block == known.block && f.thread < known.thread)) {
+      known.block = f.block;
+      known.thread = f.thread;
+    }
+    known.first = std::min(known.first, f.first);
+    known.last = std::max(known.last, f.last);
+    known.count += f.count;
+  }
 
   std::vector<Diagnostic> found;
   std::lock_guard lock(s.mutex);
