@@ -204,7 +204,7 @@ CommandRun add_run_command(CLI::App& app) {
   run_app->footer(
       "--arg SPEC, one per kernel parameter, in order:\n"
       "  scalar  TYPE:VALUE        i32:1000  u32:0xffffffff  f32:0.5\n"
-      "  buffer  TYPE[COUNT]:INIT  INIT = zeros | iota | random:SEED[:LO:HI] | file:PATH |\n"
+      "  buffer  TYPE[COUNT]:INIT  INIT = zeros | iota | random:SEED[:LO:HI] | file:PATH | undefined |\n"
       "                            a list of COUNT values: 1,2,3\n"
       "  TYPE is " + element_type_names() + "\n"
       "\n"

@@ -47,7 +47,8 @@ void add_kernel_file_options(CLI::App& app, KernelFileFlags& f) {
       ->allow_extra_args(false);
   app.add_option("--check", f.checks,
                  "memory checks: races (data races in __shared__ memory and the --arg buffers), "
-                 "uninit (reads of __shared__ bytes no thread of the block wrote), bounds (reads "
+                 "uninit (reads of __shared__ bytes no thread of the block wrote, and of elements of "
+                 "a TYPE[N]:undefined buffer nothing wrote), bounds (reads "
                  "and writes just before or after a buffer, with lane and line; every check "
                  "includes it), all; repeat or separate with commas. Findings give exit status "
                  "122")

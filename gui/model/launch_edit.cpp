@@ -7,7 +7,8 @@ namespace warpsim::gui {
 
 std::optional<std::vector<std::string>> buffer_elements(const runner::ArgSpec& spec,
                                                         std::size_t limit) {
-  if (!spec.is_buffer || spec.count > limit || spec.init == runner::BufferInit::file) {
+  if (!spec.is_buffer || spec.count > limit || spec.init == runner::BufferInit::file ||
+      spec.init == runner::BufferInit::undefined) {
     return std::nullopt;
   }
   const auto text = [&](std::uint64_t bits) {
@@ -32,6 +33,7 @@ std::optional<std::vector<std::string>> buffer_elements(const runner::ArgSpec& s
             text(runner::random_element(spec.type, spec.seed, spec.low, spec.high, i)));
         break;
       case runner::BufferInit::file:
+      case runner::BufferInit::undefined:
         return std::nullopt;
     }
   }

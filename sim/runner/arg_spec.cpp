@@ -147,6 +147,8 @@ Expected<ArgSpec> parse_buffer_init(ArgSpec spec, std::string_view init) {
     spec.init = BufferInit::zeros;
   } else if (init == "iota") {
     spec.init = BufferInit::iota;
+  } else if (init == "undefined") {
+    spec.init = BufferInit::undefined;
   } else if (init.substr(0, 7) == "random:") {
     spec.init = BufferInit::random;
     const ElementTypeFacts& facts = element_facts(spec.type);
@@ -198,14 +200,14 @@ Expected<ArgSpec> parse_buffer_init(ArgSpec spec, std::string_view init) {
       if (item.empty()) {
         return fail(
             index == 0 && comma == std::string_view::npos
-                ? "INIT is empty; use zeros, iota, random:SEED, file:PATH or a comma list"
+                ? "INIT is empty; use zeros, iota, random:SEED, file:PATH, undefined or a comma list"
                 : "value " + std::to_string(index) + " of the list is empty");
       }
       auto value = parse_element(spec.type, item);
       if (!value) {
         if (index == 0 && comma == std::string_view::npos && spec.count != 1) {
           return fail("INIT " + quoted(init) +
-                                       " is not zeros, iota, random:SEED, file:PATH or a comma list of " +
+                                       " is not zeros, iota, random:SEED, file:PATH, undefined or a comma list of " +
                                        std::to_string(spec.count) + " values");
         }
         return fail("value " + std::to_string(index) +

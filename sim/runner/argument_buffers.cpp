@@ -10,6 +10,8 @@
 #include <cstring>
 #include <utility>
 
+#include "warpsim/memory_checks.hpp"
+
 namespace warpsim::runner {
 namespace {
 
@@ -99,6 +101,10 @@ Expected<ArgumentBuffers> ArgumentBuffers::adopt(std::vector<GuardedBuffer> shap
     if (const std::string error = map_guarded(result.buffers_.back(), false); !error.empty()) {
       return warpsim::fail(buffer_label(buffer.arg, buffer.field) + "'s buffer: " + error);
     }
+    // The pattern is a hash of each byte's address: this process maps the buffer elsewhere than
+    // the one that made it, so it fills it again where its checks will look.
+    const GuardedBuffer& mapped = result.buffers_.back();
+    if (mapped.undefined) fill_undefined_pattern(mapped.data, mapped.count * element_size(mapped.type));
   }
   return Expected<ArgumentBuffers>(std::move(result));
 }
@@ -151,6 +157,10 @@ Expected<ArgumentBuffers> ArgumentBuffers::create(const std::vector<ArgSpec>& sp
       case BufferInit::file:
         if (std::string error = fill_from_file(buffer, spec); !error.empty())
           return fail_arg(error);
+        break;
+      case BufferInit::undefined:
+        fill_undefined_pattern(buffer.data, spec.count * element);
+        result.buffers_.back().undefined = true;
         break;
     }
   }

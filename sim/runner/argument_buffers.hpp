@@ -26,6 +26,7 @@ struct GuardedBuffer {
   std::byte* mapping = nullptr;
   std::size_t mapping_bytes = 0;
   int fd = -1;  // the memory file behind the mapping (close-on-exec)
+  bool undefined = false;  // began as the undefined pattern (`:undefined`): --check uninit watches it
 };
 
 // What the slack before a buffer holds until a kernel writes there.

@@ -112,6 +112,7 @@ void put_options(Writer& out, const LaunchOptions& o) {
   out.put(o.never_set_fill);
   out.put(o.checks.races);
   out.put(o.checks.uninitialized_shared);
+  out.put(o.checks.uninitialized_global);
   out.put(o.checks.bounds);
   out.put(o.jobs);
 }
@@ -132,6 +133,7 @@ LaunchOptions get_options(Reader& in) {
   o.never_set_fill = in.get<std::uint8_t>();
   o.checks.races = in.get<bool>();
   o.checks.uninitialized_shared = in.get<bool>();
+  o.checks.uninitialized_global = in.get<bool>();
   o.checks.bounds = in.get<bool>();
   o.jobs = in.get<std::uint32_t>();
   return o;
@@ -172,6 +174,7 @@ std::string encode(const JobMessage& job) {
     out.put<std::int32_t>(buffer.field);
     out.put(static_cast<std::uint8_t>(buffer.type));
     out.put(buffer.count);
+    out.put(static_cast<std::uint8_t>(buffer.undefined));
   }
   put_options(out, job.options);
   out.put(static_cast<std::uint8_t>(job.want_trace));
@@ -200,6 +203,7 @@ std::optional<JobMessage> decode_job(std::string_view bytes) {
     buffer.field = in.get<std::int32_t>();
     buffer.type = static_cast<ElementType>(in.get<std::uint8_t>());
     buffer.count = in.get<std::uint64_t>();
+    buffer.undefined = in.get<std::uint8_t>() != 0;
     job.buffers.push_back(buffer);
   }
   job.options = get_options(in);

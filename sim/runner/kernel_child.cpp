@@ -236,7 +236,7 @@ void add_checked_memory(LaunchOptions& options, const ArgumentBuffers& buffers,
     const std::size_t after = buffer.mapping_bytes - before - buffer.count * size;
     options.checks.memory.push_back(
         {buffer.data, buffer.count * size, "the buffer of " + buffer_label(buffer.arg, buffer.field),
-         static_cast<std::uint32_t>(size), false, before, after});
+         static_cast<std::uint32_t>(size), false, before, after, buffer.undefined});
   }
   if (g_crash.shared_base != 0 && options.dynamic_shared_bytes != 0) {
     // The rounding to 16 bytes and the guard page after it.

@@ -525,6 +525,7 @@ KernelFileResult run_request(const KernelFileRequest& request, KernelFileRunner:
   launch.never_set_fill = ready->compiled.never_set_fill;
   launch.checks.races = request.check_races;
   launch.checks.uninitialized_shared = request.check_uninitialized_shared;
+  launch.checks.uninitialized_global = request.check_uninitialized_shared;  // `:undefined` buffers
   launch.checks.bounds = request.check_bounds;
   // Spinning lanes yield to the others (forward progress) for as long as the run may take: the
   // time limit ends a livelock, and its report names the lanes that spin.

@@ -83,8 +83,9 @@ std::string uninitialized_read_message(const facts::UninitializedRead& read,
   if (!read.place.shared) {
     return who + place_text(read.place) + " at " + site_text(read.read.where, files) +
            ", which nothing has written since it was allocated (no copy, memset or kernel): "
-           "cudaMalloc'd memory starts undefined (under --check uninit warpsim fills it with a "
-           "pattern; a GPU's bytes are whatever was there)";
+           "device memory starts undefined (cudaMalloc's, or a run buffer given as "
+           "TYPE[N]:undefined; under --check uninit warpsim fills it with a pattern; a GPU's bytes "
+           "are whatever was there)";
   }
   return who + place_text(read.place) + " at " + site_text(read.read.where, files) +
          ", which no thread of its block has written in this launch: shared memory starts "

@@ -318,6 +318,35 @@ TEST_CASE("no exercise's reference or right solution is reported, on any of its 
   }
 }
 
+TEST_CASE("a run buffer given as TYPE[N]:undefined: reads of elements nothing wrote are named") {
+  // Lanes 0-15 write their element first, lanes 16-31 read theirs unwritten: one finding at the
+  // read's line, for lanes 16-31 only; without the check the run is plain (exit 0, no finding).
+  const fs::path file = fs::path(WARPSIM_BINARY_DIR) / "tests" / "races_undefined_arg.cu";
+  std::ofstream(file) << "extern \"C\" __global__ void half_written(unsigned* data, unsigned* out) {\n"
+                         "  const unsigned i = threadIdx.x;\n"
+                         "  if (i < 16u) data[i] = i;\n"
+                         "  out[i] = data[i] + 1u;\n"
+                         "}\n";
+  nlohmann::json entry = {{"kernel", "half_written"}, {"grid", "1"}, {"block", "32"},
+                          {"args", {"u32[32]:undefined", "u32[32]:zeros"}}};
+  KernelFileRequest request = request_of(entry, file);
+  KernelFileResult result = run_kernel_file(request);
+  INFO(result.message << messages(result));
+  REQUIRE(result.status == RunStatus::completed);
+  REQUIRE(result.trace.diagnostics.size() == 1);
+  const Diagnostic& d = result.trace.diagnostics[0];
+  CHECK(d.kind == DiagnosticKind::uninitialized_global_read);
+  CHECK(d.where.line == 4);
+  CHECK(d.lanes == 0xffff0000u);
+  CHECK(d.message.find("element 16 of the buffer of --arg 1") != std::string::npos);
+
+  request.check_races = request.check_uninitialized_shared = request.check_bounds = false;
+  result = run_kernel_file(request);
+  CHECK(result.status == RunStatus::completed);
+  CHECK(result.trace.diagnostics.empty());
+  fs::remove(file);
+}
+
 TEST_CASE("bad check names and unchecked code are refused, not ignored") {
   KernelFileRequest request;
   CHECK(add_memory_checks("races,uninit", request));

@@ -123,7 +123,7 @@ TEST_CASE("every malformed spec is refused with a message saying what is wrong")
       {"f32[x]:zeros", "count 'x' is not a non-negative integer"},
       {"f32[99999999999999]:zeros", "too large"},
       {"f32[4]:", "INIT is empty"},
-      {"f32[4]:ones", "is not zeros, iota, random:SEED, file:PATH or a comma list of 4 values"},
+      {"f32[4]:ones", "is not zeros, iota, random:SEED, file:PATH, undefined or a comma list of 4 values"},
       {"f32[4]:1,2", "the list has 2 values; the buffer has 4 elements"},
       {"f32[1]:1,2", "the list has 2 values; the buffer has 1 elements"},
       {"i32[3]:1,,3", "value 1 of the list is empty"},

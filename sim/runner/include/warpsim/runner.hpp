@@ -84,7 +84,7 @@ std::uint16_t bf16_bits(float value);
 float f16_value(std::uint16_t bits);
 float bf16_value(std::uint16_t bits);
 
-enum class BufferInit : std::uint8_t { zeros, iota, file, list, random };
+enum class BufferInit : std::uint8_t { zeros, iota, file, list, random, undefined };
 
 struct ArgSpec {
   ElementType type = ElementType::i32;
@@ -146,7 +146,8 @@ std::string buffer_name(std::size_t arg, std::int32_t field);
 
 // `TYPE:VALUE` (i32:-3, u32:0xffffffff, f32:0.5, f64:-1e300) or `TYPE[COUNT]:INIT` with INIT one
 // of zeros, iota, random:SEED (integers in [-99, 99]; [0, 99] unsigned), random:SEED:LO:HI,
-// file:PATH, or exactly COUNT comma-separated values. Integers take decimal or
+// file:PATH, undefined (memory nothing wrote: the undefined pattern of memory_checks.hpp, whose
+// reads --check uninit names), or exactly COUNT comma-separated values. Integers take decimal or
 // 0x hex; hex fills the type's width as a bit pattern (i32:0xffffffff is -1). Or a struct,
 // `{FIELD; ...}` (above). The error says what is wrong with the spec, without naming which --arg
 // it was (a struct's names the field).
