@@ -78,9 +78,9 @@ int export_svgs(Model& m, ViewState& v, const std::string& dir) {
     std::fprintf(stderr, "warpsim-gui: --export-svg goes with a lesson or a kernel file\n");
     return kExitBadInput;
   }
-  LoadedRun run = run_and_load(1, *m.wanted, run_live_gpu);
-  m.wanted.reset();
-  finish_run(m, v, std::move(run), 0);
+  const Work work = apply(m, v, {WorkerIdle{}}, 0);  // takes the wanted run, as the worker would
+  if (!work.run) return kExitBadInput;
+  apply(m, v, done(run_and_load(work.run->first, work.run->second, run_live_gpu)), 0);
   refresh(m, v);
   if (m.run->result.status == runner::RunStatus::bad_input) {
     std::fprintf(stderr, "warpsim-gui: %s\n", m.run->result.message.c_str());
@@ -158,19 +158,20 @@ int run(const GuiOptions& options) {
     const double now = clock.now();
     window.use_font_size(view.font_size);
 
-    // The worker: start what apply() asked for, take what came back.
-    if (!worker.busy()) {
-      if (auto run = take_wanted_run(model, now)) worker.start(run->first, std::move(run->second));
+    // The worker: what came back, as commands; then the job apply() hands it, if it is idle.
+    Commands reported;
+    if (auto finished = worker.take()) {
+      reported.push_back(RunDone{std::make_shared<LoadedRun>(std::move(*finished))});
     }
-    if (!worker.busy()) {
-      if (auto job = take_wanted_grading(model, now)) worker.start_grading(std::move(*job));
-    }
-    if (auto done = worker.take()) finish_run(model, view, std::move(*done), now);
     if (auto graded = worker.take_grading()) {
-      finish_grading(model, view, std::move(*graded), now);
+      reported.push_back(GradingDone{std::make_shared<Graded>(std::move(*graded))});
     } else if (model.exercise && model.exercise->grading) {
-      grading_progress(model, worker.grading_progress());
+      reported.push_back(GradingProgress{worker.grading_progress()});
     }
+    if (!worker.busy()) reported.push_back(WorkerIdle{});
+    Work work = apply(model, view, reported, now);
+    if (work.run) worker.start(work.run->first, std::move(work.run->second));
+    if (work.grading) worker.start_grading(std::move(*work.grading));
     refresh(model, view);
 
     window.begin_frame();
@@ -232,8 +233,8 @@ int run(const GuiOptions& options) {
     }
     window.swap();
 
+    commands.push_back(Tick{now - last});
     apply(model, view, commands, now);
-    tick(model, view, now, now - last);
     last = now;
     Commands written;
     for (const std::string& path : model.png_requests) {

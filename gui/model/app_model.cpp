@@ -289,6 +289,8 @@ Expected<void> init(Model& model, ViewState& view, const GuiOptions& options,
   return {};
 }
 
+namespace {
+
 void finish_run(Model& m, ViewState& v, LoadedRun run, double now) {
   const bool same_launch = m.run && m.run->request.file.file == run.request.file.file &&
                            m.run->request.file.kernel == run.request.file.kernel &&
@@ -351,7 +353,6 @@ void finish_run(Model& m, ViewState& v, LoadedRun run, double now) {
   move_to(m, v, scope.step_at(0), now);
 }
 
-namespace {
 
 // Case `index` of the last grading, lane by lane: the grading's own detail when that is the case
 // and the file has not changed since, else a run of it on the worker.
@@ -381,8 +382,6 @@ void close_case(Model& m, ViewState& v) {
   v.playing = false;
   if (m.exercise) m.exercise->open_case.reset();
 }
-
-}  // namespace
 
 void finish_grading(Model& m, ViewState& v, Graded graded, double now) {
   if (!m.exercise) return;
@@ -421,12 +420,25 @@ void grading_progress(Model& m, std::vector<course::CaseResult> cases) {
   if (m.exercise && m.exercise->grading) m.exercise->progress = std::move(cases);
 }
 
+void tick(Model& m, ViewState& v, double now, double dt);
+
+// The job a WorkerIdle hands over: the wanted run, else the wanted grading.
+Work take_work(Model& m, double now) {
+  Work work;
+  work.run = take_wanted_run(m, now);
+  if (!work.run) work.grading = take_wanted_grading(m, now);
+  return work;
+}
+
+}  // namespace
+
 bool settled(const Model& m) {
   const bool grading = m.exercise && (m.exercise->grading || m.exercise->wanted);
   return !m.running && !m.wanted && !grading && (m.run || m.exercise);
 }
 
-void apply(Model& m, ViewState& v, const Commands& commands, double now) {
+Work apply(Model& m, ViewState& v, const Commands& commands, double now) {
+  Work work;
   for (const Command& command : commands) {
     std::visit(
         Overloaded{
@@ -661,10 +673,24 @@ void apply(Model& m, ViewState& v, const Commands& commands, double now) {
               close_case(m, v);
               say(m, *done);
             },
+            [&](const Tick& c) { tick(m, v, now, c.dt); },
+            [&](const WorkerIdle&) {
+              if (!work.run && !work.grading) work = take_work(m, now);
+            },
+            [&](const RunDone& c) {
+              if (c.run) finish_run(m, v, std::move(*c.run), now);
+            },
+            [&](const GradingDone& c) {
+              if (c.graded) finish_grading(m, v, std::move(*c.graded), now);
+            },
+            [&](const GradingProgress& c) { grading_progress(m, c.cases); },
         },
         command);
   }
+  return work;
 }
+
+namespace {
 
 void tick(Model& m, ViewState& v, double now, double dt) {
   if (v.playing && has_steps(m)) {
@@ -699,4 +725,5 @@ void tick(Model& m, ViewState& v, double now, double dt) {
   }
 }
 
+}  // namespace
 }  // namespace warpsim::gui

@@ -3,7 +3,10 @@
 // ViewState (what the learner chose: cursor, warp, format, panels, predictions). Views are
 // functions `draw_x(const Model&, const ViewState&, Commands&)`: they draw and push commands,
 // never change either. After the frame, apply() executes the commands; runs are asked for here
-// (Model::wanted) and started by the app on its worker thread, so nothing here blocks.
+// (Model::wanted) and started by the app on its worker thread, so nothing here blocks. The clock
+// and the worker come in as commands too (Tick, WorkerIdle, RunDone, GradingDone,
+// GradingProgress), and apply() returns the job it hands the worker (Work): apply() is the one
+// writer of the model; refresh() only rebuilds what is derived from it.
 //
 //   Commands commands;
 //   draw_toolbar(model, view, commands);        // pushes StepBy{+1} when "next" is pressed
@@ -188,6 +191,18 @@ struct ShowHint {};       // unlock the next hint
 struct OpenCase { std::size_t index; };  // step through a graded case lane by lane
 struct CloseCase {};      // back to the exercise's task
 struct UseOwnCopy {};     // copy the starter to the export folder as <kernel>.cu and grade that
+// What the app's clock and worker thread report, as commands, so that apply() stays the one
+// writer of the model:
+struct Tick { double dt; };  // a frame passed: playing moves on, the kernel file is polled
+struct WorkerIdle {};        // the worker can start a job: apply() hands it the wanted one (Work)
+// A run came back: it replaces the shown one; the cursor stays where it was when the trace still
+// has that step (a reload keeps the learner's place).
+struct RunDone { std::shared_ptr<LoadedRun> run; };
+// A grading came back: its result, and its first failing case opened lane by lane (from the
+// grading's own detail: no run more).
+struct GradingDone { std::shared_ptr<Graded> graded; };
+// The cases graded so far of the grading in flight (the worker's on_case, polled each frame).
+struct GradingProgress { std::vector<course::CaseResult> cases; };
 
 using Command =
     std::variant<OpenLesson, GoTo, StepBy, ToEnd, NextDiagnostic, RunUntilChange, SetPlaying, SetSpeed,
@@ -195,8 +210,16 @@ using Command =
                  SetFontSize, ShowHelp, SetTab, Reload, SetLaunchText, Rerun, ResetInputs,
                  ExportSvg, ExportSvgSequence, ExportPng, SetExportDir, SetPredict, SetGuess,
                  CheckGuesses, SourceScrolled, GoToLine, FigurePlaced, Quit, OpenExercise, Grade,
-                 ShowHint, OpenCase, CloseCase, UseOwnCopy, PngWritten>;
+                 ShowHint, OpenCase, CloseCase, UseOwnCopy, PngWritten, Tick, WorkerIdle, RunDone,
+                 GradingDone, GradingProgress>;
 using Commands = std::vector<Command>;
+
+// What apply() handed to the worker at a WorkerIdle (at most one job: a run before a grading).
+// From then on the model holds it as `running` (or the exercise as `grading`).
+struct Work {
+  std::optional<std::pair<std::uint64_t, RunRequest>> run;
+  std::optional<GradingJob> grading;
+};
 
 // ---- the one place that changes state
 // The state for these options: the view as asked, the first run wanted. Fails for a lesson that
@@ -206,22 +229,14 @@ using Commands = std::vector<Command>;
 Expected<void> init(Model& model, ViewState& view, const GuiOptions& options,
                     std::shared_ptr<const course::Catalogue> catalogue,
                     std::shared_ptr<const course::ExerciseCatalogue> exercises = nullptr);
-void apply(Model& model, ViewState& view, const Commands& commands, double now);
-// Playing, and noticing that the kernel file changed (polled twice a second).
-void tick(Model& model, ViewState& view, double now, double dt);
-// A run came back from the worker: it replaces the shown one; the cursor stays where it was when
-// the trace still has that step (a reload keeps the learner's place).
-void finish_run(Model& model, ViewState& view, LoadedRun run, double now);
-// The run apply() asked for (Model::wanted), taken by the app for its worker: from now on it is
-// `running`, under the returned generation. nullopt: none is wanted.
-std::optional<std::pair<std::uint64_t, RunRequest>> take_wanted_run(Model& model, double now);
-// The same for a grading (ExerciseState::wanted): from now on it is `grading`.
-std::optional<GradingJob> take_wanted_grading(Model& model, double now);
-// A grading came back from the worker: its result, and its first failing case opened lane by lane
-// (from the grading's own detail: no run more).
-void finish_grading(Model& model, ViewState& view, Graded graded, double now);
-// The cases graded so far of the grading in flight (the worker's on_case, polled each frame).
-void grading_progress(Model& model, std::vector<course::CaseResult> cases);
+Work apply(Model& model, ViewState& view, const Commands& commands, double now);
+// One command; for a test: `apply(m, v, done(run_and_load(...)), now)`.
+inline Commands done(LoadedRun run) {
+  return {RunDone{std::make_shared<LoadedRun>(std::move(run))}};
+}
+inline Commands done(Graded graded) {
+  return {GradingDone{std::make_shared<Graded>(std::move(graded))}};
+}
 // Nothing asked for, nothing in flight, and something to show (a run, or an exercise).
 bool settled(const Model& model);
 // Rebuilds what the views read (the current step's description, the scope, the timeline) when

@@ -25,7 +25,7 @@ void load(Model& m, ViewState& v, Trace trace, std::uint64_t generation = 1) {
     request.file.file = "tests/gui/no-such-file.cu";
     request.file.kernel = "k";
   }
-  finish_run(m, v, make_loaded_run(generation, request, std::move(run), 0.01), 0);
+  apply(m, v, done(make_loaded_run(generation, request, std::move(run), 0.01)), 0);
   refresh(m, v);
 }
 
@@ -101,11 +101,11 @@ TEST_CASE("playing steps on at the chosen speed and stops at the end") {
   ViewState v;
   load(m, v, butterflies(1));
   apply(m, v, {SetSpeed{2}, SetPlaying{true}}, 0);
-  tick(m, v, 0.3, 0.3);
+  apply(m, v, {Tick{0.3}}, 0.3);
   CHECK(v.step == 0);
-  tick(m, v, 0.6, 0.3);
+  apply(m, v, {Tick{0.3}}, 0.6);
   CHECK(v.step == 1);
-  for (int i = 0; i < 20; ++i) tick(m, v, 1 + i, 1);
+  for (int i = 0; i < 20; ++i) apply(m, v, {Tick{1}}, 1 + i);
   CHECK(v.step == 4);
   CHECK_FALSE(v.playing);
 }
@@ -214,10 +214,10 @@ TEST_CASE("a kernel file that changes on disk is run again, without losing the l
   load(m, v, butterflies(1));
   m.wanted.reset();
   apply(m, v, {StepBy{2}}, 0);
-  tick(m, v, 1.0, 1.0);
+  apply(m, v, {Tick{1.0}}, 1.0);
   CHECK_FALSE(m.wanted.has_value());  // unchanged: nothing to do
   std::ofstream(file, std::ios::app) << "// two\n";
-  tick(m, v, 2.0, 1.0);
+  apply(m, v, {Tick{1.0}}, 2.0);
   REQUIRE(m.wanted.has_value());
   CHECK(m.wanted->file.file == file.string());
   CHECK(m.notice == "the file changed: running it again");

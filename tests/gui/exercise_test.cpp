@@ -50,7 +50,7 @@ std::size_t grade_now(App& app) {
   e.wanted.reset();
   std::size_t reported = 0;
   Graded graded = run_grading(job, [&](const course::CaseResult&) { ++reported; });
-  finish_grading(app.m, app.v, std::move(graded), 1);
+  apply(app.m, app.v, done(std::move(graded)), 1);
   refresh(app.m, app.v);
   return reported;
 }
@@ -60,7 +60,7 @@ void run_wanted(App& app) {
   REQUIRE(app.m.wanted);
   const RunRequest request = *app.m.wanted;
   app.m.wanted.reset();
-  finish_run(app.m, app.v, run_and_load(app.m.next_generation++, request), 2);
+  apply(app.m, app.v, done(run_and_load(app.m.next_generation++, request)), 2);
   refresh(app.m, app.v);
 }
 

@@ -27,7 +27,7 @@ void open(Opened& o, const std::vector<std::string>& args, const LiveGpu& live =
   REQUIRE(init(o.m, o.v, *parse_gui_options(args), catalogue));
   RunRequest request = std::move(*o.m.wanted);
   o.m.wanted.reset();
-  finish_run(o.m, o.v, run_and_load(1, request, live), 0);
+  apply(o.m, o.v, done(run_and_load(1, request, live)), 0);
   refresh(o.m, o.v);
   REQUIRE_MESSAGE(o.m.run->result.status == runner::RunStatus::completed, o.m.run->result.message);
 }
@@ -124,7 +124,7 @@ TEST_CASE("a kernel file that does not compile: its errors on their lines, no st
                                    "--arg", "i32[32]:iota", "--arg", "i32[32]:zeros"}),
                catalogue));
   const RunRequest request = *o.m.wanted;
-  finish_run(o.m, o.v, run_and_load(1, request), 0);
+  apply(o.m, o.v, done(run_and_load(1, request)), 0);
   CHECK(o.m.run->result.status == runner::RunStatus::bad_input);
   REQUIRE_FALSE(o.m.run->compiler_messages.empty());
   CHECK(o.m.run->compiler_messages[0].line == 6);
@@ -158,7 +158,7 @@ void open_any(Opened& o, const std::vector<std::string>& args,
   REQUIRE(init(o.m, o.v, *parse_gui_options(args), catalogue));
   RunRequest request = std::move(*o.m.wanted);
   o.m.wanted.reset();
-  finish_run(o.m, o.v, run_and_load(1, request), 0);
+  apply(o.m, o.v, done(run_and_load(1, request)), 0);
   refresh(o.m, o.v);
 }
 
@@ -265,7 +265,7 @@ TEST_CASE("a deadlock is drawn: where every lane waits, the warp listed as deadl
     CHECK_FALSE(o.m.cache.view->waits);
     // Play from the first step stops on the wait, not on the step before it.
     apply(o.m, o.v, {ToEnd{false}, SetPlaying{true}}, 0);
-    for (int i = 0; i < 5 && o.v.playing; ++i) tick(o.m, o.v, 1.0 + i, 1.0);
+    for (int i = 0; i < 5 && o.v.playing; ++i) apply(o.m, o.v, {Tick{1.0}}, 1.0 + i);
     CHECK_FALSE(o.v.playing);
     CHECK(o.v.at_wait);
   }
