@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "gl_output.hpp"
 #include "warpsim/trace.hpp"
 
 namespace warpsim::gui {
@@ -95,6 +96,87 @@ void FrameBench::print(const Model& m, const Figure& figure, double first_frame,
                   figure.probes.begin(), figure.probes.end(),
                   [](const Probe& p) { return p.what.starts_with("arrow "); })),
               figure.shapes.size());
+}
+
+namespace {
+
+constexpr int kExitBadInput = 2;
+
+// An exercise exits as `warpsim grade` does (when it was graded); a run as `warpsim run`.
+int run_exit_status(const Model& m, const GuiOptions& options) {
+  if (m.exercise) return options.grade ? grading_exit_status(*m.exercise) : 0;
+  return m.run ? m.run->result.exit_status() : kExitBadInput;
+}
+
+}  // namespace
+
+HeadlessRun::HeadlessRun(const GuiOptions& options, const Model& model)
+    : options_(options),
+      on_(!options.screenshot.empty() || options.bench_frames > 0 || !options.export_png.empty()),
+      // A grading has its own time budget (course::GradeOptions), then explains its first failure.
+      give_up_(model.wanted ? model.wanted->file.timeout_seconds + 30
+                            : course::GradeOptions{}.budget_seconds + 90) {}
+
+std::optional<int> HeadlessRun::frame_drawn(const Model& m, const Figure& figure,
+                                            const ScreenLayout& layout, int framebuffer_width,
+                                            int framebuffer_height, float display_width,
+                                            double now) {
+  if (!on_) return std::nullopt;
+  if (!settled(m)) {
+    if (now <= give_up_) return std::nullopt;
+    const bool grading = m.exercise && (m.exercise->grading || m.exercise->wanted);
+    std::fprintf(stderr, "warpsim-gui: the %s did not come back within %.0f s\n",
+                 grading ? "grading" : "run", give_up_);
+    return 1;
+  }
+  ++settled_frames_;
+  if (options_.screenshot.empty() || settled_frames_ != 4) return std::nullopt;
+  std::string error;
+  if (!write_window_png(framebuffer_width, framebuffer_height, options_.screenshot, error)) {
+    std::fprintf(stderr, "warpsim-gui: %s\n", error.c_str());
+    return kExitBadInput;
+  }
+  const float scale = display_width > 0 ? static_cast<float>(framebuffer_width) / display_width : 1;
+  if (!options_.probes_out.empty() &&
+      !write_probes(options_.probes_out, m, figure, layout, scale, error)) {
+    std::fprintf(stderr, "warpsim-gui: %s\n", error.c_str());
+    return kExitBadInput;
+  }
+  // What the toolbar warned about (a --step past the end, say) is said here too.
+  if (m.notice_is_error) std::fprintf(stderr, "warpsim-gui: %s\n", m.notice.c_str());
+  if (!options_.export_png.empty()) return std::nullopt;  // leaves after the export
+  return run_exit_status(m, options_);
+}
+
+std::optional<int> HeadlessRun::frame_applied(const Model& m, const ViewState& v,
+                                              const Figure& figure, double frame_ms,
+                                              double first_frame, double shown_at,
+                                              Commands& next) {
+  if (!on_ || settled_frames_ < 4) return std::nullopt;
+  if (!options_.export_png.empty()) {
+    // Written after the fourth settled frame's apply(), as the E key's export is.
+    if (settled_frames_ == 4) next.push_back(ExportPng{options_.export_png});
+    if (settled_frames_ == 5) {
+      if (m.notice_is_error) {
+        std::fprintf(stderr, "warpsim-gui: %s\n", m.notice.c_str());
+        return kExitBadInput;
+      }
+      return run_exit_status(m, options_);
+    }
+  }
+  if (options_.bench_frames > 0) {
+    bench_.add(frame_ms);
+    if (bench_.frames() >= options_.bench_frames) {
+      bench_.print(m, figure, first_frame, shown_at);
+      return run_exit_status(m, options_);
+    }
+    if (has_steps(m)) {
+      // Every frame a new step: decoding and drawing it, arrows and all, is in the figure.
+      const std::size_t to = step_by(m.scope, v.step, 1);
+      next.push_back(to == v.step ? Command{ToEnd{false}} : Command{StepBy{1}});
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace warpsim::gui

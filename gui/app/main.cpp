@@ -1,10 +1,9 @@
 // warpsim-gui: step through a kernel's warp-level calls lane by lane.
 //
 // main owns the state (Model, ViewState) and runs the frame loop: views draw and push commands,
-// apply() executes them, the worker thread runs kernels. Headless modes for tests and scripts:
-// --screenshot (render a state, write PNG, exit), --bench-frames (frame-time figures; the
-// report and --probes are headless.cpp's),
-// --export-png / --export-svg (figures for slides).
+// apply() executes them, the worker thread runs kernels. Headless modes for tests and scripts
+// (--screenshot, --probes, --export-png, --bench-frames) are headless.cpp's HeadlessRun, told of
+// each frame; --export-svg (figures for slides) needs no window.
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 #include <time.h>
@@ -65,13 +64,6 @@ class LaunchClock {
   double offset_ = 0;  // seconds from process start to main()
 };
 
-// Headless: an exercise exits as `warpsim grade` does (when it was graded); a run as `warpsim run`.
-int run_exit_status(const Model& m, const GuiOptions& options) {
-  if (m.exercise) return options.grade ? grading_exit_status(*m.exercise) : 0;
-  return m.run ? m.run->result.exit_status() : kExitBadInput;
-}
-
-
 // --export-svg DIR: no window needed.
 int export_svgs(Model& m, ViewState& v, const std::string& dir) {
   if (!m.wanted) {
@@ -120,11 +112,10 @@ int run(const GuiOptions& options) {
       return kExitBadInput;
     }
   }
-  const bool headless = !options.screenshot.empty() || options.bench_frames > 0 ||
-                        !options.export_png.empty();
-  if (headless) view.animate = false;
+  HeadlessRun headless(options, model);
+  if (headless.on()) view.animate = false;
   Window window;
-  window.ignore_mouse(headless);  // a pointer left over the window must not put a tooltip in
+  window.ignore_mouse(headless.on());  // a pointer left over the window must not put a tooltip in
   std::string error;
   if (!window.open(options.width, options.height, true, error)) {
     std::fprintf(stderr, "warpsim-gui: %s\n", error.c_str());
@@ -135,12 +126,6 @@ int run(const GuiOptions& options) {
 
   RunWorker worker(run_live_gpu);
   double first_frame = -1, shown_at = -1, last = clock.now();
-  std::size_t settled_frames = 0;
-  FrameBench bench;
-  int status = 0;
-  // A grading has its own time budget (course::GradeOptions), then explains its first failure.
-  const double give_up = model.wanted ? model.wanted->file.timeout_seconds + 30
-                                      : course::GradeOptions{}.budget_seconds + 90;
   Figure lane_figure;
 
   while (!model.quit && !window.should_close()) {
@@ -149,7 +134,7 @@ int run(const GuiOptions& options) {
     // or headless: draw continuously.
     const bool grading = model.exercise && (model.exercise->grading || model.exercise->wanted);
     const bool animating = view.playing || model.running || model.wanted || grading ||
-                           frame_start - view.moved_at < 0.5 || headless;
+                           frame_start - view.moved_at < 0.5 || headless.on();
     if (animating) {
       glfwPollEvents();
     } else {
@@ -205,31 +190,11 @@ int run(const GuiOptions& options) {
 
     if (first_frame < 0) first_frame = clock.since_launch();
     if (settled(model) && shown_at < 0) shown_at = clock.since_launch();
-    settled_frames += settled(model) ? 1 : 0;
-
-    // Headless: once the run is in and the layout has settled (a few frames), act and leave.
-    if (headless && !settled(model) && now > give_up) {
-      std::fprintf(stderr, "warpsim-gui: the %s did not come back within %.0f s\n",
-                   grading ? "grading" : "run", give_up);
-      return 1;
-    }
-    if (!options.screenshot.empty() && settled_frames == 4) {
-      int w = 0, h = 0;
-      window.framebuffer_size(w, h);
-      if (!write_window_png(w, h, options.screenshot, error)) {
-        std::fprintf(stderr, "warpsim-gui: %s\n", error.c_str());
-        return kExitBadInput;
-      }
-      const float scale = display.x > 0 ? static_cast<float>(w) / display.x : 1;
-      if (!options.probes_out.empty() &&
-          !write_probes(options.probes_out, model, lane_figure, ui.layout, scale, error)) {
-        std::fprintf(stderr, "warpsim-gui: %s\n", error.c_str());
-        return kExitBadInput;
-      }
-      // What the toolbar warned about (a --step past the end, say) is said here too.
-      if (model.notice_is_error) std::fprintf(stderr, "warpsim-gui: %s\n", model.notice.c_str());
-      status = run_exit_status(model, options);
-      if (options.export_png.empty()) break;
+    int framebuffer_width = 0, framebuffer_height = 0;
+    window.framebuffer_size(framebuffer_width, framebuffer_height);
+    if (const auto leave = headless.frame_drawn(model, lane_figure, ui.layout, framebuffer_width,
+                                                framebuffer_height, display.x, now)) {
+      return *leave;
     }
     window.swap();
 
@@ -251,33 +216,15 @@ int run(const GuiOptions& options) {
     }
     apply(model, view, written, now);
 
-    if (!options.export_png.empty() && settled_frames == 4) {
-      // Written after this frame's apply(), as the E key's export is.
-      apply(model, view, {ExportPng{options.export_png}}, now);
+    Commands next;
+    if (const auto leave = headless.frame_applied(model, view, lane_figure,
+                                                  (clock.now() - frame_start) * 1000, first_frame,
+                                                  shown_at, next)) {
+      return *leave;
     }
-    if (!options.export_png.empty() && settled_frames == 5) {
-      if (model.notice_is_error) {
-        std::fprintf(stderr, "warpsim-gui: %s\n", model.notice.c_str());
-        return kExitBadInput;
-      }
-      return run_exit_status(model, options);
-    }
-    if (options.bench_frames > 0 && settled_frames >= 4) {
-      bench.add((clock.now() - frame_start) * 1000);
-      if (has_steps(model)) {
-        // Every frame a new step: decoding and drawing it, arrows and all, is in the figure.
-        const std::size_t next = step_by(model.scope, view.step, 1);
-        apply(model, view, {next == view.step ? Command{ToEnd{false}} : Command{StepBy{1}}}, now);
-      }
-      if (bench.frames() >= options.bench_frames) break;
-    }
+    apply(model, view, next, now);
   }
-
-  if (options.bench_frames > 0) {
-    bench.print(model, lane_figure, first_frame, shown_at);
-    status = run_exit_status(model, options);
-  }
-  return status;
+  return 0;
 }
 
 }  // namespace
