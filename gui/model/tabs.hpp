@@ -1,6 +1,6 @@
 // The side panel's tabs and their --tab names, in the order the panel shows them. A new tab: its
-// value and name here, its label and view in the table of gui/app/views/side_panel.cpp (and the
-// view's own file).
+// value and name here, its label and view in the table of gui/app/views/side_panel.cpp, and the
+// view's own file in gui/app/views (three places).
 #pragma once
 
 #include <cstdint>

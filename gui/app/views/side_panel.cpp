@@ -7,6 +7,15 @@
 
 namespace warpsim::gui {
 
+// The tabs' views, each in its own file of this folder.
+void draw_lesson_browser(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
+void draw_exercise_view(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
+void draw_warp_list(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
+void draw_diagnostics_view(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
+void draw_inputs_view(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
+void draw_predict_view(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
+void draw_gpu_view(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
+
 void draw_side_panel(const Model& m, const ViewState& v, const Ui& ui, Commands& out) {
   begin_panel("##side", ui.layout.side);
   const std::size_t diagnostics = m.run ? m.run->result.trace.diagnostics.size() : 0;

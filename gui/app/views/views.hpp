@@ -1,6 +1,8 @@
 // The views: one file each, each a function of the model and the view state that draws with
 // ImGui and pushes Commands; none changes the model or the view state, none runs anything.
-// Adding a view is one file plus one call in main.cpp (or one tab in side_panel.cpp).
+// Adding a view is one file plus one call in main.cpp. Adding a side tab is three places: its
+// value and --tab name (model/tabs.hpp), its row in side_panel.cpp's table, and its own file
+// (the build takes every file of this folder).
 #pragma once
 
 #include "model/app_model.hpp"
@@ -23,14 +25,7 @@ void draw_lane_view(const Model& model, const ViewState& view, const Ui& ui, Com
 void draw_source_view(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
 void draw_narrative_view(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
 void draw_side_panel(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
-// The side panel's tabs:
-void draw_lesson_browser(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
-void draw_warp_list(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
-void draw_diagnostics_view(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
-void draw_inputs_view(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
-void draw_predict_view(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
-void draw_gpu_view(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
-void draw_exercise_view(const Model& model, const ViewState& view, const Ui& ui, Commands& out);
+// (The side panel's tabs are declared beside their table, in side_panel.cpp.)
 // The open exercise's task (its statement; the grading's verdict over it when every case passes
 // or the file does not compile): the lane view's content while no case is open.
 void draw_exercise_task(const Model& model, const Ui& ui);
