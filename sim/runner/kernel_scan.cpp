@@ -1,6 +1,7 @@
 // Finding the __global__ functions of a kernel file and resolving --kernel against them.
 #include <algorithm>
 #include <optional>
+#include <regex>
 #include <string>
 
 #include "kernel_scan.hpp"
@@ -270,6 +271,9 @@ std::optional<std::size_t> kernel_body_size(std::string_view source, std::string
   return size;
 }
 
+// A line of a parameter list that is a preprocessor directive: blanks, then '#'.
+const std::regex kDirectiveLine(R"(\n[ \t]*#)");
+
 std::string register_defined_kernels(std::string_view source) {
   const std::string stripped = strip_for_scan(source);
   const std::vector<Token> tokens = tokenize(stripped);
@@ -278,6 +282,7 @@ std::string register_defined_kernels(std::string_view source) {
     std::string qualified;  // with its namespaces, for messages
     std::size_t closing = 0;  // source offset of the body's closing brace
     std::string parameters;   // "( const float * in , float * out )"
+    bool directives = false;  // preprocessor lines among the parameters (#if COALESCED ...)
   };
   std::vector<Definition> definitions;
   std::vector<std::string> defined_twice;
@@ -290,8 +295,13 @@ std::string register_defined_kernels(std::string_view source) {
                                    [&](const Definition& d) { return d.qualified == qualified; });
     if (known) defined_twice.push_back(qualified);
     if (is_template || !at_namespace_scope || found.name.find(':') != std::string::npos) return;
-    definitions.push_back(
-        {found.name, qualified, tokens[braces->second].offset, parameter_list_after(tokens, at)});
+    const std::size_t open = *parameters_open(tokens, at);
+    const std::size_t close = skip_group(tokens, open) - 1;
+    const std::string_view written =
+        source.substr(tokens[open].offset, tokens[close].offset - tokens[open].offset);
+    const bool directives = std::regex_search(written.begin(), written.end(), kDirectiveLine);
+    definitions.push_back({found.name, qualified, tokens[braces->second].offset,
+                           parameter_list_after(tokens, at), directives});
   });
   std::string out;
   std::size_t copied = 0;
@@ -300,8 +310,13 @@ std::string register_defined_kernels(std::string_view source) {
     if (std::find(defined_twice.begin(), defined_twice.end(), d.qualified) != defined_twice.end())
       continue;
     out.append(source.substr(copied, d.closing + 1 - copied));
-    out += " WARPSIM_REGISTER_KERNEL(" + d.name + ", \"" +
-           escape_for_string_literal(d.qualified) + "\", " + d.parameters + ")";
+    if (d.directives) {
+      out += " WARPSIM_REGISTER_ONLY_KERNEL(" + d.name + ", \"" +
+             escape_for_string_literal(d.qualified) + "\")";
+    } else {
+      out += " WARPSIM_REGISTER_KERNEL(" + d.name + ", \"" +
+             escape_for_string_literal(d.qualified) + "\", " + d.parameters + ")";
+    }
     copied = d.closing + 1;
   }
   out.append(source.substr(copied));

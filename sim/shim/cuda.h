@@ -413,6 +413,10 @@ inline CUresult cuMemAlloc(CUdeviceptr* pointer, std::size_t bytes) {
   *pointer = reinterpret_cast<CUdeviceptr>(memory);
   return CUDA_SUCCESS;
 }
+inline CUresult cuMemGetInfo(std::size_t* free_bytes, std::size_t* total_bytes) {
+  return cudaMemGetInfo(free_bytes, total_bytes) == cudaSuccess ? CUDA_SUCCESS
+                                                                : CUDA_ERROR_INVALID_VALUE;
+}
 inline CUresult cuMemFree(CUdeviceptr pointer) {
   return ::warpsim::program::release(reinterpret_cast<void*>(pointer)) ? CUDA_SUCCESS
                                                                        : CUDA_ERROR_INVALID_VALUE;

@@ -205,9 +205,8 @@ TEST_CASE("texture references over linear memory: cudaBindTexture, tex1Dfetch; t
   const ProcessOutcome stopped =
       run_warpsim({"exec", (kCases / "texture_reference.cu").string(), "--", "2d"});
   CHECK(stopped.exit_code == 123);
-  CHECK(contains(stopped.err, "texture_reference.cu:15: texture references are simulated over linear "
-                              "memory with tex1Dfetch only (texture objects are simulated): tex2D "
-                              "of a texture reference"));
+  CHECK(contains(stopped.err, "texture_reference.cu:18: tex2D reads a texture reference that no "
+                              "cudaBindTextureToArray or cudaBindTexture2D bound"));
 }
 
 TEST_CASE("exec --Xcompiler passes flags to the host compiler and the link (OpenMP)") {

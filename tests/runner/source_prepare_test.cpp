@@ -501,6 +501,11 @@ TEST_CASE(
             "__global__ void k(int* p) {}\n__global__ void k(float* p) {}\n"},
            {"__global__ void ns::k() {}", "__global__ void ns::k() {}"},
            {"__device__ void d() {}", "__device__ void d() {}"},
+           // Preprocessor lines among the parameters (Rodinia's mummergpu): they cannot go into
+           // a macro's argument, so the name alone registers it.
+           {"__global__ void k(int* p,\n#if WIDE\n  int* q,\n#else\n  char* q,\n#endif\n  int n) {}\n",
+            "__global__ void k(int* p,\n#if WIDE\n  int* q,\n#else\n  char* q,\n#endif\n  int n) {}"
+            " WARPSIM_REGISTER_ONLY_KERNEL(k, \"k\")\n"},
        }) {
     CAPTURE(c.source);
     CHECK(register_defined_kernels(c.source) == c.expected);

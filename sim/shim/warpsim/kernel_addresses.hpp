@@ -104,11 +104,17 @@ bool register_kernel(void (*kernel)(Params...), const char* name) {
 // third of such a file's compile) is left out.
 // The kernel's parameters, as its definition lists them, pick it among overloads of its name (a
 // header's prototype with other parameters, never defined, is one).
+// WARPSIM_REGISTER_ONLY_KERNEL: a kernel whose parameter list holds preprocessor lines (#if), which
+// cannot be copied into a macro's argument; its name alone picks it (it has no overload).
 #if defined(WARPSIM_KERNEL_FILE)
 #define WARPSIM_REGISTER_KERNEL(kernel, qualified_name, ...)
+#define WARPSIM_REGISTER_ONLY_KERNEL(kernel, qualified_name)
 #else
 #define WARPSIM_REGISTER_KERNEL(kernel, qualified_name, ...)                       \
   static const bool warpsim_kernel_registration_##kernel =                         \
       ::warpsim::shim::register_kernel(static_cast<void (*) __VA_ARGS__>(&kernel), \
                                        qualified_name);
+#define WARPSIM_REGISTER_ONLY_KERNEL(kernel, qualified_name) \
+  static const bool warpsim_kernel_registration_##kernel =   \
+      ::warpsim::shim::register_kernel(&kernel, qualified_name);
 #endif
