@@ -608,7 +608,10 @@ Work apply(Model& m, ViewState& v, const Commands& commands, double now) {
                 v.guesses[static_cast<std::size_t>(c.lane)] = c.text;
             },
             [&](const CheckGuesses&) { check_guesses(m, v); },
-            [&](const SourceScrolled& c) { v.source_scrolled_for = c.step; },
+            [&](const SourceScrolled& c) {
+              v.source_scrolled_for = c.step;
+              v.source_scrolled_run = c.generation;
+            },
             [&](const GoToLine& c) {
               if (!has_steps(m) || !m.run->kernel_file) return;
               // The first step of the warp at that line after the cursor, else the first at all.

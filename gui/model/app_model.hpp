@@ -95,6 +95,7 @@ struct ViewState {
 
   std::string export_dir = ".";
   std::size_t source_scrolled_for = kNoStep;  // the step the source view last scrolled to
+  std::uint64_t source_scrolled_run = 0;      // ... and the run's generation then
   std::optional<std::size_t> start_position;  // --step: applied when the first run arrives
 };
 
@@ -180,7 +181,7 @@ struct SetExportDir { std::string dir; };
 struct SetPredict { bool on; };
 struct SetGuess { int lane; std::string text; };
 struct CheckGuesses {};
-struct SourceScrolled { std::size_t step; };
+struct SourceScrolled { std::size_t step; std::uint64_t generation = 0; };
 struct GoToLine { std::uint32_t line; };  // the warp's next pass over a line of the kernel file
 struct FigurePlaced { Point origin; Box visible; };
 struct Quit {};

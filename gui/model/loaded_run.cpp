@@ -230,4 +230,20 @@ LoadedRun load_case(std::uint64_t generation, RunRequest request,
   return loaded;
 }
 
+std::optional<std::pair<std::uint32_t, std::uint32_t>> finding_lines(const LoadedRun& run) {
+  if (!run.kernel_file) return std::nullopt;
+  for (const Diagnostic& d : run.result.trace.diagnostics) {
+    if (!runner::is_memory_finding(d.kind) || d.where.line == 0 || d.where.file != *run.kernel_file) {
+      continue;
+    }
+    std::uint32_t first = d.where.line, last = d.where.line;
+    if (d.other_where.line != 0 && d.other_where.file == *run.kernel_file) {
+      first = std::min(first, d.other_where.line);
+      last = std::max(last, d.other_where.line);
+    }
+    return std::pair{first, last};
+  }
+  return std::nullopt;
+}
+
 }  // namespace warpsim::gui

@@ -77,6 +77,11 @@ struct LoadedRun : course::LessonRun {
 };
 inline constexpr std::uint8_t kLineHasSteps = 1, kLineHasDiagnostic = 2;
 
+// The lines of the kernel file that the run's first memory finding names (a race's two lines,
+// first and last; one line twice), or nullopt: where the source panel opens, since a race happens
+// between lines, not at a step.
+std::optional<std::pair<std::uint32_t, std::uint32_t>> finding_lines(const LoadedRun& run);
+
 // Everything after the run itself: reads the file, indexes the trace, parses compiler output,
 // loads (or, with request.live_gpu, makes through `live`) and compares the GPU's run.
 LoadedRun make_loaded_run(std::uint64_t generation, RunRequest request, course::LessonRun run,

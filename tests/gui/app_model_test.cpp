@@ -238,3 +238,30 @@ TEST_CASE("the whole warp as a sequence of SVG files") {
   CHECK_FALSE(std::filesystem::exists(dir / "step-006.svg"));
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("the source panel opens on the lines a run's first memory finding names") {
+  LoadedRun run;
+  run.kernel_file = 0;
+  run.result.trace.files = {"kernel.cu", "header.cuh"};
+  CHECK(!finding_lines(run));
+  Diagnostic misuse;  // not a memory finding: the step's line is where to look
+  misuse.kind = DiagnosticKind::mask_mismatch;
+  misuse.where = {0, 30};
+  Diagnostic elsewhere;  // a finding in another file
+  elsewhere.kind = DiagnosticKind::data_race;
+  elsewhere.where = {1, 5};
+  Diagnostic race;  // a race: the later access at line 16, the other at 13
+  race.kind = DiagnosticKind::data_race;
+  race.where = {0, 16};
+  race.other_where = {0, 13};
+  run.result.trace.diagnostics = {misuse, elsewhere, race};
+  const auto lines = finding_lines(run);
+  REQUIRE(lines);
+  CHECK(lines->first == 13);
+  CHECK(lines->second == 16);
+  Diagnostic uninit;  // one line
+  uninit.kind = DiagnosticKind::uninitialized_shared_read;
+  uninit.where = {0, 9};
+  run.result.trace.diagnostics = {uninit};
+  CHECK(finding_lines(run) == std::optional<std::pair<std::uint32_t, std::uint32_t>>({9, 9}));
+}

@@ -24,6 +24,9 @@ struct SourceText {
   const std::vector<std::uint8_t>* marks;
   const std::vector<CompilerMessage>& messages;
   std::uint32_t current = 0;
+  // Where to scroll now, if anywhere (0: nowhere), and the run this scroll is for.
+  std::uint32_t scroll_to = 0;
+  std::uint64_t generation = 0;
 };
 
 void draw_lines(const SourceText& text, const ViewState& v, const Ui& ui, Commands& out);
@@ -54,9 +57,15 @@ void draw_source_view(const Model& m, const ViewState& v, const Ui& ui, Commands
   if (m.cache.view && run.kernel_file && m.cache.view->where.file == *run.kernel_file) {
     current = m.cache.view->where.line;
   }
-  draw_lines(
-      {run.request.file.file, run.source_lines, &run.line_marks, run.compiler_messages, current}, v,
-      ui, out);
+  // A run's first look opens on the lines its memory finding names (a race is between them);
+  // after that the panel follows the step.
+  std::uint32_t scroll_to = current != 0 && v.source_scrolled_for != v.step ? current : 0;
+  if (run.generation != v.source_scrolled_run) {
+    if (const auto lines = finding_lines(run)) scroll_to = (lines->first + lines->second) / 2;
+  }
+  draw_lines({run.request.file.file, run.source_lines, &run.line_marks, run.compiler_messages,
+              current, scroll_to, run.generation},
+             v, ui, out);
   ImGui::End();
 }
 
@@ -80,10 +89,10 @@ void draw_lines(const SourceText& text, const ViewState& v, const Ui& ui, Comman
   const std::uint32_t current = text.current;
   ImGui::BeginChild("##lines");
   const float line_h = ImGui::GetTextLineHeightWithSpacing();
-  if (current != 0 && v.source_scrolled_for != v.step) {
-    ImGui::SetScrollY(std::max(0.0f, line_h * static_cast<float>(current - 1) -
+  if (text.scroll_to != 0) {
+    ImGui::SetScrollY(std::max(0.0f, line_h * static_cast<float>(text.scroll_to - 1) -
                                          ImGui::GetWindowHeight() * 0.4f));
-    out.push_back(SourceScrolled{v.step});
+    out.push_back(SourceScrolled{v.step, text.generation});
   }
   ImDrawList* dl = ImGui::GetWindowDrawList();
   ImGui::PushFont(ui.fonts.value);
