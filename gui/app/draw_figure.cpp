@@ -1,5 +1,7 @@
 #include "draw_figure.hpp"
 
+#include "imgui_colour.hpp"
+
 #include <imgui.h>
 
 #include <algorithm>
@@ -9,8 +11,6 @@
 
 namespace warpsim::gui {
 namespace {
-
-ImU32 colour(Rgba c) { return IM_COL32(c.r, c.g, c.b, c.a); }
 
 // Rounded corners on wide boxes only (banners, a reduction's result): a lane's cell is square on
 // screen, since software GL spends a third of a frame on thirty-two rows of rounded corners.

@@ -14,8 +14,6 @@
 namespace warpsim::gui {
 namespace {
 
-ImVec4 colour4(Rgba c) { return ImVec4(c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, c.a / 255.0f); }
-
 void coloured_wrapped(Rgba colour, const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, colour4(colour));
   ImGui::TextWrapped("%s", text.c_str());
@@ -97,8 +95,11 @@ void case_rows(const ExerciseState& e, Commands& out) {
                       : c.incomplete() ? kPalette.faint_ink
                                        : okabe_ito::vermillion;
     ImGui::PushStyleColor(ImGuiCol_Text, colour4(tone));
-    const std::string label = std::string(passed ? "pass  " : c.incomplete() ? "skip  " : "FAIL  ") +
-                              c.name + (passed ? "" : "  " + c.headline);
+    // Cut to the panel with "…" (the tooltip has all of it).
+    const std::string label =
+        fitted(std::string(passed ? "pass  " : c.incomplete() ? "skip  " : "FAIL  ") + c.name +
+                   (passed ? "" : "  " + c.headline),
+               ImGui::GetContentRegionAvail().x);
     const bool open = graded && e.open_case == i;
     if (ImGui::Selectable(label.c_str(), open) && graded) out.push_back(OpenCase{i});
     ImGui::PopStyleColor();

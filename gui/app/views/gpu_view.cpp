@@ -9,11 +9,6 @@
 #include "views/views.hpp"
 
 namespace warpsim::gui {
-namespace {
-
-ImVec4 colour4(Rgba c) { return ImVec4(c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, c.a / 255.0f); }
-
-}  // namespace
 
 void draw_gpu_view(const Model& m, const ViewState&, const Ui&, Commands& out) {
   if (!m.run) return;

@@ -13,8 +13,6 @@
 namespace warpsim::gui {
 namespace {
 
-ImVec4 colour4(Rgba c) { return ImVec4(c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, c.a / 255.0f); }
-
 // "[0, 1, 2, ...]": a buffer's first elements as a learner reads them.
 std::string buffer_text(const runner::OutputBuffer& b, std::size_t limit) {
   const std::size_t size = runner::element_size(b.type);

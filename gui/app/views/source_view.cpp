@@ -13,9 +13,6 @@
 namespace warpsim::gui {
 namespace {
 
-ImU32 colour(Rgba c) { return IM_COL32(c.r, c.g, c.b, c.a); }
-ImVec4 colour4(Rgba c) { return ImVec4(c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, c.a / 255.0f); }
-
 // What the panel lists: the file's lines, marks per line, the compiler's messages, the line of
 // the current step (0: none).
 struct SourceText {

@@ -11,11 +11,6 @@
 #include "views/views.hpp"
 
 namespace warpsim::gui {
-namespace {
-
-ImU32 colour(Rgba c) { return IM_COL32(c.r, c.g, c.b, c.a); }
-
-}  // namespace
 
 void draw_timeline(const Model& m, const ViewState& v, const Ui& ui, Commands& out) {
   begin_panel("##timeline", ui.layout.timeline, ImGuiWindowFlags_NoScrollbar);

@@ -12,8 +12,6 @@
 namespace warpsim::gui {
 namespace {
 
-ImVec4 colour(Rgba c) { return ImVec4(c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, c.a / 255.0f); }
-
 bool button(const char* label, Action action, const char* what) {
   const bool pressed = ImGui::Button(label);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s (%s)", what, keys_of(action));
@@ -24,7 +22,7 @@ void run_status(const Model& m, const Ui& ui) {
   if (m.exercise && m.exercise->grading) {
     const double seconds = ui.now - m.exercise->grading_since;
     const char* spinner = "|/-\\";
-    ImGui::TextColored(colour(okabe_ito::blue), "%c grading %s ... %s, %.1f s",
+    ImGui::TextColored(colour4(okabe_ito::blue), "%c grading %s ... %s, %.1f s",
                        spinner[static_cast<int>(seconds * 8) % 4],
                        std::filesystem::path(m.exercise->file).filename().string().c_str(),
                        score_text(*m.exercise).c_str(), seconds);
@@ -33,16 +31,16 @@ void run_status(const Model& m, const Ui& ui) {
   if (m.running) {
     const double seconds = ui.now - m.running->since;
     const char* spinner = "|/-\\";
-    ImGui::TextColored(colour(okabe_ito::blue), "%c running %s ... %.1f s",
+    ImGui::TextColored(colour4(okabe_ito::blue), "%c running %s ... %.1f s",
                        spinner[static_cast<int>(seconds * 8) % 4], m.running->what.c_str(), seconds);
     return;
   }
   if (m.wanted) {
-    ImGui::TextColored(colour(okabe_ito::blue), "starting ...");
+    ImGui::TextColored(colour4(okabe_ito::blue), "starting ...");
     return;
   }
   if (!m.notice.empty()) {
-    ImGui::TextColored(colour(m.notice_is_error ? okabe_ito::vermillion : kPalette.faint_ink), "%s",
+    ImGui::TextColored(colour4(m.notice_is_error ? okabe_ito::vermillion : kPalette.faint_ink), "%s",
                        m.notice.c_str());
   }
 }

@@ -5,6 +5,9 @@
 // (the build takes every file of this folder).
 #pragma once
 
+#include <string>
+
+#include "imgui_colour.hpp"
 #include "model/app_model.hpp"
 #include "model/screen_layout.hpp"
 #include "window.hpp"
@@ -41,5 +44,11 @@ void begin_panel(const char* id, Box area, int extra_flags = 0);
 void panel_heading(const Ui& ui, const char* text);
 // Whether a keyboard shortcut may fire (no text field has the keyboard).
 bool keys_free();
+// `text` cut to `width` pixels in the current font, ending in "…" where it was cut (whole UTF-8
+// characters); `text` itself where it fits.
+std::string fitted(const std::string& text, float width);
+// A line of text in `colour` that fits the space left on the line: cut with "…", the whole text
+// as the tooltip where it was cut.
+void text_fitted(const std::string& text, Rgba colour);
 
 }  // namespace warpsim::gui

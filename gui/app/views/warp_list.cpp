@@ -55,12 +55,10 @@ void draw_warp_list(const Model& m, const ViewState& v, const Ui&, Commands& out
       ImGui::TableNextColumn();
       if (w.deadlocked && p.done == p.total) {
         // Its lanes wait for good: the launch stopped here (the lane view draws where).
-        if (p.total == 0) {
-          ImGui::TextColored(ImVec4(0.835f, 0.369f, 0, 1), "deadlocked at its first call");
-        } else {
-          ImGui::TextColored(ImVec4(0.835f, 0.369f, 0, 1), "deadlocked after %zu %s", p.total,
-                             p.total == 1 ? "step" : "steps");
-        }
+        text_fitted(p.total == 0 ? std::string("deadlocked at its first call")
+                                 : "deadlocked after " + std::to_string(p.total) +
+                                       (p.total == 1 ? " step" : " steps"),
+                    okabe_ito::vermillion);
       } else if (p.done == 0) {
         ImGui::TextDisabled("not started");
       } else if (p.done == p.total) {
