@@ -631,6 +631,14 @@ def gpu_verdict(code: int, output: str) -> str:
     if "stdout identical, exit status identical" in output and code == 0:
         return "identical"
     lines = output.splitlines()
+    # exec --gpu's account of every launch's buffers, after the stdout verdict.
+    buffers = next((l.split("buffers after every launch:", 1)[1].strip()[:120] for l in lines
+                    if "buffers after every launch:" in l), "")
+    verdict = gpu_stdout_verdict(lines, code)
+    return verdict + (f"; buffers: {buffers}" if buffers else "")
+
+
+def gpu_stdout_verdict(lines: list[str], code: int) -> str:
     for i, line in enumerate(lines):
         if line.startswith("warpsim exec --gpu:") or line.startswith("warpsim exec: --gpu:"):
             verdict = line.split(":", 1)[1].strip()[:120]
