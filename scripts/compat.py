@@ -575,33 +575,20 @@ def run_one(program: Program, args: argparse.Namespace, category: str) -> Outcom
             command.append("--Xnvcc=" + ",".join(program.nvcc_flags))
         command += ["--"] + run_args
         start = time.monotonic()
-        try:
-            done = subprocess.run(command, cwd=run_cwd, stdin=subprocess.DEVNULL,
-                                  capture_output=True, timeout=args.time_limit * 3 + 300)
-            code = done.returncode
-            stdout = done.stdout
-            output = (done.stdout + done.stderr).decode(errors="replace")
-        except subprocess.TimeoutExpired:
-            code, stdout, output = 124, b"", "warpsim exec did not return"
-        total += time.monotonic() - start
+        code, stdout, output = run_exec(command, run_cwd, args.time_limit)
         if args.gpu and "did not compile with nvcc" in output:
             # nvcc refuses what the simulator may still run (texture references, cudaDeviceProp
             # fields CUDA 13 removed): the GPU column says so, the simulator's run decides.
             refused = [l.strip() for l in output.splitlines() if "error" in l]
             gpu = "nvcc refuses it: " + (refused[0][:160] if refused else "did not compile")
-            try:
-                done = subprocess.run([c for c in command if c != "--gpu"], cwd=run_cwd,
-                                      stdin=subprocess.DEVNULL, capture_output=True,
-                                      timeout=args.time_limit * 3 + 300)
-                code, stdout = done.returncode, done.stdout
-                output = (done.stdout + done.stderr).decode(errors="replace")
-            except subprocess.TimeoutExpired:
-                code, stdout, output = 124, b"", "warpsim exec did not return"
+            code, stdout, output = run_exec([c for c in command if c != "--gpu"], run_cwd,
+                                            args.time_limit)
         elif args.gpu:
             gpu = gpu_verdict(code, output)
             code = simulator_status(output, code)
             if code == 0 and FINDING_LINE.search(output):
                 code = 122  # what exec alone returns: the program's 0 with findings
+        total += time.monotonic() - start
         result, reason = classify(code, output)
         kind = failure_class(program, result, output)
         if result == "compile" and program.recipe is not None and program.recipe.suite_fault:
@@ -625,6 +612,16 @@ def run_one(program: Program, args: argparse.Namespace, category: str) -> Outcom
     return Outcome(program.name, category, result, reason, total, program.needs, gpu, sizes,
                    records, program.recipe.notes if program.recipe is not None else "",
                    kind if result != "pass" else "")
+
+
+def run_exec(command: list[str], cwd: Path, time_limit: float) -> tuple[int, bytes, str]:
+    """One `warpsim exec`: its exit status, its stdout, and stdout and stderr as text."""
+    try:
+        done = subprocess.run(command, cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True,
+                              timeout=time_limit * 3 + 300)
+        return done.returncode, done.stdout, (done.stdout + done.stderr).decode(errors="replace")
+    except subprocess.TimeoutExpired:
+        return 124, b"", "warpsim exec did not return"
 
 
 def gpu_verdict(code: int, output: str) -> str:

@@ -245,29 +245,32 @@ void close_guard_page(std::uintptr_t page) {
   g_guard_lock.clear(std::memory_order_release);
 }
 
+// `more` joined into `known` (the same allocation and side): the bytes, the count, the first lane.
+void join_reads(GuardSide& known, const GuardSide& more) {
+  known.first = std::min(known.first, more.first);
+  known.last = std::max(known.last, more.last);
+  if (more.block < known.block || (more.block == known.block && more.thread < known.thread)) {
+    known.block = more.block;
+    known.thread = more.thread;
+  }
+  known.count += more.count;
+}
+
 void file_guard_read(std::uintptr_t start, std::int64_t offset, const LanePosition& lane,
                      std::uintptr_t pc) {
+  const GuardSide read{start, offset < 0, pc, offset, offset, 1, lane.block, lane.thread};
   lock_guard_reads();
-  const bool before = offset < 0;
   GuardSide* side = nullptr;
   for (std::size_t i = 0; i < g_guard_side_count && side == nullptr; ++i) {
     const GuardSide& known = g_guard_sides[i];
-    if (known.start == start && known.before == before && known.pc == pc) side = &g_guard_sides[i];
+    if (known.start == start && known.before == read.before && known.pc == pc) side = &g_guard_sides[i];
   }
-  if (side == nullptr && g_guard_side_count < kGuardSides) {
-    side = &g_guard_sides[g_guard_side_count++];
-    *side = {start, before, pc, offset, offset, 0, lane.block, lane.thread};
-  }
-  if (side == nullptr) {
-    ++g_guard_reads_unfiled;
+  if (side != nullptr) {
+    join_reads(*side, read);
+  } else if (g_guard_side_count < kGuardSides) {
+    g_guard_sides[g_guard_side_count++] = read;
   } else {
-    side->first = std::min(side->first, offset);
-    side->last = std::max(side->last, offset);
-    if (side->count++ == 0 || lane.block < side->block ||
-        (lane.block == side->block && lane.thread < side->thread)) {
-      side->block = lane.block;
-      side->thread = lane.thread;
-    }
+    ++g_guard_reads_unfiled;
   }
   g_guard_lock.clear(std::memory_order_release);
 }
@@ -396,6 +399,24 @@ std::string trace_name(std::uint64_t index, std::string_view kernel) {
   return std::string(number) + "-" + name + ".json";
 }
 
+// Bytes `first` to `last` (offsets from the block at `start`, of `bytes` bytes) as a report names
+// them: who ("argument 1 of the launch (its ...)") and which ("element -1", "elements 64 to 70").
+struct NamedBytes {
+  std::string who;
+  std::string which;
+};
+NamedBytes name_bytes(const KernelLaunchRequest& request, std::uintptr_t start, std::size_t bytes,
+                      std::int64_t first, std::int64_t last) {
+  std::int64_t size = 1;
+  char who[200];
+  const std::int64_t shift = first;
+  name_block(&request, start, bytes, who, sizeof who, first, size);
+  last -= shift - first;
+  const std::int64_t a = element_of(first, size), b = element_of(last, size);
+  return {who, a == b ? "element " + std::to_string(a)
+                      : "elements " + std::to_string(a) + " to " + std::to_string(b)};
+}
+
 // out_of_bounds diagnostics for the guarded blocks whose slack or rounding a launch changed;
 // the pattern is put back, so the next launch reports only its own writes.
 std::vector<Diagnostic> writes_outside_blocks(ProgramState& s, const KernelLaunchRequest& request) {
@@ -417,20 +438,13 @@ std::vector<Diagnostic> writes_outside_blocks(ProgramState& s, const KernelLaunc
       if (lowest == count) continue;
       std::memset(from, kPadByte, count);
       const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(from);
-      std::int64_t first = static_cast<std::int64_t>(base + lowest - start);
-      std::int64_t last = static_cast<std::int64_t>(base + highest - start);
-      std::int64_t size = 1;
-      char who[200];
-      const std::int64_t shift = first;
-      name_block(&request, start, block.bytes, who, sizeof who, first, size);
-      last -= shift - first;
-      const std::int64_t a = element_of(first, size), b = element_of(last, size);
+      const NamedBytes named =
+          name_bytes(request, start, block.bytes, static_cast<std::int64_t>(base + lowest - start),
+                     static_cast<std::int64_t>(base + highest - start));
       Diagnostic d;
       d.kind = DiagnosticKind::out_of_bounds;
       d.message = std::string("out-of-bounds write ") + (before ? "before " : "after the end of ") +
-                  who + ": " +
-                  (a == b ? "element " + std::to_string(a)
-                          : "elements " + std::to_string(a) + " to " + std::to_string(b)) +
+                  named.who + ": " + named.which +
                   " changed during the launch; seen afterwards in the bytes " +
                   (before ? "before the allocation" : "of its rounding to 256") +
                   ", so the lane and line are unknown";
@@ -466,16 +480,9 @@ std::vector<Diagnostic> reads_outside_blocks(ProgramState& s, const KernelLaunch
     if (j == sides.size()) {
       sides.push_back(f);
       lines.push_back(at);
-      continue;
+    } else {
+      join_reads(sides[j], f);
     }
-    GuardSide& known = sides[j];
-    if (f.block < known.block || (f.block == known.block && f.thread < known.thread)) {
-      known.block = f.block;
-      known.thread = f.thread;
-    }
-    known.first = std::min(known.first, f.first);
-    known.last = std::max(known.last, f.last);
-    known.count += f.count;
   }
 
   std::vector<Diagnostic> found;
@@ -484,11 +491,7 @@ std::vector<Diagnostic> reads_outside_blocks(ProgramState& s, const KernelLaunch
     const GuardSide& side = sides[i];
     const auto block = s.guarded.find(side.start);
     if (block == s.guarded.end()) continue;
-    std::int64_t first = side.first, size = 1;
-    char who[200];
-    name_block(&request, side.start, block->second.bytes, who, sizeof who, first, size);
-    const std::int64_t last = side.last - (side.first - first);
-    const std::int64_t a = element_of(first, size), b = element_of(last, size);
+    const NamedBytes named = name_bytes(request, side.start, block->second.bytes, side.first, side.last);
     Diagnostic d;
     d.kind = DiagnosticKind::out_of_bounds;
     d.block = side.block;
@@ -497,10 +500,7 @@ std::vector<Diagnostic> reads_outside_blocks(ProgramState& s, const KernelLaunch
     d.occurrences = side.count;
     if (!lines[i].file.empty()) d.where = {trace.file_index(lines[i].file), lines[i].line};
     d.message = std::string("out-of-bounds read ") + (side.before ? "before " : "after the end of ") +
-                who + ": " +
-                (a == b ? "element " + std::to_string(a)
-                        : "elements " + std::to_string(a) + " to " + std::to_string(b)) +
-                ", " + std::to_string(side.count) + (side.count == 1 ? " read" : " reads") +
+                named.who + ": " + named.which + ", " + std::to_string(side.count) + (side.count == 1 ? " read" : " reads") +
                 " (the first by thread " + std::to_string(side.thread) + " of block " +
                 std::to_string(side.block) + "); the simulator read zeros there and went on, where a "
                 "GPU reads whatever lies " + (side.before ? "before" : "after") +

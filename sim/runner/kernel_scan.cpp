@@ -1,7 +1,6 @@
 // Finding the __global__ functions of a kernel file and resolving --kernel against them.
 #include <algorithm>
 #include <optional>
-#include <regex>
 #include <string>
 
 #include "kernel_scan.hpp"
@@ -271,8 +270,18 @@ std::optional<std::size_t> kernel_body_size(std::string_view source, std::string
   return size;
 }
 
-// A line of a parameter list that is a preprocessor directive: blanks, then '#'.
-const std::regex kDirectiveLine(R"(\n[ \t]*#)");
+namespace {
+
+// Whether `text` holds a line that is a preprocessor directive (blanks, then '#').
+bool has_directive_line(std::string_view text) {
+  for (std::size_t at = text.find('\n'); at != std::string_view::npos; at = text.find('\n', at + 1)) {
+    const std::size_t first = text.find_first_not_of(" \t", at + 1);
+    if (first != std::string_view::npos && text[first] == '#') return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 std::string register_defined_kernels(std::string_view source) {
   const std::string stripped = strip_for_scan(source);
@@ -299,9 +308,8 @@ std::string register_defined_kernels(std::string_view source) {
     const std::size_t close = skip_group(tokens, open) - 1;
     const std::string_view written =
         source.substr(tokens[open].offset, tokens[close].offset - tokens[open].offset);
-    const bool directives = std::regex_search(written.begin(), written.end(), kDirectiveLine);
     definitions.push_back({found.name, qualified, tokens[braces->second].offset,
-                           parameter_list_after(tokens, at), directives});
+                           parameter_list_after(tokens, at), has_directive_line(written)});
   });
   std::string out;
   std::size_t copied = 0;

@@ -288,6 +288,18 @@ void MemoryChecker::report_race(const Region& region, std::uintptr_t address, st
 }
 
 namespace {
+// Where an access fell, as the messages name it: in elements of the memory's type, else of the
+// access's size.
+facts::MemoryPlace memory_place(const CheckedMemory& memory, std::uint64_t byte_offset,
+                                std::uint32_t access_size) {
+  facts::MemoryPlace p;
+  p.memory = memory.name;
+  p.shared = memory.shared;
+  p.byte_offset = byte_offset;
+  p.element_size = memory.element_size != 0 ? memory.element_size : access_size;
+  return p;
+}
+
 char g_undefined_read_note[768];
 std::atomic<bool> g_undefined_read_claimed{false};
 std::atomic<bool> g_undefined_read_ready{false};
@@ -304,12 +316,11 @@ void clear_undefined_read_note() noexcept {
 
 // The launch's first read of undefined global memory, written out now (crash_note.hpp says why):
 // the sentence of its diagnostic, with its line found at once.
-void MemoryChecker::note_for_a_crash(const Region& region, std::uintptr_t address, Stamp now) {
+void MemoryChecker::note_for_a_crash(const Region& region, std::uintptr_t address,
+                                     std::size_t size, Stamp now) {
   if (g_undefined_read_claimed.exchange(true, std::memory_order_acq_rel)) return;
   facts::UninitializedRead read;
-  read.place.memory = region.memory.name;
-  read.place.byte_offset = address - region.begin;
-  read.place.element_size = region.memory.element_size;
+  read.place = memory_place(region.memory, address - region.begin, static_cast<std::uint32_t>(size));
   std::vector<std::string> files;
   SourceLine at{};
   if (now.site != 0 && now.site - 1u < sites_.size()) {
@@ -344,7 +355,7 @@ void MemoryChecker::report_uninitialized(const Region& region, std::uintptr_t ad
   }
   record.lanes = lane_bit(static_cast<int>(now.thread % kWarpSize));
   uninitialized_order_.push_back(key);
-  if (!region.memory.shared) note_for_a_crash(region, address, now);
+  if (!region.memory.shared) note_for_a_crash(region, address, size, now);
   record.region = static_cast<std::size_t>(&region - regions_.data());
   record.offset = address - region.begin;
   record.access_size = static_cast<std::uint32_t>(size);
@@ -365,13 +376,7 @@ void MemoryChecker::add_diagnostics(Trace& trace) {
     return at;
   };
   const auto place = [&](const RaceRecord& record) {
-    const CheckedMemory& memory = regions_[record.region].memory;
-    facts::MemoryPlace p;
-    p.memory = memory.name;
-    p.shared = memory.shared;
-    p.byte_offset = record.offset;
-    p.element_size = memory.element_size != 0 ? memory.element_size : record.access_size;
-    return p;
+    return memory_place(regions_[record.region].memory, record.offset, record.access_size);
   };
   const auto diagnostic = [](DiagnosticKind kind, std::string message, const facts::MemoryAccess& at,
                              LaneMask lanes, std::uint64_t count) {

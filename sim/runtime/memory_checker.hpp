@@ -233,7 +233,7 @@ class MemoryChecker {
   }
   void report_race(const Region& region, std::uintptr_t address, std::size_t size, Stamp earlier,
                    bool earlier_write, Stamp now, bool now_write);
-  void note_for_a_crash(const Region& region, std::uintptr_t address, Stamp now);
+  void note_for_a_crash(const Region& region, std::uintptr_t address, std::size_t size, Stamp now);
   void report_uninitialized(const Region& region, std::uintptr_t address, std::size_t size,
                             Stamp now);
   std::uint16_t site_of(std::uintptr_t pc) {  // 1 to kMaxSites
