@@ -105,12 +105,12 @@ BlockRunner::BlockRunner(const LaunchOptions& options, const std::function<void(
     l.env.thread_idx = {t % bx, (t / bx) % by, t / (bx * by)};
     l.env.block_dim = {options.block.x, options.block.y, options.block.z};
     l.env.grid_dim = {options.grid.x, options.grid.y, options.grid.z};
-    if (t < threads_) {
-      l.stack = stacks_.take(options.stack_bytes);
-      // Stagger stack tops: every stack starts at the same page offset, so without this the
-      // lanes' hot frames all compete for the same few cache sets (measured: 10x slower steps).
-      l.stack_colour = (t * 9 % 64) * 64;
-    }
+    // A lane's stack is taken when it first needs a fiber of its own (prepare_lane): lanes that
+    // never wait run in place on the stack of the lane before them (lane_entry), so a block
+    // without warp-level calls uses one stack however many threads it has.
+    // Stagger stack tops: every stack starts at the same page offset, so without this the
+    // lanes' hot frames all compete for the same few cache sets (measured: 10x slower steps).
+    if (t < threads_) l.stack_colour = (t * 9 % 64) * 64;
   }
   for (std::uint32_t w = 0; w < warps; ++w) {
     warps_[w].index = w;
@@ -144,7 +144,18 @@ BlockOutcome BlockRunner::run(std::uint64_t block_linear, Dim3 block_idx) {
   g_position.block = block_linear;
   g_position.block_idx = block_idx;
 
+  // The per-lane records of calls and spins are cleared only where the last block made any: a
+  // block of lanes that never wait costs no more than its lanes.
+  const bool spun = spun_in_block_;
+  spun_in_block_ = false;
   for (Warp& w : warps_) {
+    // Every lane that files a call or waits at a barrier leaves its warp counting a step or
+    // still waiting (a stopped launch).
+    if (w.sequence != 0 || w.at_op != 0 || w.at_barrier != 0) w.where.fill({});  // line 0: no call yet
+    if (spun) {
+      w.spin_where.fill({});
+      w.spin_file.fill(nullptr);
+    }
     const std::uint32_t first = w.index * kWarpSize;
     const std::uint32_t existing = std::min<std::uint32_t>(kWarpSize, threads_ - first);
     const LaneMask present = existing == kWarpSize ? kFullMask : (LaneMask{1} << existing) - 1;
@@ -155,9 +166,6 @@ BlockOutcome BlockRunner::run(std::uint64_t block_linear, Dim3 block_idx) {
     w.sequence = 0;
     w.barrier_arrival = 0;
     w.settled_when_spun = {0, 0, w.exited, 0};
-    w.where.fill({});  // line 0: no call yet in this block
-    w.spin_where.fill({});
-    w.spin_file.fill(nullptr);
     w.activemask_fresh = 0;
   }
   // A lane's fiber is prepared only when something switches to it before it has started
@@ -219,6 +227,7 @@ void BlockRunner::lane_main(Lane& lane) {
 }
 
 void BlockRunner::prepare_lane(Lane& l) {
+  if (l.stack.top == nullptr) l.stack = stacks_.take(options_.stack_bytes);
   const std::size_t colour = l.stack_colour;
   l.context = fiber::prepare({static_cast<char*>(l.stack.top) - colour, l.stack.size - colour},
                              &lane_entry, &l);

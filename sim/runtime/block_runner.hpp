@@ -47,7 +47,7 @@ struct Lane {
   bool started = false;          // has a stack frame to unwind if the launch is torn down
   SourceLine where{};            // the lane's latest call site
   const char* where_file = "";   // ... as the kernel spelled it (cache key for `where.file`)
-  fiber::Stack stack{};
+  fiber::Stack stack{};  // none until the lane first needs a fiber of its own (prepare_lane)
   // How far below its top the stack's fibers start (prepare_lane): a property of the stack, so
   // it moves with the stack when a lane hands it on (lane_entry).
   std::size_t stack_colour = 0;
@@ -196,7 +196,7 @@ class BlockRunner {
   static void file_operands(Lane& lane, Warp& warp, device::WarpCall call, std::uint64_t value,
                      std::uint32_t line);
   [[noreturn]] void leave_for_good(Lane& self, Lane* next);
-  void prepare_lane(Lane& lane);  // its fiber, on its stack, to start at lane_entry
+  void prepare_lane(Lane& lane);  // its fiber, on its stack (taken now if it has none), to start at lane_entry
   void set_running(Lane* lane);
   void note_site(Lane& lane, device::CallSite site);
   bool recall_file(Lane& lane, const char* file);  // from recent_files_, when there
@@ -290,6 +290,7 @@ class BlockRunner {
   std::uint64_t spun_ticks_ = 0;
   std::uint64_t spun_since_steps_ = 0;
   std::uint64_t exits_ = 0;
+  bool spun_in_block_ = false;  // a lane spun a whole slice in this block (spin_preempt)
   std::uint64_t barrier_arrivals_ = 0;  // warps stamped with Warp::barrier_arrival so far
   std::array<std::uint32_t, device::kNamedBarriers> barrier_completions_{};  // per barrier id
   std::uint64_t spun_since_exits_ = 0;

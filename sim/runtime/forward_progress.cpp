@@ -65,6 +65,7 @@ void BlockRunner::spin_preempt(device::CallSite site) {
     for (Warp& x : warps_) x.spin_where.fill({});
     if (grid_ != nullptr) grid_->note_progress();
   }
+  spun_in_block_ = true;
   if (site.line != 0) {
     if (site.file != l.where_file) note_site(l, site);
     w.spin_where[l.lane] = {l.where.file, site.line};

@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cassert>
 #include <cstdint>
 #include <cstring>
@@ -31,6 +32,27 @@ std::size_t round_to_pages(std::size_t bytes) {
 }
 
 constexpr std::uint64_t kCanary = 0x57a9c5a11ca7a21dULL;
+
+// Linux 6.13's guard regions: a range of a mapping that faults like PROT_NONE without becoming
+// a mapping of its own. mprotect instead splits the mapping at every guard and takes the
+// process's memory-map lock for writing, which stops every other thread's page faults: 16
+// worker threads guarding 256 stacks each that way took 45 ms on the 16-core Xeon host, against
+// 5 ms with guard regions (a C++ test of the two, 2026-11-29).
+#ifndef MADV_GUARD_INSTALL
+#define MADV_GUARD_INSTALL 102
+#endif
+std::atomic<bool> g_guard_regions{true};  // until the kernel says it has none (EINVAL)
+
+void guard(char* page) {
+  if (g_guard_regions.load(std::memory_order_relaxed)) {
+    if (::madvise(page, page_size(), MADV_GUARD_INSTALL) == 0) return;
+    g_guard_regions.store(false, std::memory_order_relaxed);
+  }
+  ::mprotect(page, page_size(), PROT_NONE);
+}
+
+// How many stacks one mapping holds: a block's lanes take their stacks one by one.
+constexpr std::size_t kStacksPerMapping = 32;
 
 }  // namespace
 
@@ -98,21 +120,32 @@ fiber::Stack StackPool::take(std::size_t size) {
       break;
     }
   }
-  if (base == nullptr) {
-    base = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
-                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-    if (base == MAP_FAILED) throw std::bad_alloc();
-    ::mprotect(base, page_size(), PROT_NONE);
-#if defined(WARPSIM_VALGRIND_STACKS)
-    VALGRIND_STACK_REGISTER(static_cast<char*>(base) + page_size(), static_cast<char*>(base) + bytes);
-#endif
-  }
+  if (base == nullptr) base = map_batch(bytes);
 #if defined(WARPSIM_VALGRIND_STACKS)
   // A reused stack: what its last fiber left is dead, and the next fiber's first frames are
   // written from outside it (fiber::prepare).
   VALGRIND_MAKE_MEM_UNDEFINED(static_cast<char*>(base) + page_size(), usable);
 #endif
   return {static_cast<char*>(base) + bytes, usable};  // stacks grow down from `top`
+}
+
+void* StackPool::map_batch(std::size_t bytes) {
+  // Stacks come a mapping of several at a time, each with its guard page below it; one is
+  // returned and the others wait in free_ (munmap later takes each stack's range on its own).
+  const std::size_t total = bytes * kStacksPerMapping;
+  void* mapped = ::mmap(nullptr, total, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+  if (mapped == MAP_FAILED) throw std::bad_alloc();
+  char* const first = static_cast<char*>(mapped);
+  for (std::size_t k = 0; k < kStacksPerMapping; ++k) {
+    char* const base = first + bytes * k;
+    guard(base);
+#if defined(WARPSIM_VALGRIND_STACKS)
+    VALGRIND_STACK_REGISTER(base + page_size(), base + bytes);
+#endif
+    if (k != 0) free_.push_back({base, bytes});
+  }
+  return first;
 }
 
 void StackPool::give_back(fiber::Stack stack) {

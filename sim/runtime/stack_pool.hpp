@@ -1,6 +1,7 @@
 // Fiber stacks, pooled per OS thread and reused across blocks and launches: creating a block's
-// lanes must cost no mmap. Each stack has a PROT_NONE guard page below it, so a lane that
-// overflows its stack faults instead of corrupting its neighbour.
+// lanes must cost no mmap. Each stack has a guard page below it (a guard region where the kernel
+// has them, else PROT_NONE), so a lane that overflows its stack faults instead of corrupting its
+// neighbour. New stacks come several to a mapping.
 //
 // A slab pool (slab_for_this_thread()) is for a grid whose blocks are all resident at once (a
 // cooperative launch: resident_grid.hpp): a mapping per stack would need two of the kernel's
@@ -43,6 +44,8 @@ class StackPool {
     void* base;         // lowest address of the mapping (the guard page)
     std::size_t bytes;  // whole mapping, guard included
   };
+  // A new mapping of several stacks of `bytes` (guard included): the first, the others to free_.
+  void* map_batch(std::size_t bytes);
   std::vector<Stack> free_;
   // Slab mode: the mapping (guard page first), its stacks' size and count, how many are taken.
   char* slab_ = nullptr;
