@@ -343,6 +343,13 @@ void finish_run(Model& m, ViewState& v, LoadedRun run, double now) {
     move_to(m, v, m.run->detail->step->step, now);
     return;
   }
+  // A run with a memory finding (a race, an uninitialised read) starts at the last step before
+  // the access it names, as the source panel opens on its lines.
+  if (const auto at = finding_step(*m.run); at && *at < index.step_count()) {
+    v.step = kNoStep;
+    move_to(m, v, *at, now);
+    return;
+  }
   // A lesson starts at its focus warp; a kernel file at its first warp with steps.
   WarpKey start = first_warp(index).value_or(WarpKey{});
   if (m.run->request.lesson && !index.steps_of(m.run->request.lesson->focus).empty()) {

@@ -246,4 +246,13 @@ std::optional<std::pair<std::uint32_t, std::uint32_t>> finding_lines(const Loade
   return std::nullopt;
 }
 
+std::optional<std::size_t> finding_step(const LoadedRun& run) {
+  for (const Diagnostic& d : run.result.trace.diagnostics) {
+    if (!runner::is_memory_finding(d.kind)) continue;
+    if (d.step_before < 0) return std::nullopt;
+    return static_cast<std::size_t>(d.step_before);
+  }
+  return std::nullopt;
+}
+
 }  // namespace warpsim::gui

@@ -81,6 +81,10 @@ inline constexpr std::uint8_t kLineHasSteps = 1, kLineHasDiagnostic = 2;
 // first and last; one line twice), or nullopt: where the source panel opens, since a race happens
 // between lines, not at a step.
 std::optional<std::pair<std::uint32_t, std::uint32_t>> finding_lines(const LoadedRun& run);
+// The last step recorded before the access of the run's first memory finding
+// (Diagnostic::step_before), for the lane view to open on; none: no such finding, or it came
+// before any step.
+std::optional<std::size_t> finding_step(const LoadedRun& run);
 
 // Everything after the run itself: reads the file, indexes the trace, parses compiler output,
 // loads (or, with request.live_gpu, makes through `live`) and compares the GPU's run.

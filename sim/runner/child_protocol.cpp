@@ -237,6 +237,7 @@ std::string encode(const RunSummary& summary) {
     out.put(d.step_lanes);
     out.put(d.other_where.file);
     out.put(d.other_where.line);
+    out.put(d.step_before);
   }
   out.put<std::uint64_t>(summary.printf_records.size());
   for (const PrintfRecord& record : summary.printf_records) {
@@ -273,6 +274,7 @@ std::optional<RunSummary> decode_summary(std::string_view bytes) {
     d.step_lanes = in.get<LaneMask>();
     d.other_where.file = in.get<std::uint32_t>();
     d.other_where.line = in.get<std::uint32_t>();
+    d.step_before = in.get<std::int64_t>();
     summary.diagnostics.push_back(std::move(d));
   }
   const auto records = in.get<std::uint64_t>();

@@ -118,6 +118,7 @@ LaunchResult launch(const LaunchOptions& options, const std::function<void()>& t
     checker = std::make_unique<runtime::MemoryChecker>(
         options.checks, static_cast<std::uint32_t>(options.block.count()));
     checker->make_current(true);
+    if (options.record_steps) checker->watch_steps(&result.trace.steps);
     runner.set_checker(checker.get());
   }
   const Dim3 g = options.grid;

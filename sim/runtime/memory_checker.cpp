@@ -204,7 +204,7 @@ bool MemoryChecker::access_general(std::uintptr_t address, std::size_t size, boo
 void MemoryChecker::note_unwritten_read(const Region& region, std::uintptr_t address,
                                         std::size_t size, Stamp now) {
   if (checks_.uninitialized_shared && pending_reads_.size() < kMaxPendingReads) {
-    pending_reads_.push_back({&region, address, size, now});
+    pending_reads_.push_back({&region, address, size, now, last_step()});
   }
 }
 
@@ -222,7 +222,7 @@ void MemoryChecker::note_pattern_read(const Region& region, std::uintptr_t addre
   for (std::uintptr_t byte = from; byte < to; ++byte) {
     if (*reinterpret_cast<const volatile std::uint8_t*>(byte) != undefined_pattern_byte(byte)) return;
   }
-  report_uninitialized(region, address, size, now);
+  report_uninitialized(region, address, size, now, last_step());
 }
 
 void MemoryChecker::report_out_of_bounds(const Region& region, std::uintptr_t address,
@@ -257,7 +257,7 @@ void MemoryChecker::settle_pending_reads() {
       const Stamp write = region.load(kWrites, (cell_address - region.base) / kCellBytes);
       if (write.site == 0 || write.block != read.stamp.block) written = false;
     }
-    if (!written) report_uninitialized(region, read.address, read.size, read.stamp);
+    if (!written) report_uninitialized(region, read.address, read.size, read.stamp, read.step_before);
   }
   pending_reads_.clear();
 }
@@ -285,6 +285,7 @@ void MemoryChecker::report_race(const Region& region, std::uintptr_t address, st
   record.second_write = now_write;
   record.first_block = full_block(earlier);
   record.second_block = block_;
+  record.step_before = last_step();
 }
 
 namespace {
@@ -341,7 +342,7 @@ void MemoryChecker::note_for_a_crash(const Region& region, std::uintptr_t addres
 }
 
 void MemoryChecker::report_uninitialized(const Region& region, std::uintptr_t address,
-                                         std::size_t size, Stamp now) {
+                                         std::size_t size, Stamp now, std::int64_t step_before) {
   const std::uint32_t key =
       static_cast<std::uint32_t>(now.site) | std::uint32_t{region.memory.shared} << 16;
   auto [it, inserted] = uninitialized_.try_emplace(key);
@@ -361,6 +362,7 @@ void MemoryChecker::report_uninitialized(const Region& region, std::uintptr_t ad
   record.access_size = static_cast<std::uint32_t>(size);
   record.second = now;
   record.second_block = full_block(now);
+  record.step_before = step_before;
 }
 
 void MemoryChecker::add_diagnostics(Trace& trace) {
@@ -397,6 +399,7 @@ void MemoryChecker::add_diagnostics(Trace& trace) {
     std::uint64_t lines = 0;
     facts::DataRace race;
     std::uint64_t count = 0;
+    std::int64_t step_before = -1;  // race's
   };
   const auto scope = [](const facts::DataRace& race) {
     return race.first.block != race.second.block                            ? 2
@@ -418,10 +421,13 @@ void MemoryChecker::add_diagnostics(Trace& trace) {
     const auto known = std::find_if(found.begin(), found.end(),
                                     [&](const Found& f) { return f.lines == pair; });
     if (known == found.end()) {
-      found.push_back({pair, race, record.count});
+      found.push_back({pair, race, record.count, record.step_before});
     } else {
       known->count += record.count;
-      if (scope(race) > scope(known->race)) known->race = race;
+      if (scope(race) > scope(known->race)) {
+        known->race = race;
+        known->step_before = record.step_before;
+      }
     }
   }
   for (const Found& f : found) {
@@ -430,6 +436,7 @@ void MemoryChecker::add_diagnostics(Trace& trace) {
     trace.diagnostics.push_back(diagnostic(DiagnosticKind::data_race,
                                            data_race_message(f.race, trace.files), f.race.second,
                                            lanes, f.count));
+    trace.diagnostics.back().step_before = f.step_before;
     if (!(f.race.first.where == f.race.second.where)) {
       trace.diagnostics.back().other_where = f.race.first.where;
     }
@@ -471,6 +478,7 @@ void MemoryChecker::add_diagnostics(Trace& trace) {
                                                : DiagnosticKind::uninitialized_global_read,
                                            uninitialized_read_message(read, trace.files),
                                            read.read, read.lanes, record.count));
+    trace.diagnostics.back().step_before = record.step_before;
   }
   for (const BoundsRecord& record : out_of_bounds_) {
     const CheckedMemory& memory = regions_[record.region].memory;

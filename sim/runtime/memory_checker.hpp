@@ -41,6 +41,9 @@ class MemoryChecker {
   void make_current(bool on);
 
   void begin_block(std::uint64_t block);
+  // The launch's recorded steps: each finding notes how many there were when its access ran
+  // (Diagnostic::step_before). nullptr (the default): steps are not recorded.
+  void watch_steps(const StepLog* steps) { steps_ = steps; }
   void block_barrier();
   void warp_sync(std::uint32_t warp, LaneMask participants);
   // An arrival of `thread` at an asynchronous barrier (cuda::barrier): returns the clock its
@@ -139,6 +142,7 @@ class MemoryChecker {
     std::uint64_t first_block = 0, second_block = 0;
     std::uint64_t count = 0;
     LaneMask lanes = 0;  // uninitialised reads: the lanes of second's warp and block that read
+    std::int64_t step_before = -1;  // the last step recorded before `second` ran
   };
 
   // An access out of bounds of a region: the first of each code site, with the count.
@@ -235,7 +239,7 @@ class MemoryChecker {
                    bool earlier_write, Stamp now, bool now_write);
   void note_for_a_crash(const Region& region, std::uintptr_t address, std::size_t size, Stamp now);
   void report_uninitialized(const Region& region, std::uintptr_t address, std::size_t size,
-                            Stamp now);
+                            Stamp now, std::int64_t step_before);
   std::uint16_t site_of(std::uintptr_t pc) {  // 1 to kMaxSites
     const SiteCacheEntry& cached = site_cache_[(pc ^ (pc >> 8)) % site_cache_.size()];
     return cached.pc == pc ? cached.site : site_of_slow(pc);
@@ -248,6 +252,11 @@ class MemoryChecker {
   std::uint32_t threads_;
   std::vector<Region> regions_;
   std::uint64_t block_ = 0;
+  const StepLog* steps_ = nullptr;
+  // The last step recorded so far (-1: none, or no steps recorded).
+  std::int64_t last_step() const {
+    return steps_ != nullptr ? static_cast<std::int64_t>(steps_->size()) - 1 : -1;
+  }
   // Per thread of the block: its stamp but for the access (no site, bytes, atomic), whose
   // `clock` is the thread's clock, counting the synchronisations it took part in.
   std::vector<Stamp> thread_stamp_;
@@ -273,6 +282,7 @@ class MemoryChecker {
     std::uintptr_t address = 0;
     std::size_t size = 0;
     Stamp stamp{};
+    std::int64_t step_before = -1;
   };
   std::vector<PendingRead> pending_reads_;
   void settle_pending_reads();

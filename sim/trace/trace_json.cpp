@@ -114,6 +114,7 @@ void write_trace_json(std::ostream& out, const Trace& trace) {
     if (d.other_where.line != 0) {  // a race's other line
       out << ",\"other_file\":" << d.other_where.file << ",\"other_line\":" << d.other_where.line;
     }
+    if (d.step_before >= 0) out << ",\"step_before\":" << d.step_before;
     out << '}';
   }
   out << "],\n\"printf\":[";

@@ -99,6 +99,7 @@ Expected<Trace> read_trace_json(std::istream& in) {
         diagnostic.other_where = {d.at("other_file").get<std::uint32_t>(),
                                   d.at("other_line").get<std::uint32_t>()};
       }
+      if (d.contains("step_before")) diagnostic.step_before = d.at("step_before").get<std::int64_t>();
       t.diagnostics.push_back(std::move(diagnostic));
     }
     for (const json& p : j.at("printf")) {

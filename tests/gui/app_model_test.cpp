@@ -265,3 +265,22 @@ TEST_CASE("the source panel opens on the lines a run's first memory finding name
   run.result.trace.diagnostics = {uninit};
   CHECK(finding_lines(run) == std::optional<std::pair<std::uint32_t, std::uint32_t>>({9, 9}));
 }
+
+TEST_CASE("the lane view opens on the last step before a run's first memory finding") {
+  LoadedRun run;
+  CHECK(!finding_step(run));
+  Diagnostic misuse;  // not a memory finding: it has a step of its own
+  misuse.kind = DiagnosticKind::mask_mismatch;
+  misuse.step = 1;
+  Diagnostic race;
+  race.kind = DiagnosticKind::data_race;
+  race.step_before = 4;
+  Diagnostic later;
+  later.kind = DiagnosticKind::uninitialized_shared_read;
+  later.step_before = 7;
+  run.result.trace.diagnostics = {misuse, race, later};
+  CHECK(finding_step(run) == std::optional<std::size_t>(4));
+  race.step_before = -1;  // found before any step: no step to open on
+  run.result.trace.diagnostics = {race, later};
+  CHECK(!finding_step(run));
+}

@@ -246,6 +246,9 @@ TEST_CASE("a race the checks named: the case opens with it among the diagnostics
     CHECK(other != line);
     REQUIRE(other <= a.m.run->line_marks.size());
     CHECK((a.m.run->line_marks[other - 1] & kLineHasDiagnostic) != 0);
+    // The lane view opens on the last step recorded before the racing access.
+    REQUIRE(diagnostics.front().step_before >= 0);
+    CHECK(a.v.step == static_cast<std::size_t>(diagnostics.front().step_before));
     // The timeline counts what it cannot mark, as the Diagnostics tab lists it.
     refresh(a.m, a.v);
     CHECK(a.m.timeline.stepless_diagnostics == diagnostics.size());

@@ -53,6 +53,14 @@ TEST_CASE("a trace written as JSON reads back step for step") {
   REQUIRE(other);
   CHECK(other->diagnostics[0].other_where == warpsim::SourceLine{0, 17});
   CHECK(back.diagnostics[0].other_where.line == 0);
+  // So does the step a memory finding came after.
+  CHECK(other->diagnostics[0].step_before == -1);
+  raced.diagnostics[0].step_before = 3;
+  std::stringstream with_step;
+  warpsim::write_trace_json(with_step, raced);
+  const auto stepped = warpsim::read_trace_json(with_step);
+  REQUIRE(stepped);
+  CHECK(stepped->diagnostics[0].step_before == 3);
 }
 
 TEST_CASE("a truncated or foreign trace file is refused with a reason") {

@@ -64,6 +64,9 @@ struct Diagnostic {
   // A second line the finding names: a data race's other access (`where` is the later one).
   // Line 0: none.
   SourceLine other_where{};
+  // A memory finding (a race, an uninitialised read) of a run that records steps: the last step
+  // recorded before the access it names (`where`), where the views open on it. -1: none.
+  std::int64_t step_before = -1;
 };
 
 // One device printf call, captured per lane.
