@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -136,6 +137,12 @@ int run_on_both(const ExecFlags& f) {
     return gpu.error().kind == ErrorKind::no_device ? kExitNoGpu : runner::kExecBadInput;
   }
   if (gpu->timed_out) std::cerr << "warpsim exec: --gpu: the GPU program hit the time limit\n";
+  char times[160];
+  std::snprintf(times, sizeof times,
+                "warpsim exec --gpu: the program's run took %.2f s in the simulator, %.2f s on the "
+                "GPU (wall clock, each recording its launch buffers; builds not included)\n",
+                sim.seconds, gpu->seconds);
+  std::cerr << times;
   const ProgramComparison comparison =
       compare_programs(sim.program_stdout, sim.exit_code, gpu->program_stdout, gpu->exit_code);
   write_comparison_text(std::cerr, comparison, sim.exit_code, gpu->exit_code);
@@ -152,6 +159,7 @@ int run_on_both(const ExecFlags& f) {
     gpu_json["nvcc"] = gpu->nvcc_version;
     gpu_json["exit_code"] = gpu->exit_code;
     gpu_json["timed_out"] = gpu->timed_out;
+    gpu_json["seconds"] = gpu->seconds;
     gpu_json["stdout_identical"] = comparison.same_stdout;
     gpu_json["exit_status_identical"] = comparison.same_exit_status;
     if (!comparison.same_stdout) gpu_json["first_different_line"] = comparison.first_different_line;

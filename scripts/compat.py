@@ -79,6 +79,9 @@ class Outcome:
     seconds: float
     needs: list[str]
     gpu: str = ""  # with --gpu: identical / differs / not run (why)
+    # with --gpu: the program's run alone (no build), wall clock, "SIM / GPU" seconds, each side
+    # recording its launch buffers as exec --gpu does
+    run_seconds: str = ""
     sizes: str = ""  # Rodinia: the inputs and arguments used
     runs: list = field(default_factory=list)  # Rodinia: per run its arguments, exit status, digests
     notes: str = ""  # Rodinia: the recipe's notes (sources #included, C files, ...)
@@ -543,6 +546,7 @@ def run_one(program: Program, args: argparse.Namespace, category: str) -> Outcom
     total = 0.0
     result, reason = "pass", ""
     gpu = ""
+    run_seconds = ""
     records = []
     for index, run_args in enumerate(program.runs):
         if data is not None:
@@ -585,6 +589,9 @@ def run_one(program: Program, args: argparse.Namespace, category: str) -> Outcom
                                             args.time_limit)
         elif args.gpu:
             gpu = gpu_verdict(code, output)
+            times = RUN_TIMES.search(output)
+            if times:
+                run_seconds = f"{float(times.group(1)):.2f} / {float(times.group(2)):.2f}"
             code = simulator_status(output, code)
             if code == 0 and FINDING_LINE.search(output):
                 code = 122  # what exec alone returns: the program's 0 with findings
@@ -609,8 +616,9 @@ def run_one(program: Program, args: argparse.Namespace, category: str) -> Outcom
                   file=sys.stderr)
         if result != "pass":
             break
-    return Outcome(program.name, category, result, reason, total, program.needs, gpu, sizes,
-                   records, program.recipe.notes if program.recipe is not None else "",
+    return Outcome(program.name, category, result, reason, total, program.needs, gpu,
+                   run_seconds, sizes, records,
+                   program.recipe.notes if program.recipe is not None else "",
                    kind if result != "pass" else "")
 
 
@@ -622,6 +630,10 @@ def run_exec(command: list[str], cwd: Path, time_limit: float) -> tuple[int, byt
         return done.returncode, done.stdout, (done.stdout + done.stderr).decode(errors="replace")
     except subprocess.TimeoutExpired:
         return 124, b"", "warpsim exec did not return"
+
+
+# exec --gpu's line with the two runs' wall times.
+RUN_TIMES = re.compile(r"the program's run took ([\d.]+) s in the simulator, ([\d.]+) s on the GPU")
 
 
 def gpu_verdict(code: int, output: str) -> str:
@@ -685,6 +697,7 @@ def write_table(outcomes: list[Outcome], args: argparse.Namespace, checkout: Pat
     counted = [o for o in outcomes if not o.needs]
     counts = {r: sum(1 for o in counted if o.result == r) for r in ORDER}
     gpu_column = args.gpu or any(o.gpu for o in outcomes)
+    times_column = any(o.run_seconds for o in outcomes)
     lines = [f"# {args.suite} under `warpsim exec`", ""]
     for note in notes:
         lines += [note, ""]
@@ -705,9 +718,10 @@ def write_table(outcomes: list[Outcome], args: argparse.Namespace, checkout: Pat
     lines += ["", f"Programs that need more than a CPU (not counted): "
               f"{sum(1 for o in outcomes if o.needs)}.", "",
               "| program | group | result | seconds |" + (" inputs |" if sized else "")
-              + " reason |" + (" GPU |" if gpu_column else ""),
+              + " reason |" + (" GPU |" if gpu_column else "")
+              + (" run, simulator / GPU (s) |" if times_column else ""),
               "|---|---|---|---:|" + ("---|" if sized else "") + "---|"
-              + ("---|" if gpu_column else "")]
+              + ("---|" if gpu_column else "") + ("---:|" if times_column else "")]
     for o in sorted(outcomes, key=lambda o: (bool(o.needs), ORDER.index(o.result), o.category,
                                             o.name)):
         # Paths of this machine say nothing to a reader: the checkout and scratch folders go.
@@ -725,6 +739,8 @@ def write_table(outcomes: list[Outcome], args: argparse.Namespace, checkout: Pat
         row += f" {reason} |"
         if gpu_column:
             row += f" {o.gpu.replace('|', chr(92) + '|')} |"
+        if times_column:
+            row += f" {o.run_seconds} |"
         lines.append(row)
     if any(o.runs for o in outcomes):
         lines += ["", "Each run's exit status and digests (sha256, first 16 hex digits) of its stdout, "

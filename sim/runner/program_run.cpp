@@ -634,6 +634,7 @@ Expected<NativeRun> run_program_with_nvcc(const ProgramRequest& request) {
       run_limited(program_argv, environment, stdout_path, request.time_limit_seconds);
   if (!end.started) return fail(ErrorKind::internal, end.failure);
   run.timed_out = end.timed_out;
+  run.seconds = end.seconds;
   run.exit_code =
       WIFSIGNALED(end.wait_status) ? 128 + WTERMSIG(end.wait_status) : WEXITSTATUS(end.wait_status);
   run.program_stdout = read_whole(stdout_path);

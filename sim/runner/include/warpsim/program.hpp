@@ -122,6 +122,7 @@ struct NativeRun {
   bool timed_out = false;
   std::string program_stdout;
   std::string nvcc_version;  // the first line of `nvcc --version` that names the release
+  double seconds = 0;        // the program's run, wall clock (its build by nvcc not included)
 };
 Expected<NativeRun> run_program_with_nvcc(const ProgramRequest& request);
 
