@@ -137,12 +137,6 @@ int run_on_both(const ExecFlags& f) {
     return gpu.error().kind == ErrorKind::no_device ? kExitNoGpu : runner::kExecBadInput;
   }
   if (gpu->timed_out) std::cerr << "warpsim exec: --gpu: the GPU program hit the time limit\n";
-  char times[160];
-  std::snprintf(times, sizeof times,
-                "warpsim exec --gpu: the program's run took %.2f s in the simulator, %.2f s on the "
-                "GPU (wall clock, each recording its launch buffers; builds not included)\n",
-                sim.seconds, gpu->seconds);
-  std::cerr << times;
   const ProgramComparison comparison =
       compare_programs(sim.program_stdout, sim.exit_code, gpu->program_stdout, gpu->exit_code);
   write_comparison_text(std::cerr, comparison, sim.exit_code, gpu->exit_code);
@@ -154,6 +148,13 @@ int run_on_both(const ExecFlags& f) {
     std::cerr << "warpsim exec --gpu: the launch buffers were not compared: "
               << buffers.error().message << "\n";
   }
+  // After the verdicts, which readers (compat.py) take from the first such line.
+  char times[160];
+  std::snprintf(times, sizeof times,
+                "warpsim exec --gpu: the program's run took %.2f s in the simulator, %.2f s on the "
+                "GPU (wall clock, each recording its launch buffers; builds not included)\n",
+                sim.seconds, gpu->seconds);
+  std::cerr << times;
   if (!f.json_path.empty()) {
     nlohmann::ordered_json gpu_json;
     gpu_json["nvcc"] = gpu->nvcc_version;

@@ -649,6 +649,8 @@ def gpu_verdict(code: int, output: str) -> str:
 
 def gpu_stdout_verdict(lines: list[str], code: int) -> str:
     for i, line in enumerate(lines):
+        if RUN_TIMES.search(line):
+            continue  # the two runs' times, not a verdict
         if line.startswith("warpsim exec --gpu:") or line.startswith("warpsim exec: --gpu:"):
             verdict = line.split(":", 1)[1].strip()[:120]
             # exec --gpu's first differing stdout line, both sides, so the table shows what differs.
