@@ -258,7 +258,9 @@ def oclgrind_case(root, path, scratch, timeout):
     outcome, reason = outcome_of(code, out, err)
     text = out + err
     row.update(outcome=outcome, reason=reason, races="data_race" in text,
-               uninit="uninitialized_shared_read" in text or "uninitialized_global_read" in text,
+               uninit=any(kind in text for kind in ("uninitialized_shared_read",
+                                                     "uninitialized_global_read",
+                                                     "uninitialized_local_stored")),
                seconds=round(seconds, 1), command=shown)
     return row
 
@@ -308,7 +310,7 @@ def write_table(suite, commit, rows, summary, out):
                          ("fp", "false alarms (race-free, something reported)"), ("tn", "race-free, nothing reported"),
                          ("other_error", "labelled with another error (not counted)"), ("not_run", "not run (reason below)"),
                          ("uninit_found", "uninitialised reads named"),
-                         ("uninit_missed", "uninitialised reads missed (a thread's own registers and stack: not checked)"),
+                         ("uninit_missed", "uninitialised reads missed"),
                          ("precision", "precision"), ("recall", "recall")]:
             if k in summary:
                 f.write("| %s | %s |\n" % (label, summary[k]))

@@ -72,6 +72,7 @@ struct ProgramState {
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   MemoryChecks checks;  // kProgramChecksEnv: the flags; the memory is filled per launch
   ConvergencePolicy policy = ConvergencePolicy::maximal;  // kProgramScheduleEnv
+  std::uint8_t never_set_fill = 0;  // exec --check uninit: LaunchOptions::never_set_fill
   std::uint64_t seed = 1;
   std::uint64_t order_seed = 0;
   // The program's __shared__ variables (its TLS symbols) for the thread that read them: the
@@ -96,6 +97,9 @@ struct ProgramState {
       checks.uninitialized_shared = names.find("uninit") != std::string::npos;
       checks.uninitialized_global = checks.uninitialized_shared;
       checks.bounds = names.find("bounds") != std::string::npos;
+    }
+    if (const char* f = std::getenv(kProgramNeverSetFillEnv)) {
+      never_set_fill = static_cast<std::uint8_t>(std::strtoul(f, nullptr, 10));
     }
     if (const char* text = std::getenv(kProgramScheduleEnv)) {
       const std::string schedule = text;
@@ -801,6 +805,7 @@ int run_grid(const KernelLaunchRequest& request, void (*body)(void*), void* cont
   options.seed = s.seed;
   options.order_seed = s.order_seed;
   options.cooperative = request.cooperative;
+  options.never_set_fill = s.never_set_fill;
 
   const Expected<void> shape = check_launch_shape(record.grid, record.block);
   if (!shape || request.shared_bytes > device::kDynamicSharedCapacity) {

@@ -633,6 +633,11 @@ UserSources user_sources(const Toolchain& toolchain, std::string_view source,
       });
 }
 
+std::uint8_t never_set_fill(const Toolchain& toolchain) {
+  const auto version = compiler_version(toolchain);
+  return version ? never_set_fill_of(*version) : 0;
+}
+
 Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
                                       const std::string& prepared_source,
                                       const CompileOptions& options) {

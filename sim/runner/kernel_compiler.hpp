@@ -143,6 +143,10 @@ UserSources user_sources(const Toolchain& toolchain, std::string_view source,
 // Compiles `prepared_source` (see prepare_source) for `options`, or returns the cached object.
 // The error of a failed compile is the compiler's own output, unchanged. The architecture is part
 // of the cache key: an sm_70 request never gets an sm_90 build.
+// The byte `toolchain`'s compiler fills never-set locals with in the builds above
+// (CompiledKernel::never_set_fill); 0: none.
+std::uint8_t never_set_fill(const Toolchain& toolchain);
+
 Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
                                       const std::string& prepared_source,
                                       const CompileOptions& options);

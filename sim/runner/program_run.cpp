@@ -450,6 +450,8 @@ ProgramResult run_program(const ProgramRequest& request) {
     if (request.check_bounds) checks += "bounds,";
     checks.pop_back();
     environment.emplace_back(program::kProgramChecksEnv, checks);
+    if (const std::uint8_t fill = never_set_fill(*toolchain); request.check_uninitialized_shared && fill != 0)
+      environment.emplace_back(program::kProgramNeverSetFillEnv, std::to_string(fill));
   }
   if (request.policy != ConvergencePolicy::maximal || request.seed != 1 ||
       request.order_seed != 0) {

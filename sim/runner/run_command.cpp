@@ -284,7 +284,8 @@ int exit_status(RunStatus status) {
 
 bool is_memory_finding(DiagnosticKind kind) {
   return kind == DiagnosticKind::data_race || kind == DiagnosticKind::uninitialized_shared_read ||
-         kind == DiagnosticKind::uninitialized_global_read || kind == DiagnosticKind::out_of_bounds;
+         kind == DiagnosticKind::uninitialized_global_read ||
+         kind == DiagnosticKind::uninitialized_local_stored || kind == DiagnosticKind::out_of_bounds;
 }
 
 int KernelFileResult::exit_status() const {

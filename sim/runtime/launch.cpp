@@ -119,6 +119,7 @@ LaunchResult launch(const LaunchOptions& options, const std::function<void()>& t
         options.checks, static_cast<std::uint32_t>(options.block.count()));
     checker->make_current(true);
     if (options.record_steps) checker->watch_steps(&result.trace.steps);
+    checker->set_never_set_fill(options.never_set_fill);
     runner.set_checker(checker.get());
   }
   const Dim3 g = options.grid;

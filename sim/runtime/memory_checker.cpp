@@ -480,6 +480,7 @@ void MemoryChecker::add_diagnostics(Trace& trace) {
                                            read.read, read.lanes, record.count));
     trace.diagnostics.back().step_before = record.step_before;
   }
+  if (checks_.uninitialized_shared && never_set_fill_ != 0) add_never_set_stores(trace, lines);
   for (const BoundsRecord& record : out_of_bounds_) {
     const CheckedMemory& memory = regions_[record.region].memory;
     facts::OutOfBounds oob;
@@ -504,6 +505,67 @@ void MemoryChecker::add_diagnostics(Trace& trace) {
                 std::to_string(kMaxClock) +
                 " barriers or __syncwarp calls in one block, more than the checker counts; "
                 "accesses after that were not checked";
+    trace.diagnostics.push_back(std::move(d));
+  }
+}
+
+void MemoryChecker::add_never_set_stores(Trace& trace, const std::vector<CodeLine>& lines) {
+  // A 4-byte cell whose last write in this launch wrote all of it, and which now holds the fill
+  // pattern whole: a thread stored a local nothing had set (a float, int or pointer of 0xfe
+  // bytes: -1.69e38, -16843010). Global memory only: shared memory is per block and gone.
+  const std::uint32_t fill = std::uint32_t{never_set_fill_} * 0x01010101u;
+  struct Found {
+    std::uint16_t site = 0;
+    facts::UninitializedRead stored;
+    std::uint64_t count = 0;
+  };
+  std::vector<Found> found;
+  for (const Region& region : regions_) {
+    if (region.memory.shared || region.shadow == nullptr) continue;
+    for (std::size_t chunk = 0; chunk < region.chunks; ++chunk) {
+      if (region.stored[kWrites * region.chunks + chunk] == 0) continue;
+      const std::size_t last = std::min(region.cells, (chunk + 1) * kChunkCells);
+      for (std::size_t cell = chunk * kChunkCells; cell < last; ++cell) {
+        const Stamp write = region.shadow[kWrites * region.cells + cell];
+        if (write.site == 0 || write.bytes != 0xf || write.atomic != 0) continue;
+        const std::uintptr_t address = region.base + cell * kCellBytes;
+        if (address < region.begin || address + kCellBytes > region.end) continue;
+        std::uint32_t value = 0;
+        std::memcpy(&value, reinterpret_cast<const void*>(address), sizeof value);
+        if (value != fill) continue;
+        auto known = std::find_if(found.begin(), found.end(),
+                                  [&](const Found& f) { return f.site == write.site; });
+        if (known == found.end()) {
+          Found f;
+          f.site = static_cast<std::uint16_t>(write.site);
+          f.stored.place = memory_place(region.memory, address - region.begin, kCellBytes);
+          SourceLine at{};
+          if (write.site - 1u < lines.size() && !lines[write.site - 1u].file.empty()) {
+            at.file = trace.file_index(lines[write.site - 1u].file);
+            at.line = lines[write.site - 1u].line;
+          }
+          f.stored.read = {full_block(write), static_cast<std::uint32_t>(write.thread), true,
+                           false, at};
+          found.push_back(f);
+          known = found.end() - 1;
+        }
+        ++known->count;
+        const facts::MemoryAccess& first = known->stored.read;
+        if (full_block(write) == first.block && write.thread / kWarpSize == first.thread / kWarpSize) {
+          known->stored.lanes |= lane_bit(static_cast<int>(write.thread % kWarpSize));
+        }
+      }
+    }
+  }
+  for (const Found& f : found) {
+    Diagnostic d;
+    d.kind = DiagnosticKind::uninitialized_local_stored;
+    d.message = uninitialized_local_stored_message(f.stored, fill, trace.files);
+    d.lanes = f.stored.lanes;
+    d.block = f.stored.read.block;
+    d.warp = f.stored.read.thread / kWarpSize;
+    d.where = f.stored.read.where;
+    d.occurrences = f.count;
     trace.diagnostics.push_back(std::move(d));
   }
 }

@@ -18,6 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "warpsim/code_lines.hpp"
 #include "warpsim/diagnostic_text.hpp"
 #include "warpsim/memory_checks.hpp"
 #include "warpsim/trace.hpp"
@@ -44,6 +45,10 @@ class MemoryChecker {
   // The launch's recorded steps: each finding notes how many there were when its access ran
   // (Diagnostic::step_before). nullptr (the default): steps are not recorded.
   void watch_steps(const StepLog* steps) { steps_ = steps; }
+  // The byte the kernel's compiler fills never-set locals with (LaunchOptions::never_set_fill; 0:
+  // unknown): with the uninitialised-read check, a store of that pattern to global memory is
+  // named (uninitialized_local_stored).
+  void set_never_set_fill(std::uint8_t fill) { never_set_fill_ = fill; }
   void block_barrier();
   void warp_sync(std::uint32_t warp, LaneMask participants);
   // An arrival of `thread` at an asynchronous barrier (cuda::barrier): returns the clock its
@@ -253,6 +258,9 @@ class MemoryChecker {
   std::vector<Region> regions_;
   std::uint64_t block_ = 0;
   const StepLog* steps_ = nullptr;
+  std::uint8_t never_set_fill_ = 0;
+  // The stores of never_set_fill_'s pattern left in global memory: one diagnostic per line.
+  void add_never_set_stores(Trace& trace, const std::vector<CodeLine>& lines);
   // The last step recorded so far (-1: none, or no steps recorded).
   std::int64_t last_step() const {
     return steps_ != nullptr ? static_cast<std::int64_t>(steps_->size()) - 1 : -1;

@@ -1,4 +1,5 @@
 // The wording of the memory checks' diagnostics (diagnostic_text.hpp declares them).
+#include <cstdio>
 #include <string>
 
 #include "warpsim/diagnostic_text.hpp"
@@ -91,6 +92,26 @@ std::string uninitialized_read_message(const facts::UninitializedRead& read,
          ", which no thread of its block has written in this launch: shared memory starts "
          "undefined in every block (the simulator's bytes are left over from another block or "
          "zero; a GPU's are whatever was there)";
+}
+
+std::string uninitialized_local_stored_message(const facts::UninitializedRead& stored,
+                                               std::uint32_t fill,
+                                               std::span<const std::string> files) {
+  const LaneMask others = stored.lanes & ~lane_bit(static_cast<int>(stored.read.thread % kWarpSize));
+  char pattern[16];
+  std::snprintf(pattern, sizeof pattern, "0x%08x", fill);
+  const std::string where = place_text(stored.place) + " at " + site_text(stored.read.where, files);
+  const std::string why = "(its bytes are " + std::string(pattern) +
+                          ", the pattern the build gives locals until they are set; on a GPU the "
+                          "register holds whatever was there)";
+  if (others == 0) {
+    return thread_text(stored.read, true) + " stores to " + where +
+           " a value nothing assigned: a local variable read before it was set " + why;
+  }
+  return lanes_text(stored.lanes) + " of warp " + std::to_string(stored.read.thread / kWarpSize) +
+         " of block " + std::to_string(stored.read.block) +
+         " store values nothing assigned, local variables read before they were set; the first, " +
+         thread_text(stored.read, false) + ", stores to " + where + " " + why;
 }
 
 std::string out_of_bounds_message(const facts::OutOfBounds& access,

@@ -26,6 +26,7 @@ std::string_view to_string(DiagnosticKind kind) {
     case DiagnosticKind::data_race: return "data_race";
     case DiagnosticKind::uninitialized_shared_read: return "uninitialized_shared_read";
     case DiagnosticKind::uninitialized_global_read: return "uninitialized_global_read";
+    case DiagnosticKind::uninitialized_local_stored: return "uninitialized_local_stored";
   }
   return "?";
 }

@@ -468,6 +468,34 @@ TEST_CASE("exec --check uninit names reads of cudaMalloc'd bytes nothing wrote, 
   CHECK(contains(plain.err, "0 diagnostics"));
 }
 
+TEST_CASE("exec --check uninit names a store of a local nothing set, with its lanes and line") {
+  // The fill kernel's one 0xfefefefe was stored by a lane that set it (reported, wrongly, as the
+  // README says such a value is; one lane at line 15), the pick kernel's by lanes 16-31 that never
+  // set `best` (line 12).
+  const fs::path report = scratch() / "unset_local.json";
+  const ProcessOutcome run = run_warpsim(
+      {"exec", "--check", "uninit", (kCases / "unset_local.cu").string(), "--json", report.string()});
+  INFO(run.err);
+  CHECK(run.exit_code == 122);
+  CHECK(run.out == "out[1] 2\n");
+  const json object = json::parse(read_text(report));
+  REQUIRE(object["launches"].size() == 2);
+  const json& pick = object["launches"][0]["diagnostics"];
+  REQUIRE(pick.size() == 1);
+  CHECK(pick[0]["kind"] == "uninitialized_local_stored");
+  CHECK(pick[0]["line"] == 12);
+  CHECK(contains(pick[0]["message"], "lanes 16-31 of warp 0 of block 0 store values nothing assigned"));
+  CHECK(contains(pick[0]["message"], "0xfefefefe"));
+  const json& fill = object["launches"][1]["diagnostics"];
+  REQUIRE(fill.size() == 1);
+  CHECK(fill[0]["line"] == 15);
+  CHECK(fill[0]["lanes"] == "0x00000008");
+
+  const ProcessOutcome plain = run_warpsim({"exec", (kCases / "unset_local.cu").string()});
+  CHECK(plain.exit_code == 0);
+  CHECK(contains(plain.err, "0 diagnostics"));
+}
+
 TEST_CASE("exec --check uninit: a crash from an index read in undefined memory names that read") {
   const ProcessOutcome run = run_warpsim(
       {"exec", "--check", "uninit", (kCases / "uninitialized_index.cu").string()});

@@ -41,7 +41,7 @@ nlohmann::json read_json(const fs::path& path) {
 
 bool is_memory_check(DiagnosticKind kind) {
   return kind == DiagnosticKind::data_race || kind == DiagnosticKind::uninitialized_shared_read ||
-         kind == DiagnosticKind::out_of_bounds;
+         kind == DiagnosticKind::uninitialized_local_stored || kind == DiagnosticKind::out_of_bounds;
 }
 
 // "data_race" or "uninitialized_shared_read" -> the lines the file marks for it.
@@ -57,6 +57,7 @@ std::map<DiagnosticKind, std::set<std::uint32_t>> marked_lines(const fs::path& f
     for (std::string word; words >> word;) {
       if (word == "race") marked[DiagnosticKind::data_race].insert(number);
       if (word == "uninit") marked[DiagnosticKind::uninitialized_shared_read].insert(number);
+      if (word == "uninit_local") marked[DiagnosticKind::uninitialized_local_stored].insert(number);
       if (word == "bounds") marked[DiagnosticKind::out_of_bounds].insert(number);
     }
   }
@@ -118,9 +119,11 @@ std::string messages(const KernelFileResult& result) {
 // Oclgrind's data-race and uninitialized patterns, written for CUDA (tests/races/oclgrind/): each
 // file's label (from the CUDA model) and launch are on its first lines. A race is named at the
 // lines marked `// expect: race` and nowhere else, a race-free kernel gets no finding, an
-// uninitialised __shared__ read is named at its line. Reads of a thread's own variables are
-// outside the uninit check (docs/checks/oclgrind.md lists them as missed); the global buffer's
-// case is a whole program for `exec --check` (program_tests has the same check on its own case).
+// uninitialised __shared__ read is named at its line, and so is a store of a thread's own
+// never-set local to global memory; a never-set local used as an index (uninitialized_address)
+// crashes the run and is left out (docs/checks/oclgrind.md lists it as missed); the global
+// buffer's case is a whole program for `exec --check` (program_tests has the same check on its
+// own case).
 TEST_CASE("Oclgrind's race and uninitialised-read patterns, in CUDA: named where the label says") {
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(kRaces / "oclgrind")) files.push_back(e.path());
@@ -136,7 +139,7 @@ TEST_CASE("Oclgrind's race and uninitialised-read patterns, in CUDA: named where
       if (line.rfind("// launch: ", 0) == 0) launch = line.substr(11);
     }
     REQUIRE(!label.empty());
-    if (label == "uninit_private" || label == "uninit_global") continue;
+    if (label == "uninit_global" || file.filename() == "uninitialized_address.cu") continue;
     nlohmann::json entry = {{"args", nlohmann::json::array()}};
     std::optional<std::uint32_t> shared;
     std::istringstream words(launch);
@@ -155,8 +158,9 @@ TEST_CASE("Oclgrind's race and uninitialised-read patterns, in CUDA: named where
     if (label == "no_race") {
       CHECK(found.empty());
     } else {
-      const DiagnosticKind kind =
-          label == "race" ? DiagnosticKind::data_race : DiagnosticKind::uninitialized_shared_read;
+      const DiagnosticKind kind = label == "race"             ? DiagnosticKind::data_race
+                                  : label == "uninit_private" ? DiagnosticKind::uninitialized_local_stored
+                                                              : DiagnosticKind::uninitialized_shared_read;
       REQUIRE(marked.count(kind) == 1);
       bool named = false;
       for (const auto& [k, lines] : found) {
@@ -168,7 +172,7 @@ TEST_CASE("Oclgrind's race and uninitialised-read patterns, in CUDA: named where
     }
     ++checked;
   }
-  CHECK(checked == 17);
+  CHECK(checked == 19);
 }
 
 TEST_CASE("every planted race and uninitialised read is named at its lines, in any order") {
@@ -345,6 +349,36 @@ TEST_CASE("a run buffer given as TYPE[N]:undefined: reads of elements nothing wr
   CHECK(result.status == RunStatus::completed);
   CHECK(result.trace.diagnostics.empty());
   fs::remove(file);
+}
+
+TEST_CASE("a store of a local that nothing set is named with its lanes and line, under the uninit check only") {
+  // Lanes 16-31 store `v` without having set it: GCC's -ftrivial-auto-var-init=pattern gives it
+  // 0xfe bytes, and the stored cells hold that pattern whole. Lanes 0-15 store what they set.
+  const fs::path file = fs::path(WARPSIM_BINARY_DIR) / "tests" / "races_unset_local.cu";
+  std::ofstream(file) << "extern \"C\" __global__ void half_set(unsigned* out) {\n"
+                         "  unsigned v;\n"
+                         "  if (threadIdx.x < 16u) v = threadIdx.x;\n"
+                         "  out[threadIdx.x] = v;\n"
+                         "}\n";
+  nlohmann::json entry = {{"kernel", "half_set"}, {"grid", "1"}, {"block", "32"},
+                          {"args", {"u32[32]:zeros"}}};
+  KernelFileRequest request = request_of(entry, file);
+  KernelFileResult result = run_kernel_file(request);
+  INFO(result.message << messages(result));
+  REQUIRE(result.status == RunStatus::completed);
+  REQUIRE(result.trace.diagnostics.size() == 1);
+  const Diagnostic& d = result.trace.diagnostics[0];
+  CHECK(d.kind == DiagnosticKind::uninitialized_local_stored);
+  CHECK(d.where.line == 4);
+  CHECK(d.lanes == 0xffff0000u);
+  CHECK(d.occurrences == 16);
+  CHECK(d.message.find("stores to element 16 of the buffer of --arg 1") != std::string::npos);
+  CHECK(d.message.find("0xfefefefe") != std::string::npos);
+
+  request.check_uninitialized_shared = false;  // races and bounds only
+  result = run_kernel_file(request);
+  CHECK(result.status == RunStatus::completed);
+  CHECK(result.trace.diagnostics.empty());
 }
 
 TEST_CASE("bad check names and unchecked code are refused, not ignored") {

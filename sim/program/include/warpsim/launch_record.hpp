@@ -23,6 +23,8 @@ inline constexpr const char* kProgramMaxStepsEnv = "WARPSIM_PROGRAM_MAX_STEPS";
 inline constexpr const char* kProgramJobsEnv = "WARPSIM_JOBS";
 // exec --check: the checks every launch makes, comma-separated (races, uninit, bounds); unset: none.
 inline constexpr const char* kProgramChecksEnv = "WARPSIM_PROGRAM_CHECKS";
+// With --check uninit: the byte the build fills never-set locals with (LaunchOptions::never_set_fill).
+inline constexpr const char* kProgramNeverSetFillEnv = "WARPSIM_PROGRAM_NEVER_SET_FILL";
 // exec --schedules: the schedule of every launch, "POLICY:SEED:ORDER_SEED" (maximal or
 // interleaved, as LaunchOptions' policy, seed and order_seed); unset: the default schedule.
 inline constexpr const char* kProgramScheduleEnv = "WARPSIM_PROGRAM_SCHEDULE";

@@ -216,6 +216,11 @@ std::string out_of_bounds_message(const facts::OutOfBounds& access,
 std::string data_race_message(const facts::DataRace& race, std::span<const std::string> files);
 std::string uninitialized_read_message(const facts::UninitializedRead& read,
                                          std::span<const std::string> files);
+// uninitialized_local_stored: `stored.read` (the storing access) wrote to `stored.place` a value
+// that is `fill`'s pattern whole: what the kernel's compiler puts in a local never set.
+std::string uninitialized_local_stored_message(const facts::UninitializedRead& stored,
+                                               std::uint32_t fill,
+                                               std::span<const std::string> files);
 
 // What a diagnostic says, as values. Its kind follows from the alternative.
 using DiagnosticFacts =

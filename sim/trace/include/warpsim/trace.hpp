@@ -41,9 +41,10 @@ enum class DiagnosticKind : std::uint8_t {
   data_race,               // two threads touched the same bytes, one wrote, nothing ordered them
   uninitialized_shared_read,  // a thread read __shared__ bytes no thread of its block wrote
   uninitialized_global_read,  // a thread read cudaMalloc'd bytes nothing wrote since (exec)
+  uninitialized_local_stored,  // a thread stored a value its own never-set local held to memory
 };
 inline constexpr int kDiagnosticKindCount =
-    static_cast<int>(DiagnosticKind::uninitialized_global_read) + 1;
+    static_cast<int>(DiagnosticKind::uninitialized_local_stored) + 1;
 std::string_view to_string(DiagnosticKind kind);
 std::optional<DiagnosticKind> diagnostic_kind_from_string(std::string_view name);
 
