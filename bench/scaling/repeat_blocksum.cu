@@ -1,45 +1,41 @@
-// Vector add, then a shuffle block sum, over N floats (default 4M), each launched three times and
-// timed (bench/scaling/run.sh).
+// Vector add, then a shuffle block sum (the kernels of bench/programs/vector_add.cu), over N
+// floats (default 4M), each launched three times and timed: a program's first launch pays for
+// starting the worker threads and their stacks (bench/scaling/run.sh).
+// Usage: repeat_blocksum [N]
 #include <cstdio>
 #include <vector>
-#include <chrono>
+
 #include <cuda_runtime.h>
-static double now(){return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();}
-__global__ void vectorAdd(const float* a, const float* b, float* c, int n) {
-  int i = blockDim.x * blockIdx.x + threadIdx.x;
-  if (i < n) c[i] = a[i] + b[i];
-}
-__global__ void blockSum(const float* in, float* partial, int n) {
-  __shared__ float warpSums[32];
-  int i = blockDim.x * blockIdx.x + threadIdx.x;
-  float v = i < n ? in[i] : 0.0f;
-  for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_down_sync(0xffffffff, v, offset);
-  int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  if (lane == 0) warpSums[warp] = v;
-  __syncthreads();
-  if (warp == 0) {
-    v = lane < blockDim.x / 32 ? warpSums[lane] : 0.0f;
-    for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_down_sync(0xffffffff, v, offset);
-    if (lane == 0) partial[blockIdx.x] = v;
-  }
-}
+
+#include "../programs/bench_util.h"
+#include "../programs/vector_add_kernels.cuh"
+
 int main(int argc, char** argv) {
-  int n = argc > 1 ? atoi(argv[1]) : 4 << 20;
-  std::vector<float> in(n, 1.0f);
-  float *a, *b, *c, *p;
-  cudaMalloc(&a, n * 4); cudaMalloc(&b, n * 4); cudaMalloc(&c, n * 4); cudaMalloc(&p, n / 256 * 4 + 4);
-  cudaMemcpy(a, in.data(), n * 4, cudaMemcpyHostToDevice);
-  cudaMemcpy(b, in.data(), n * 4, cudaMemcpyHostToDevice);
-  for (int r = 0; r < 3; ++r) {
-    double t = now();
-    vectorAdd<<<n / 256, 256>>>(a, b, c, n);
+  const int n = static_cast<int>(size_argument(argc, argv, 1, 4 << 20));
+  const int blocks = (n + 255) / 256;
+  const std::vector<float> ones(n, 1.0f);
+  float *a, *b, *c, *partial;
+  cudaMalloc(&a, n * sizeof(float));
+  cudaMalloc(&b, n * sizeof(float));
+  cudaMalloc(&c, n * sizeof(float));
+  cudaMalloc(&partial, blocks * sizeof(float));
+  cudaMemcpy(a, ones.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemcpy(b, ones.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+  for (int round = 0; round < 3; ++round) {
+    const double start = now_seconds();
+    vectorAdd<<<blocks, 256>>>(a, b, c, n);
     cudaDeviceSynchronize();
-    printf("add launch %d: %.4f s\n", r, now() - t);
+    std::printf("add launch %d: %.4f s\n", round, now_seconds() - start);
   }
-  for (int r = 0; r < 3; ++r) {
-    double t = now();
-    blockSum<<<n / 256, 256>>>(c, p, n);
+  for (int round = 0; round < 3; ++round) {
+    const double start = now_seconds();
+    blockSum<<<blocks, 256>>>(c, partial, n);
     cudaDeviceSynchronize();
-    printf("sum launch %d: %.4f s\n", r, now() - t);
+    std::printf("sum launch %d: %.4f s\n", round, now_seconds() - start);
   }
+  cudaFree(a);
+  cudaFree(b);
+  cudaFree(c);
+  cudaFree(partial);
+  return 0;
 }

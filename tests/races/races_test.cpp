@@ -114,6 +114,24 @@ std::string messages(const KernelFileResult& result) {
   return text.empty() ? " (none)" : text;
 }
 
+// A kernel written to a scratch file (removed with the value) and run with every check on, one
+// block of 32 threads.
+struct CheckedSnippet {
+  fs::path file;
+  KernelFileRequest request;
+  KernelFileResult result;
+  ~CheckedSnippet() { fs::remove(file); }
+};
+void run_checked_snippet(CheckedSnippet& run, const std::string& name, const std::string& kernel,
+                         const std::string& source, const std::vector<std::string>& args) {
+  run.file = fs::path(WARPSIM_BINARY_DIR) / "tests" / (name + ".cu");
+  std::ofstream(run.file) << source;
+  const nlohmann::json entry = {{"kernel", kernel}, {"grid", "1"}, {"block", "32"}, {"args", args}};
+  run.request = request_of(entry, run.file);
+  run.result = run_kernel_file(run.request);
+  REQUIRE_MESSAGE(run.result.status == RunStatus::completed, run.result.message << messages(run.result));
+}
+
 }  // namespace
 
 // Oclgrind's data-race and uninitialized patterns, written for CUDA (tests/races/oclgrind/): each
@@ -325,49 +343,40 @@ TEST_CASE("no exercise's reference or right solution is reported, on any of its 
 TEST_CASE("a run buffer given as TYPE[N]:undefined: reads of elements nothing wrote are named") {
   // Lanes 0-15 write their element first, lanes 16-31 read theirs unwritten: one finding at the
   // read's line, for lanes 16-31 only; without the check the run is plain (exit 0, no finding).
-  const fs::path file = fs::path(WARPSIM_BINARY_DIR) / "tests" / "races_undefined_arg.cu";
-  std::ofstream(file) << "extern \"C\" __global__ void half_written(unsigned* data, unsigned* out) {\n"
-                         "  const unsigned i = threadIdx.x;\n"
-                         "  if (i < 16u) data[i] = i;\n"
-                         "  out[i] = data[i] + 1u;\n"
-                         "}\n";
-  nlohmann::json entry = {{"kernel", "half_written"}, {"grid", "1"}, {"block", "32"},
-                          {"args", {"u32[32]:undefined", "u32[32]:zeros"}}};
-  KernelFileRequest request = request_of(entry, file);
-  KernelFileResult result = run_kernel_file(request);
-  INFO(result.message << messages(result));
-  REQUIRE(result.status == RunStatus::completed);
-  REQUIRE(result.trace.diagnostics.size() == 1);
-  const Diagnostic& d = result.trace.diagnostics[0];
+  CheckedSnippet run;
+  run_checked_snippet(run, "races_undefined_arg", "half_written",
+                      "extern \"C\" __global__ void half_written(unsigned* data, unsigned* out) {\n"
+                      "  const unsigned i = threadIdx.x;\n"
+                      "  if (i < 16u) data[i] = i;\n"
+                      "  out[i] = data[i] + 1u;\n"
+                      "}\n",
+                      {"u32[32]:undefined", "u32[32]:zeros"});
+  REQUIRE_MESSAGE(run.result.trace.diagnostics.size() == 1, messages(run.result));
+  const Diagnostic& d = run.result.trace.diagnostics[0];
   CHECK(d.kind == DiagnosticKind::uninitialized_global_read);
   CHECK(d.where.line == 4);
   CHECK(d.lanes == 0xffff0000u);
   CHECK(d.message.find("element 16 of the buffer of --arg 1") != std::string::npos);
 
-  request.check_races = request.check_uninitialized_shared = request.check_bounds = false;
-  result = run_kernel_file(request);
-  CHECK(result.status == RunStatus::completed);
-  CHECK(result.trace.diagnostics.empty());
-  fs::remove(file);
+  run.request.check_races = run.request.check_uninitialized_shared = run.request.check_bounds = false;
+  const KernelFileResult plain = run_kernel_file(run.request);
+  CHECK(plain.status == RunStatus::completed);
+  CHECK(plain.trace.diagnostics.empty());
 }
 
 TEST_CASE("a store of a local that nothing set is named with its lanes and line, under the uninit check only") {
   // Lanes 16-31 store `v` without having set it: GCC's -ftrivial-auto-var-init=pattern gives it
   // 0xfe bytes, and the stored cells hold that pattern whole. Lanes 0-15 store what they set.
-  const fs::path file = fs::path(WARPSIM_BINARY_DIR) / "tests" / "races_unset_local.cu";
-  std::ofstream(file) << "extern \"C\" __global__ void half_set(unsigned* out) {\n"
-                         "  unsigned v;\n"
-                         "  if (threadIdx.x < 16u) v = threadIdx.x;\n"
-                         "  out[threadIdx.x] = v;\n"
-                         "}\n";
-  nlohmann::json entry = {{"kernel", "half_set"}, {"grid", "1"}, {"block", "32"},
-                          {"args", {"u32[32]:zeros"}}};
-  KernelFileRequest request = request_of(entry, file);
-  KernelFileResult result = run_kernel_file(request);
-  INFO(result.message << messages(result));
-  REQUIRE(result.status == RunStatus::completed);
-  REQUIRE(result.trace.diagnostics.size() == 1);
-  const Diagnostic& d = result.trace.diagnostics[0];
+  CheckedSnippet run;
+  run_checked_snippet(run, "races_unset_local", "half_set",
+                      "extern \"C\" __global__ void half_set(unsigned* out) {\n"
+                      "  unsigned v;\n"
+                      "  if (threadIdx.x < 16u) v = threadIdx.x;\n"
+                      "  out[threadIdx.x] = v;\n"
+                      "}\n",
+                      {"u32[32]:zeros"});
+  REQUIRE_MESSAGE(run.result.trace.diagnostics.size() == 1, messages(run.result));
+  const Diagnostic& d = run.result.trace.diagnostics[0];
   CHECK(d.kind == DiagnosticKind::uninitialized_local_stored);
   CHECK(d.where.line == 4);
   CHECK(d.lanes == 0xffff0000u);
@@ -375,10 +384,10 @@ TEST_CASE("a store of a local that nothing set is named with its lanes and line,
   CHECK(d.message.find("stores to element 16 of the buffer of --arg 1") != std::string::npos);
   CHECK(d.message.find("0xfefefefe") != std::string::npos);
 
-  request.check_uninitialized_shared = false;  // races and bounds only
-  result = run_kernel_file(request);
-  CHECK(result.status == RunStatus::completed);
-  CHECK(result.trace.diagnostics.empty());
+  run.request.check_uninitialized_shared = false;  // races and bounds only
+  const KernelFileResult unchecked = run_kernel_file(run.request);
+  CHECK(unchecked.status == RunStatus::completed);
+  CHECK(unchecked.trace.diagnostics.empty());
 }
 
 TEST_CASE("bad check names and unchecked code are refused, not ignored") {
