@@ -343,6 +343,16 @@ void on_crash(int signal, siginfo_t* info, void* context) {
                     "%sbefore the crash, %s; a value read there may be the address that faulted",
                     used != 0 ? "; " : "", note);
     }
+    // Under --check uninit never-set locals hold a known pattern: one in a register at the fault
+    // is the likeliest source of the wild index or pointer.
+    if (const std::uint64_t value = runtime::never_set_register(context, state().never_set_fill);
+        signal == SIGSEGV && value != 0) {
+      const std::size_t used = std::strlen(memory);
+      std::snprintf(memory + used, sizeof memory - used,
+                    "%sa register held 0x%llx, the pattern of a local nothing set: the address may "
+                    "come from a variable read before it was set (an index or a pointer)",
+                    used != 0 ? "; " : "", static_cast<unsigned long long>(value));
+    }
     // Plain digits and a file name: snprintf with %llu/%u/%s is safe enough for a dying process.
     char line[2600];
     const int n = std::snprintf(

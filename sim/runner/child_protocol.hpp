@@ -98,6 +98,10 @@ struct StopReport {
   std::uint32_t spin_lanes = 0;
   char spin_file[512] = {};
   std::uint32_t spin_line = 0;
+  // A general register at the fault that held the never-set pattern (LaunchOptions::
+  // never_set_fill as a 32-bit value, or sign-extended): the address was likely computed from a
+  // local nothing set. 0: none (or the pattern is unknown).
+  std::uint64_t never_set_register = 0;
   std::uint32_t frame_count = 0;
   // Offsets into the kernel's shared object of the faulting pc (exact) and the return addresses
   // (minus one, so they fall inside the call) that lie in it, innermost first.

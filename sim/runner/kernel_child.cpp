@@ -18,6 +18,7 @@
 #include "child_protocol.hpp"
 #include "sandbox_process.hpp"
 #include "warpsim/code_lines.hpp"
+#include "warpsim/crash_note.hpp"
 
 namespace warpsim::runner {
 namespace {
@@ -31,6 +32,7 @@ struct CrashContext {
   std::uintptr_t kernel_bias = 0;  // load address: object offset = address - bias
   std::uintptr_t shared_base = 0;   // the block's dynamic shared memory, ending at ...
   std::uintptr_t shared_guard = 0;  // ... this PROT_NONE page
+  std::uint8_t never_set_fill = 0;  // LaunchOptions::never_set_fill
 };
 CrashContext g_crash;
 
@@ -96,7 +98,10 @@ void on_stop_signal(int signal, siginfo_t* info, void* context) {
   report.fault_address = has_address ? reinterpret_cast<std::uintptr_t>(info->si_addr) : 0;
   report.pc = program_counter(context);
   report.stack_pointer = stack_pointer(context);
-  if (signal == SIGSEGV) report.write_access = write_access(context);
+  if (signal == SIGSEGV) {
+    report.write_access = write_access(context);
+    report.never_set_register = runtime::never_set_register(context, g_crash.never_set_fill);
+  }
 
   const LanePosition position = current_lane_position();
   report.have_lane = position.running ? 1 : 0;
@@ -295,6 +300,7 @@ void run_child(const ChildJob& job) {
   setrlimit(RLIMIT_CORE, &no_core);
   g_crash.result_fd = job.result_fd;
   g_crash.buffers = job.buffers;
+  g_crash.never_set_fill = job.options.never_set_fill;
   install_stop_handlers();
   // The memory checks name their lines through addr2line after the launch, which the syscall
   // filter would stop: a helper started before it runs addr2line instead.

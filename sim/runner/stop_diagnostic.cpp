@@ -65,11 +65,22 @@ std::string signal_description(const StopReport& report, std::size_t stack_bytes
         return "stack overflow: the lane used more than its " + std::to_string(stack_bytes / 1024) +
                " KiB stack (deep recursion or large local arrays?)";
       }
-      return std::string("invalid memory ") +
-             (report.write_access == 1   ? "write"
-              : report.write_access == 0 ? "read"
-                                         : "access") +
-             " at address " + hex;
+      {
+        std::string text = std::string("invalid memory ") +
+                           (report.write_access == 1   ? "write"
+                            : report.write_access == 0 ? "read"
+                                                       : "access") +
+                           " at address " + hex;
+        if (report.never_set_register != 0) {
+          char value[32];
+          std::snprintf(value, sizeof value, "0x%llx",
+                        static_cast<unsigned long long>(report.never_set_register));
+          text += std::string("; a register held ") + value +
+                  ", the pattern of a local nothing set: the address may come from a variable "
+                  "read before it was set (an index or a pointer)";
+        }
+        return text;
+      }
     case SIGBUS:
       return std::string("bus error (misaligned or unmapped access) at address ") + hex;
     case SIGFPE:

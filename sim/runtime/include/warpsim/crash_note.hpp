@@ -4,11 +4,19 @@
 // crash; a fault handler reads it (the report would otherwise lose the finding with the process).
 #pragma once
 
+#include <cstdint>
+
 namespace warpsim::runtime {
 
 // "" or one sentence naming the read (lane, element, line); safe to call in a signal handler.
 const char* undefined_read_note() noexcept;
 // At the start of each launch.
 void clear_undefined_read_note() noexcept;
+
+// A general register of a fault's context (a signal handler's ucontext_t) that holds the 32-bit
+// pattern of `fill` (LaunchOptions::never_set_fill), alone, sign-extended or doubled: an index or
+// pointer computed from a local nothing set is the likeliest wild address. 0: none, or `fill` 0.
+// Safe in a signal handler.
+std::uint64_t never_set_register(const void* context, std::uint8_t fill) noexcept;
 
 }  // namespace warpsim::runtime
