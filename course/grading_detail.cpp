@@ -132,17 +132,17 @@ void find_step(const Exercise& e, FailureDetail& d) {
   // last one recorded before the access the first of them names (the lanes as the race or the
   // read happened); without one (a finding before any step), the first that differs from the
   // reference's, as without checks.
-  for (const Diagnostic& diagnostic : sub.trace.diagnostics) {
-    if (step) break;
-    if (runner::is_memory_finding(diagnostic.kind) && diagnostic.step_before >= 0 &&
-        static_cast<std::size_t>(diagnostic.step_before) < sub.trace.steps.size()) {
-      step = static_cast<std::size_t>(diagnostic.step_before);
-      d.step_reason = "the last step recorded before the access the memory checks named first (" +
-                      std::string(to_string(diagnostic.kind)) + " at " +
-                      site_text(sub.trace, diagnostic.where) + " by block " +
-                      std::to_string(diagnostic.block) + " warp " +
-                      std::to_string(diagnostic.warp) + ")";
-    }
+  const auto finding = std::find_if(
+      sub.trace.diagnostics.begin(), sub.trace.diagnostics.end(), [&](const Diagnostic& diagnostic) {
+        return runner::is_memory_finding(diagnostic.kind) && diagnostic.step_before >= 0 &&
+               static_cast<std::size_t>(diagnostic.step_before) < sub.trace.steps.size();
+      });
+  if (!step && finding != sub.trace.diagnostics.end()) {
+    step = static_cast<std::size_t>(finding->step_before);
+    d.step_reason = "the last step recorded before the access the memory checks named first (" +
+                    std::string(to_string(finding->kind)) + " at " +
+                    site_text(sub.trace, finding->where) + " by block " +
+                    std::to_string(finding->block) + " warp " + std::to_string(finding->warp) + ")";
   }
   const auto not_memory = std::find_if(
       sub.trace.diagnostics.begin(), sub.trace.diagnostics.end(),

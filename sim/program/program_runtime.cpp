@@ -347,11 +347,12 @@ void on_crash(int signal, siginfo_t* info, void* context) {
     // is the likeliest source of the wild index or pointer.
     if (const std::uint64_t value = runtime::never_set_register(context, state().never_set_fill);
         signal == SIGSEGV && value != 0) {
-      const std::size_t used = std::strlen(memory);
-      std::snprintf(memory + used, sizeof memory - used,
-                    "%sa register held 0x%llx, the pattern of a local nothing set: the address may "
-                    "come from a variable read before it was set (an index or a pointer)",
-                    used != 0 ? "; " : "", static_cast<unsigned long long>(value));
+      std::size_t used = std::strlen(memory);
+      if (used != 0 && used + 2 < sizeof memory) {
+        std::memcpy(memory + used, "; ", 3);
+        used += 2;
+      }
+      runtime::never_set_register_text(value, memory + used, sizeof memory - used);
     }
     // Plain digits and a file name: snprintf with %llu/%u/%s is safe enough for a dying process.
     char line[2600];

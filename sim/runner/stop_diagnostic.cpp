@@ -9,6 +9,7 @@
 #include "sandbox_process.hpp"
 #include "subprocess.hpp"
 #include "warpsim/code_lines.hpp"
+#include "warpsim/crash_note.hpp"
 #include "warpsim/diagnostic_text.hpp"
 
 namespace warpsim::runner {
@@ -72,12 +73,9 @@ std::string signal_description(const StopReport& report, std::size_t stack_bytes
                                                        : "access") +
                            " at address " + hex;
         if (report.never_set_register != 0) {
-          char value[32];
-          std::snprintf(value, sizeof value, "0x%llx",
-                        static_cast<unsigned long long>(report.never_set_register));
-          text += std::string("; a register held ") + value +
-                  ", the pattern of a local nothing set: the address may come from a variable "
-                  "read before it was set (an index or a pointer)";
+          char hint[200];
+          runtime::never_set_register_text(report.never_set_register, hint, sizeof hint);
+          text += std::string("; ") + hint;
         }
         return text;
       }

@@ -2,6 +2,7 @@
 
 #include <ucontext.h>
 
+#include <cstdio>
 #include <initializer_list>
 
 namespace warpsim::runtime {
@@ -22,6 +23,13 @@ std::uint64_t never_set_register(const void* context, std::uint8_t fill) noexcep
   (void)fill;
 #endif
   return 0;
+}
+
+void never_set_register_text(std::uint64_t value, char* out, std::size_t size) noexcept {
+  std::snprintf(out, size,
+                "a register held 0x%llx, the pattern of a local nothing set: the address may come "
+                "from a variable read before it was set (an index or a pointer)",
+                static_cast<unsigned long long>(value));
 }
 
 }  // namespace warpsim::runtime

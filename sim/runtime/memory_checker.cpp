@@ -301,6 +301,31 @@ facts::MemoryPlace memory_place(const CheckedMemory& memory, std::uint64_t byte_
   return p;
 }
 
+// The line of code site `site` (1-based into `lines`, as Stamp::site), its file entered in the
+// trace; line 0 where unknown.
+SourceLine line_of_site(std::uint64_t site, const std::vector<CodeLine>& lines, Trace& trace) {
+  SourceLine at{};
+  if (site != 0 && site - 1u < lines.size() && !lines[site - 1u].file.empty()) {
+    at.file = trace.file_index(lines[site - 1u].file);
+    at.line = lines[site - 1u].line;
+  }
+  return at;
+}
+
+// A memory finding at `at`'s lane and line, `count` times.
+Diagnostic memory_diagnostic(DiagnosticKind kind, std::string message, const facts::MemoryAccess& at,
+                             LaneMask lanes, std::uint64_t count) {
+  Diagnostic d;
+  d.kind = kind;
+  d.message = std::move(message);
+  d.lanes = lanes;
+  d.block = at.block;
+  d.warp = at.thread / kWarpSize;
+  d.where = at.where;
+  d.occurrences = count;
+  return d;
+}
+
 char g_undefined_read_note[768];
 std::atomic<bool> g_undefined_read_claimed{false};
 std::atomic<bool> g_undefined_read_ready{false};
@@ -368,30 +393,11 @@ void MemoryChecker::report_uninitialized(const Region& region, std::uintptr_t ad
 void MemoryChecker::add_diagnostics(Trace& trace) {
   settle_pending_reads();
   const std::vector<CodeLine> lines = code_lines(sites_);
-  const auto where = [&](Stamp stamp) {
-    SourceLine at{};
-    const std::size_t index = stamp.site - 1u;
-    if (stamp.site != 0 && index < lines.size() && !lines[index].file.empty()) {
-      at.file = trace.file_index(lines[index].file);
-      at.line = lines[index].line;
-    }
-    return at;
-  };
+  const auto where = [&](Stamp stamp) { return line_of_site(stamp.site, lines, trace); };
   const auto place = [&](const RaceRecord& record) {
     return memory_place(regions_[record.region].memory, record.offset, record.access_size);
   };
-  const auto diagnostic = [](DiagnosticKind kind, std::string message, const facts::MemoryAccess& at,
-                             LaneMask lanes, std::uint64_t count) {
-    Diagnostic d;
-    d.kind = kind;
-    d.message = std::move(message);
-    d.lanes = lanes;
-    d.block = at.block;
-    d.warp = at.thread / kWarpSize;
-    d.where = at.where;
-    d.occurrences = count;
-    return d;
-  };
+  const auto diagnostic = memory_diagnostic;
 
   // One diagnostic per pair of lines, whichever ran first, with the widest example (threads of
   // two blocks, else of two warps): that says which barrier is missing.
@@ -539,13 +545,8 @@ void MemoryChecker::add_never_set_stores(Trace& trace, const std::vector<CodeLin
           Found f;
           f.site = static_cast<std::uint16_t>(write.site);
           f.stored.place = memory_place(region.memory, address - region.begin, kCellBytes);
-          SourceLine at{};
-          if (write.site - 1u < lines.size() && !lines[write.site - 1u].file.empty()) {
-            at.file = trace.file_index(lines[write.site - 1u].file);
-            at.line = lines[write.site - 1u].line;
-          }
           f.stored.read = {full_block(write), static_cast<std::uint32_t>(write.thread), true,
-                           false, at};
+                           false, line_of_site(write.site, lines, trace)};
           found.push_back(f);
           known = found.end() - 1;
         }
@@ -558,15 +559,10 @@ void MemoryChecker::add_never_set_stores(Trace& trace, const std::vector<CodeLin
     }
   }
   for (const Found& f : found) {
-    Diagnostic d;
-    d.kind = DiagnosticKind::uninitialized_local_stored;
-    d.message = uninitialized_local_stored_message(f.stored, fill, trace.files);
-    d.lanes = f.stored.lanes;
-    d.block = f.stored.read.block;
-    d.warp = f.stored.read.thread / kWarpSize;
-    d.where = f.stored.read.where;
-    d.occurrences = f.count;
-    trace.diagnostics.push_back(std::move(d));
+    trace.diagnostics.push_back(memory_diagnostic(
+        DiagnosticKind::uninitialized_local_stored,
+        uninitialized_local_stored_message(f.stored, fill, trace.files), f.stored.read,
+        f.stored.lanes, f.count));
   }
 }
 

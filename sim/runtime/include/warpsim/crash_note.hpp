@@ -4,6 +4,7 @@
 // crash; a fault handler reads it (the report would otherwise lose the finding with the process).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace warpsim::runtime {
@@ -18,5 +19,8 @@ void clear_undefined_read_note() noexcept;
 // pointer computed from a local nothing set is the likeliest wild address. 0: none, or `fill` 0.
 // Safe in a signal handler.
 std::uint64_t never_set_register(const void* context, std::uint8_t fill) noexcept;
+// What a crash report says of such a register's `value`, into `out` (truncated to `size`): "a
+// register held 0x..., the pattern of a local nothing set: ...". Safe in a signal handler.
+void never_set_register_text(std::uint64_t value, char* out, std::size_t size) noexcept;
 
 }  // namespace warpsim::runtime
