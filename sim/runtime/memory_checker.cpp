@@ -73,7 +73,7 @@ void MemoryChecker::make_current(bool on) {
 }
 
 void MemoryChecker::begin_block(std::uint64_t block) {
-  settle_pending_reads();
+  end_block();
   block_ = block;
   start_clocks();
   std::fill(barrier_clock_.begin(), barrier_clock_.end(), 0);
@@ -391,7 +391,7 @@ void MemoryChecker::report_uninitialized(const Region& region, std::uintptr_t ad
 }
 
 void MemoryChecker::add_diagnostics(Trace& trace) {
-  settle_pending_reads();
+  end_block();
   const std::vector<CodeLine> lines = code_lines(sites_);
   const auto where = [&](Stamp stamp) { return line_of_site(stamp.site, lines, trace); };
   const auto place = [&](const RaceRecord& record) {
@@ -515,54 +515,71 @@ void MemoryChecker::add_diagnostics(Trace& trace) {
   }
 }
 
-void MemoryChecker::add_never_set_stores(Trace& trace, const std::vector<CodeLine>& lines) {
-  // A 4-byte cell whose last write in this launch wrote all of it, and which now holds the fill
-  // pattern whole: a thread stored a local nothing had set (a float, int or pointer of 0xfe
-  // bytes: -1.69e38, -16843010). Global memory only: shared memory is per block and gone.
+void MemoryChecker::end_block() {
+  settle_pending_reads();
+  if (!checks_.uninitialized_shared || never_set_fill_ == 0) return;
+  for (Region& region : regions_) {
+    if (!region.memory.shared) continue;
+    if (region.written_low < region.written_high) {
+      note_never_set_stores(region, region.written_low, region.written_high);
+    }
+    region.written_low = SIZE_MAX;
+    region.written_high = 0;
+  }
+}
+
+void MemoryChecker::note_never_set_stores(const Region& region, std::size_t from_cell,
+                                          std::size_t to_cell) {
+  // A float, int or pointer of the fill's bytes (0xfe: -1.69e38, -16843010) that a thread stored
+  // whole, with nothing written over it since: a local nothing had set.
+  if (region.shadow == nullptr) return;
   const std::uint32_t fill = std::uint32_t{never_set_fill_} * 0x01010101u;
-  struct Found {
-    std::uint16_t site = 0;
-    facts::UninitializedRead stored;
-    std::uint64_t count = 0;
-  };
-  std::vector<Found> found;
-  for (const Region& region : regions_) {
-    if (region.memory.shared || region.shadow == nullptr) continue;
-    for (std::size_t chunk = 0; chunk < region.chunks; ++chunk) {
-      if (region.stored[kWrites * region.chunks + chunk] == 0) continue;
-      const std::size_t last = std::min(region.cells, (chunk + 1) * kChunkCells);
-      for (std::size_t cell = chunk * kChunkCells; cell < last; ++cell) {
-        const Stamp write = region.shadow[kWrites * region.cells + cell];
-        if (write.site == 0 || write.bytes != 0xf || write.atomic != 0) continue;
-        const std::uintptr_t address = region.base + cell * kCellBytes;
-        if (address < region.begin || address + kCellBytes > region.end) continue;
-        std::uint32_t value = 0;
-        std::memcpy(&value, reinterpret_cast<const void*>(address), sizeof value);
-        if (value != fill) continue;
-        auto known = std::find_if(found.begin(), found.end(),
-                                  [&](const Found& f) { return f.site == write.site; });
-        if (known == found.end()) {
-          Found f;
-          f.site = static_cast<std::uint16_t>(write.site);
-          f.stored.place = memory_place(region.memory, address - region.begin, kCellBytes);
-          f.stored.read = {full_block(write), static_cast<std::uint32_t>(write.thread), true,
-                           false, line_of_site(write.site, lines, trace)};
-          found.push_back(f);
-          known = found.end() - 1;
-        }
-        ++known->count;
-        const facts::MemoryAccess& first = known->stored.read;
-        if (full_block(write) == first.block && write.thread / kWarpSize == first.thread / kWarpSize) {
-          known->stored.lanes |= lane_bit(static_cast<int>(write.thread % kWarpSize));
-        }
+  const std::uint64_t this_block = block_ & ((std::uint64_t{1} << kBlockBits) - 1);
+  const auto index = static_cast<std::size_t>(&region - regions_.data());
+  for (std::size_t chunk = from_cell / kChunkCells; chunk * kChunkCells < to_cell; ++chunk) {
+    if (region.stored[kWrites * region.chunks + chunk] == 0) continue;
+    const std::size_t last = std::min(to_cell, (chunk + 1) * kChunkCells);
+    for (std::size_t cell = std::max(from_cell, chunk * kChunkCells); cell < last; ++cell) {
+      const Stamp write = region.shadow[kWrites * region.cells + cell];
+      if (write.site == 0 || write.bytes != 0xf || write.atomic != 0) continue;
+      if (region.memory.shared && write.block != this_block) continue;  // another block's
+      const std::uintptr_t address = region.base + cell * kCellBytes;
+      if (address < region.begin || address + kCellBytes > region.end) continue;
+      std::uint32_t value = 0;
+      std::memcpy(&value, reinterpret_cast<const void*>(address), sizeof value);
+      if (value != fill) continue;
+      auto known = std::find_if(never_set_stores_.begin(), never_set_stores_.end(),
+                                [&](const NeverSetStore& s) {
+                                  return s.site == write.site && s.region == index;
+                                });
+      if (known == never_set_stores_.end()) {
+        never_set_stores_.push_back({static_cast<std::uint16_t>(write.site), index,
+                                     address - region.begin, full_block(write),
+                                     static_cast<std::uint32_t>(write.thread), 0, 0});
+        known = never_set_stores_.end() - 1;
+      }
+      ++known->count;
+      if (full_block(write) == known->block && write.thread / kWarpSize == known->thread / kWarpSize) {
+        known->lanes |= lane_bit(static_cast<int>(write.thread % kWarpSize));
       }
     }
   }
-  for (const Found& f : found) {
+}
+
+void MemoryChecker::add_never_set_stores(Trace& trace, const std::vector<CodeLine>& lines) {
+  for (const Region& region : regions_) {
+    if (!region.memory.shared) note_never_set_stores(region, 0, region.cells);
+  }
+  const std::uint32_t fill = std::uint32_t{never_set_fill_} * 0x01010101u;
+  for (const NeverSetStore& s : never_set_stores_) {
+    facts::UninitializedRead stored;
+    stored.place = memory_place(regions_[s.region].memory, s.offset, kCellBytes);
+    stored.read = {s.block, s.thread, true, false, line_of_site(s.site, lines, trace)};
+    stored.lanes = s.lanes;
     trace.diagnostics.push_back(memory_diagnostic(
         DiagnosticKind::uninitialized_local_stored,
-        uninitialized_local_stored_message(f.stored, fill, trace.files), f.stored.read,
-        f.stored.lanes, f.count));
+        uninitialized_local_stored_message(stored, fill, trace.files), stored.read, stored.lanes,
+        s.count));
   }
 }
 

@@ -46,7 +46,7 @@ class MemoryChecker {
   // (Diagnostic::step_before). nullptr (the default): steps are not recorded.
   void watch_steps(const StepLog* steps) { steps_ = steps; }
   // The byte the kernel's compiler fills never-set locals with (LaunchOptions::never_set_fill; 0:
-  // unknown): with the uninitialised-read check, a store of that pattern to global memory is
+  // unknown): with the uninitialised-read check, a store of that pattern to global or shared memory is
   // named (uninitialized_local_stored).
   void set_never_set_fill(std::uint8_t fill) { never_set_fill_ = fill; }
   void block_barrier();
@@ -137,6 +137,9 @@ class MemoryChecker {
     }
     CheckedMemory memory;
     bool pattern = false;  // memory.undefined_pattern, and uninitialized_global is checked
+    // Shared memory: the cells written since the block began lie in [written_low, written_high)
+    // (what end_block looks through; a block that writes 32 cells of 48 KiB costs 32 looks).
+    std::size_t written_low = SIZE_MAX, written_high = 0;
   };
   struct RaceRecord {
     std::size_t region = 0;
@@ -219,6 +222,10 @@ class MemoryChecker {
       }
     }
     region.store(kWrites, cell, now);
+    if (shared) {
+      region.written_low = std::min(region.written_low, cell);
+      region.written_high = std::max(region.written_high, cell + 1);
+    }
     region.clear(kFirstReads, cell);
     region.clear(kSecondReads, cell);
     return false;
@@ -259,8 +266,26 @@ class MemoryChecker {
   std::uint64_t block_ = 0;
   const StepLog* steps_ = nullptr;
   std::uint8_t never_set_fill_ = 0;
-  // The stores of never_set_fill_'s pattern left in global memory: one diagnostic per line.
+  // Stores of never_set_fill_'s pattern whole: a 4-byte cell whose last write in this launch (in
+  // shared memory: in this block) wrote all of it, plainly, and which holds the pattern when its
+  // memory is looked at: shared memory at each block's end (end_block), global memory at the
+  // launch's. One record per store site (and memory), the first store's place and thread, with
+  // the lanes of that thread's warp and block that stored it too.
+  struct NeverSetStore {
+    std::uint16_t site = 0;
+    std::size_t region = 0;
+    std::uint64_t offset = 0;
+    std::uint64_t block = 0;
+    std::uint32_t thread = 0;
+    LaneMask lanes = 0;
+    std::uint64_t count = 0;
+  };
+  std::vector<NeverSetStore> never_set_stores_;
+  void note_never_set_stores(const Region& region, std::size_t from_cell, std::size_t to_cell);
   void add_never_set_stores(Trace& trace, const std::vector<CodeLine>& lines);
+  // What a block leaves to be settled when it ends: its pending shared reads, and the never-set
+  // values stored to its shared memory (which the next block's start or the launch's end ends).
+  void end_block();
   // The last step recorded so far (-1: none, or no steps recorded).
   std::int64_t last_step() const {
     return steps_ != nullptr ? static_cast<std::int64_t>(steps_->size()) - 1 : -1;

@@ -123,10 +123,11 @@ struct CheckedSnippet {
   ~CheckedSnippet() { fs::remove(file); }
 };
 void run_checked_snippet(CheckedSnippet& run, const std::string& name, const std::string& kernel,
-                         const std::string& source, const std::vector<std::string>& args) {
+                         const std::string& source, const std::vector<std::string>& args,
+                         const std::string& grid = "1", const std::string& block = "32") {
   run.file = fs::path(WARPSIM_BINARY_DIR) / "tests" / (name + ".cu");
   std::ofstream(run.file) << source;
-  const nlohmann::json entry = {{"kernel", kernel}, {"grid", "1"}, {"block", "32"}, {"args", args}};
+  const nlohmann::json entry = {{"kernel", kernel}, {"grid", grid}, {"block", block}, {"args", args}};
   run.request = request_of(entry, run.file);
   run.result = run_kernel_file(run.request);
   REQUIRE_MESSAGE(run.result.status == RunStatus::completed, run.result.message << messages(run.result));
@@ -383,6 +384,40 @@ TEST_CASE("a store of a local that nothing set is named with its lanes and line,
   CHECK(d.occurrences == 16);
   CHECK(d.message.find("stores to element 16 of the buffer of --arg 1") != std::string::npos);
   CHECK(d.message.find("0xfefefefe") != std::string::npos);
+
+  run.request.check_uninitialized_shared = false;  // races and bounds only
+  const KernelFileResult unchecked = run_kernel_file(run.request);
+  CHECK(unchecked.status == RunStatus::completed);
+  CHECK(unchecked.trace.diagnostics.empty());
+}
+
+TEST_CASE("a never-set local stored to shared memory is named at its store, in every block") {
+  // Threads 40-63 of each 64-thread block store `v` unset into s[]; thread 0 sums s[] into out:
+  // the sum is no pattern, so only the shared cells show it, when each block ends (the next
+  // block's threads overwrite them). One finding: line 5, warp 1's lanes 8-31, 24 stores a block.
+  CheckedSnippet run;
+  run_checked_snippet(run, "races_unset_shared", "partial_sum",
+                      "extern \"C\" __global__ void partial_sum(const unsigned* in, unsigned* out) {\n"
+                      "  __shared__ unsigned s[64];\n"
+                      "  unsigned v;\n"
+                      "  if (threadIdx.x < 40u) v = in[threadIdx.x];\n"
+                      "  s[threadIdx.x] = v;\n"
+                      "  __syncthreads();\n"
+                      "  if (threadIdx.x == 0) {\n"
+                      "    unsigned t = 0;\n"
+                      "    for (unsigned i = 0; i < 64u; ++i) t += s[i];\n"
+                      "    out[blockIdx.x] = t;\n"
+                      "  }\n"
+                      "}\n",
+                      {"u32[64]:iota", "u32[2]:zeros"}, "2", "64");
+  REQUIRE_MESSAGE(run.result.trace.diagnostics.size() == 1, messages(run.result));
+  const Diagnostic& d = run.result.trace.diagnostics[0];
+  CHECK(d.kind == DiagnosticKind::uninitialized_local_stored);
+  CHECK(d.where.line == 5);
+  CHECK(d.lanes == 0xffffff00u);
+  CHECK(d.occurrences == 48);
+  CHECK(d.message.find("stores to s[40] (shared memory)") != std::string::npos);
+  CHECK(d.message.find("block 0") != std::string::npos);
 
   run.request.check_uninitialized_shared = false;  // races and bounds only
   const KernelFileResult unchecked = run_kernel_file(run.request);
