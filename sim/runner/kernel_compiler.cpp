@@ -656,7 +656,7 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
     check_flags = std::move(*flags);
   }
 
-  const Expected<std::string> cub_dir = translated_cub_headers(toolchain);
+  const Expected<std::string> cub_dir = translated_cccl_headers(toolchain);
   if (!cub_dir) return fail(cub_dir.error().message);
 
   // Lines are read from a kernel object only when a lane crashes or runs past the time limit
@@ -802,7 +802,7 @@ std::vector<Expected<CompiledKernel>> compile_kernels(const Toolchain& toolchain
               Expected<CompiledKernel>(fail(version.error().message)));
     return results;
   }
-  if (auto cub = translated_cub_headers(toolchain); !cub) {
+  if (auto cub = translated_cccl_headers(toolchain); !cub) {
     std::fill(results.begin(), results.end(), Expected<CompiledKernel>(fail(cub.error().message)));
     return results;
   }

@@ -979,7 +979,16 @@ class Translator {
                        shift_amount ? "true" : "false"));
   }
 
+  // `vote.ballot.sync.b32`, as cub writes it, is `vote.sync.ballot.b32`: ptxas takes .sync on
+  // either side of the mode (shfl, vote, match, redux), so the mode moves after it.
+  void sync_before_mode() {
+    if (parts_.size() == 4 && parts_[2] == "sync" && parts_[1] != "sync") {
+      std::swap(parts_[1], parts_[2]);
+    }
+  }
+
   std::string shfl() {
+    sync_before_mode();
     if (parts_.size() != 4 || parts_[1] != "sync") {
       throw Unsupported{"shfl without .sync is not valid on sm_70 and later; shfl.sync.MODE.b32 runs"};
     }
@@ -999,6 +1008,7 @@ class Translator {
   }
 
   std::string vote() {
+    sync_before_mode();
     if (parts_.size() != 4 || parts_[1] != "sync") {
       throw Unsupported{"vote without .sync is not valid on sm_70 and later; vote.sync runs"};
     }
@@ -1022,6 +1032,7 @@ class Translator {
   }
 
   std::string match() {
+    sync_before_mode();
     if (parts_.size() != 4 || parts_[1] != "sync") throw Unsupported{"match.sync.any or match.sync.all runs"};
     const PtxType t = type_part(3, {"b32", "b64"});
     expect_operands(3);
@@ -1034,6 +1045,7 @@ class Translator {
   }
 
   std::string redux() {
+    sync_before_mode();
     if (parts_.size() != 4 || parts_[1] != "sync") throw Unsupported{"redux.sync runs"};
     const std::string_view op = parts_[2];
     const bool arithmetic = op == "add" || op == "min" || op == "max";

@@ -34,10 +34,30 @@ std::string qualified_member_aliases(const std::string& text) {
   return std::regex_replace(text, alias, "using $1 = $2::cub::$1<");
 }
 
+std::string read_file_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Writes `text` as the translated copy of `source` (under `root`) into `building`.
+Expected<void> write_translated(const fs::path& building, const fs::path& root,
+                                const fs::path& source, const std::string& text) {
+  const fs::path target = building / root.filename() / fs::relative(source, root);
+  std::error_code error;
+  fs::create_directories(target.parent_path(), error);
+  std::ofstream out(target, std::ios::binary);
+  out << "#line 1 \"" << source.string() << "\"\n" << text;
+  if (!out) return fail(ErrorKind::file, "cannot write " + target.string() + ": " + std::strerror(errno));
+  return {};
+}
+
 }  // namespace
 
-Expected<std::string> translated_cub_headers(const Toolchain& toolchain) {
+Expected<std::string> translated_cccl_headers(const Toolchain& toolchain) {
   const fs::path cub = fs::path(toolchain.libcudacxx_dir) / "cub";
+  const fs::path thrust = fs::path(toolchain.libcudacxx_dir) / "thrust";
   if (toolchain.libcudacxx_dir.empty() || !fs::is_directory(cub)) return Expected<std::string>("");
   // The toolkit's cub (its version header stands for the whole) and this library's translator.
   ContentHash key;
@@ -52,22 +72,44 @@ Expected<std::string> translated_cub_headers(const Toolchain& toolchain) {
   for (auto it = fs::recursive_directory_iterator(cub, error);
        !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
     if (!it->is_regular_file()) continue;
-    std::ifstream in(it->path(), std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    std::string contents = text.str();
+    std::string contents = read_file_text(it->path());
     const bool block = fs::relative(it->path(), cub).string().rfind("block/", 0) == 0;
     const std::string aliases_qualified = block ? qualified_member_aliases(contents) : contents;
     if (contents.find("asm") == std::string::npos && aliases_qualified == contents) continue;
-    contents = aliases_qualified;
-    const fs::path target = building / "cub" / fs::relative(it->path(), cub);
-    fs::create_directories(target.parent_path(), error);
-    std::ofstream out(target, std::ios::binary);
-    out << "#line 1 \"" << it->path().string() << "\"\n"
-        << rewrite_inline_ptx(contents, UnsupportedPtx::runtime_stop);
-    if (!out) return fail(ErrorKind::file, "cannot write " + target.string() + ": " + std::strerror(errno));
+    if (auto written = write_translated(building, cub, it->path(),
+                                        rewrite_inline_ptx(aliases_qualified,
+                                                           UnsupportedPtx::runtime_stop));
+        !written) {
+      return written.error();
+    }
   }
   if (error) return fail(ErrorKind::file, "cannot read " + cub.string() + ": " + error.message());
+  for (auto it = fs::recursive_directory_iterator(thrust, error);
+       !error && fs::is_directory(thrust) && it != fs::recursive_directory_iterator();
+       it.increment(error)) {
+    if (!it->is_regular_file()) continue;
+    const std::string contents = read_file_text(it->path());
+    if (contents.find("<<<") == std::string::npos) continue;
+    // The launch's configuration goes through members named as the built-ins (a
+    // cudaLaunchConfig_t's gridDim and blockDim), which the shim's macros would swallow.
+    std::string launches = rename_host_builtins(rewrite_launches(contents));
+    if (launches == contents) continue;  // only in comments and strings
+    // triple_chevron launches every cub kernel as `k`, a pointer: the launch is named by the
+    // function it points to (warpsim/function_names.hpp), "cub::DeviceReduceKernel".
+    const std::string by_pointer = "::warpsim::shim::launch_kernel(\"k\", ";
+    for (std::size_t at = launches.find(by_pointer); at != std::string::npos;
+         at = launches.find(by_pointer, at)) {
+      const std::string named =
+          "::warpsim::shim::launch_kernel(::warpsim::function_name_at("
+          "reinterpret_cast<const void*>(k), \"k\"), ";
+      launches.replace(at, by_pointer.size(), named);
+      at += named.size();
+    }
+    if (auto written = write_translated(building, thrust, it->path(), launches); !written) {
+      return written.error();
+    }
+  }
+  if (error) return fail(ErrorKind::file, "cannot read " + thrust.string() + ": " + error.message());
   std::ofstream(building / "complete") << "translated from " << cub.string() << "\n";
   fs::rename(building, dir, error);
   if (error) {

@@ -111,6 +111,14 @@ TEST_CASE("each form becomes calls of warpsim/inline_ptx.hpp on widths PTX gives
     CHECK(has(s64.code, "::warpsim::ptx::bfind(static_cast<std::int64_t>(warpsim_ptx_1), true)"));
     CHECK_FALSE(translate_ptx(asm_of("bfind.b32 %0, %1;", {{"=r", "d"}}, {{"r", "a"}})).ok());
   }
+  SUBCASE(".sync after the mode, as cub's radix sort writes its ballot (vote.ballot.sync.b32)") {
+    const PtxTranslation t = translate_ptx(asm_of(
+        "{ .reg .pred p; setp.ne.u32 p, %1, 0; vote.ballot.sync.b32 %0, p, 0xffffffff; }",
+        {{"=r", "m"}}, {{"r", "x"}}));
+    REQUIRE(t.ok());
+    CHECK(has(t.code, "::warpsim::ptx::vote_ballot(warpsim_ptx_r_p, "));
+    CHECK_FALSE(translate_ptx(asm_of("vote.ballot.b32 %0, p;", {{"=r", "m"}})).ok());
+  }
   SUBCASE("vabsdiff4's reduction form (stereoDisparity's __usad4)") {
     const PtxTranslation t = translate_ptx(asm_of("vabsdiff4.u32.u32.u32.add %0, %1, %2, %3;",
                                                   {{"=r", "d"}}, {{"r", "a"}, {"r", "b"}, {"r", "c"}}));

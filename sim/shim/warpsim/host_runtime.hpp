@@ -1011,6 +1011,7 @@ KernelLaunch<Call> launch_kernel(const char* kernel, const char* file, unsigned 
 // ---- pitched memory, launches without <<<>>>, occupancy, and what is declared only
 
 #include "warpsim/pitched_memory.hpp"
+#include "warpsim/function_names.hpp"
 #include "warpsim/kernel_addresses.hpp"
 #include "warpsim/launch_api.hpp"
 #include "warpsim/texture_types.hpp"

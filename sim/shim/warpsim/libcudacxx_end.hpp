@@ -20,3 +20,13 @@
 #pragma pop_macro("__launch_bounds__")
 #pragma pop_macro("__grid_constant__")
 #pragma pop_macro("printf")
+
+// CCCL asks GCC to unroll its loops fully (`#pragma GCC unroll 65534`, for nvcc's `#pragma
+// unroll`): unrolling changes no result, and GCC's unroller took minutes on cub's radix sort
+// (its 256-digit loops, nested). The simulator's build leaves its loops rolled.
+#ifdef _CCCL_PRAGMA_UNROLL
+#undef _CCCL_PRAGMA_UNROLL
+#undef _CCCL_PRAGMA_UNROLL_FULL
+#define _CCCL_PRAGMA_UNROLL(_N)
+#define _CCCL_PRAGMA_UNROLL_FULL()
+#endif
