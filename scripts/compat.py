@@ -203,6 +203,96 @@ def cuda_samples(root: Path) -> list[Program]:
 
 
 # ---------------------------------------------------------------------------------------------
+# HeCBench (src/<name>-cuda/): each program's Makefile says how nvcc builds and runs it, read with
+# `make -n -B run CC=nvcc` (a dry run: nothing is built in the checkout): the sources on nvcc's
+# lines, their -I, -D, -Xcompiler -fopenmp and -l flags, and the `./main ARGS` lines of `run`.
+
+# Libraries on nvcc's link line that a CPU run does not provide.
+LINK_NEEDS = {
+    "cublas": "cuBLAS", "cublasLt": "cuBLAS", "cufft": "cuFFT", "cusparse": "cuSPARSE",
+    "cusolver": "cuSOLVER", "curand": "cuRAND host API", "nvjpeg": "nvJPEG", "nvrtc": "NVRTC",
+    "cudnn": "cuDNN", "nccl": "NCCL", "mpi": "MPI", "nvshmem": "NVSHMEM", "cutensor": "cuTENSOR",
+    "GL": "graphics interop (OpenGL)", "glut": "graphics interop (OpenGL)",
+}
+SOURCE_SUFFIXES = (".cu", ".cpp", ".c", ".cc", ".cxx")
+
+
+def hecbench_program(folder: Path) -> Program:
+    name = folder.name
+    try:
+        dry = subprocess.run(["make", "-n", "-B", "run", "CC=nvcc", "CXX=nvcc", "LAUNCHER="],
+                             cwd=folder, capture_output=True, text=True, timeout=30)
+        lines = dry.stdout.splitlines() if dry.returncode == 0 else []
+    except (OSError, subprocess.TimeoutExpired):
+        lines = []
+    if not lines:
+        return Program(name, folder, [], needs=["no Makefile whose `run` target make can read"])
+    sources, includes, defines, host_flags, runs, needs = [], [], [], [], [], []
+    for line in lines:
+        try:
+            words = shlex.split(line)
+        except ValueError:
+            continue
+        if words and words[0].endswith("nvcc"):
+            i = 1
+            while i < len(words):
+                w = words[i]
+                value = words[i + 1] if i + 1 < len(words) else ""
+                if w in ("-I", "-D", "-Xcompiler", "-l", "-o", "-arch"):
+                    i += 1
+                    w = w + value if w in ("-I", "-D", "-l") else w + " " + value
+                if w.startswith("-I"):
+                    d = (folder / w[2:]).resolve()
+                    if d not in includes:
+                        includes.append(d)
+                elif w.startswith("-D"):
+                    if w[2:] not in defines:
+                        defines.append(w[2:])
+                elif w.startswith("-Xcompiler "):
+                    host_flags += [f for f in w.split(" ", 1)[1].split(",")
+                                   if f == "-fopenmp" and f not in host_flags]
+                elif w in ("-fopenmp",) and w not in host_flags:
+                    host_flags.append(w)
+                elif w.startswith("-l"):
+                    need = LINK_NEEDS.get(w[2:])
+                    if need and need not in needs:
+                        needs.append(need)
+                elif w.endswith(SOURCE_SUFFIXES) and not w.startswith("-"):
+                    source = (folder / w).resolve()
+                    if source not in sources:
+                        sources.append(source)
+                i += 1
+        elif words and words[0].startswith("./"):
+            runs.append(words[1:])
+    if not sources:
+        needs.append("no nvcc build in its Makefile (" + (lines[0][:60] if lines else "") + ")")
+    for source in sources:
+        if source.exists():
+            for need in source_needs(source.read_text(errors="replace")):
+                if need not in needs:
+                    needs.append(need)
+    # Inputs the suite keeps outside its repository (src/data/..., downloaded by a script, or
+    # tracked by DVC: a NAME.dvc file stands for them).
+    absent = sorted({a for r in runs for a in r
+                     if "/" in a and not a.startswith("-") and not (folder / a).exists()})
+    dvc = sorted(f.name for f in folder.glob("*.dvc"))
+    if absent:
+        needs.append(f"input files not in the checkout ({absent[0]})")
+    elif dvc:
+        needs.append(f"input files not in the checkout (DVC: {dvc[0]})")
+    return Program(name, folder, sources, runs or [[]], include_dirs=includes,
+                   definitions=defines, needs=needs, host_flags=host_flags)
+
+
+def hecbench(root: Path) -> list[Program]:
+    folders = sorted(d for d in (root / "src").glob("*-cuda") if d.is_dir())
+    if not folders:
+        raise ValueError("no src/*-cuda folders")
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        return list(pool.map(hecbench_program, folders))
+
+
+# ---------------------------------------------------------------------------------------------
 # Rodinia (the CUDA half: cuda/<benchmark>/). Each benchmark has an explicit recipe: the sources
 # its Makefile compiles (less the .cu files that another source #includes, which the Makefile
 # does not compile on their own either), its include folders and -D flags, its arguments (the
@@ -804,12 +894,15 @@ def merged(fresh: list[Outcome], every_program: dict, args: argparse.Namespace,
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("suite", choices=["cuda-samples", "rodinia"])
+    parser.add_argument("suite", choices=["cuda-samples", "rodinia", "hecbench"])
     parser.add_argument("checkout", type=Path, help="a checkout of the suite (kept outside the repo)")
     parser.add_argument("--warpsim", default=str(REPO / "build/release/cli/warpsim"))
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--time-limit", type=float, default=120)
     parser.add_argument("--only", default="", help="comma-separated program names")
+    parser.add_argument("--every", type=int, default=1,
+                        help="a sample of a large suite: every Nth program in name order "
+                             "(after --only)")
     parser.add_argument("--all", action="store_true",
                         help="also run programs that need more than a CPU")
     parser.add_argument("--gpu", action="store_true", help="run each with exec --gpu")
@@ -854,6 +947,8 @@ def main() -> int:
     try:
         if args.suite == "cuda-samples":
             programs = cuda_samples(checkout)
+        elif args.suite == "hecbench":
+            programs = hecbench(checkout)
         else:
             samples = args.samples or next((c for c in (checkout.parent / "cuda-samples/Common",)
                                             if c.is_dir()), None)
@@ -870,6 +965,8 @@ def main() -> int:
     if args.only:
         wanted = set(args.only.split(","))
         programs = [p for p in programs if p.name in wanted]
+    if args.every > 1:
+        programs = sorted(programs, key=lambda p: p.name)[::args.every]
     if args.rewrite:
         programs = []
     elif not programs:
@@ -877,7 +974,7 @@ def main() -> int:
         return 2
 
     def category(p: Program) -> str:
-        return p.folder.parent.name if args.suite == "cuda-samples" else "rodinia"
+        return p.folder.parent.name if args.suite == "cuda-samples" else args.suite
 
     outcomes = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
