@@ -199,3 +199,37 @@ TEST_CASE("fast-math functions: within CUDA's documented error, with its special
   CHECK(__saturatef(NAN) == 0.0f);
   CHECK(__float_as_uint(__powf(0.0f, 0.0f)) == 0x7fffffffu);  // 2^(0 * log2 0) = 2^NaN
 }
+
+TEST_CASE("CUDA 12.8's __nv_atomic_* functions: GCC's __atomic_* shapes with a scope, on any order") {
+  unsigned count = 5;
+  CHECK(__nv_atomic_fetch_add(&count, 3u, __NV_ATOMIC_RELAXED, __NV_THREAD_SCOPE_BLOCK) == 5u);
+  CHECK(__nv_atomic_fetch_sub(&count, 1, __NV_ATOMIC_ACQ_REL) == 8u);  // scope left out: system
+  CHECK(__nv_atomic_load_n(&count, __NV_ATOMIC_ACQUIRE, __NV_THREAD_SCOPE_DEVICE) == 7u);
+  int signed_value = -4;
+  CHECK(__nv_atomic_fetch_min(&signed_value, -9, __NV_ATOMIC_RELAXED, __NV_THREAD_SCOPE_DEVICE) == -4);
+  CHECK(__nv_atomic_fetch_max(&signed_value, 2, __NV_ATOMIC_RELAXED, __NV_THREAD_SCOPE_DEVICE) == -9);
+  CHECK(signed_value == 2);
+  unsigned long long bits = 0xf0;
+  CHECK(__nv_atomic_fetch_or(&bits, 0x0full, __NV_ATOMIC_SEQ_CST, __NV_THREAD_SCOPE_SYSTEM) == 0xf0u);
+  CHECK(__nv_atomic_fetch_and(&bits, 0x3cull, __NV_ATOMIC_SEQ_CST, __NV_THREAD_SCOPE_SYSTEM) == 0xffu);
+  CHECK(__nv_atomic_fetch_xor(&bits, 0x3full, __NV_ATOMIC_SEQ_CST, __NV_THREAD_SCOPE_SYSTEM) == 0x3cu);
+  CHECK(bits == 0x03u);
+
+  float value = 1.5f;
+  __nv_atomic_store_n(&value, 2.5f, __NV_ATOMIC_RELEASE, __NV_THREAD_SCOPE_DEVICE);
+  float loaded = 0.0f;
+  __nv_atomic_load(&value, &loaded, __NV_ATOMIC_ACQUIRE, __NV_THREAD_SCOPE_DEVICE);
+  CHECK(loaded == 2.5f);
+  CHECK(__nv_atomic_exchange_n(&value, 4.0f, __NV_ATOMIC_ACQ_REL, __NV_THREAD_SCOPE_DEVICE) == 2.5f);
+
+  unsigned expected = 6;
+  CHECK_FALSE(__nv_atomic_compare_exchange_n(&count, &expected, 40u, false, __NV_ATOMIC_ACQ_REL,
+                                             __NV_ATOMIC_RELAXED, __NV_THREAD_SCOPE_DEVICE));
+  CHECK(expected == 7u);  // what it held
+  CHECK(__nv_atomic_compare_exchange_n(&count, &expected, 40u, true, __NV_ATOMIC_ACQ_REL,
+                                       __NV_ATOMIC_RELAXED, __NV_THREAD_SCOPE_DEVICE));
+  CHECK(count == 40u);
+  volatile unsigned flag = 1;
+  CHECK(__nv_atomic_load_n(&flag, __NV_ATOMIC_RELAXED, __NV_THREAD_SCOPE_SYSTEM) == 1u);
+  __nv_atomic_thread_fence(__NV_ATOMIC_SEQ_CST, __NV_THREAD_SCOPE_DEVICE);
+}

@@ -51,6 +51,7 @@
 #include "warpsim/device_assert.hpp"
 #include "warpsim/warp_intrinsics.hpp"
 #include "warpsim/atomics.hpp"
+#include "warpsim/nv_atomics.hpp"
 #include "warpsim/device_math.hpp"
 #include "warpsim/float_intrinsics.hpp"
 #include "warpsim/integer_intrinsics.hpp"
