@@ -1,6 +1,8 @@
 // Forward progress for kernel files: every loop of the user's file counts a tick per iteration
 // (device::spin_tick, sim/runtime/forward_progress.cpp), so that a lane spinning on a flag that
 // another lane or warp sets yields to them, as Volta+ scheduling lets it.
+#include <algorithm>
+#include <cstdlib>
 #include <string>
 
 #include "source_tokens.hpp"
@@ -43,11 +45,36 @@ std::size_t do_tail(const std::vector<Token>& tokens, std::size_t k) {
   return tokens.size();
 }
 
+// The `for` loops an OpenMP `collapse(N)` joins into one, but for the innermost: their bodies
+// must stay the next loop itself (a tick before it would break the perfect nest OpenMP needs:
+// "not enough for loops to collapse"). Host code, such as a program's CPU reference.
+std::vector<bool> collapsed_loops(std::string_view source, const std::vector<Token>& tokens) {
+  std::vector<bool> collapsed(tokens.size(), false);
+  for (std::size_t at = source.find("#pragma"); at != std::string_view::npos;
+       at = source.find("#pragma", at + 1)) {
+    const std::size_t line_end = std::min(source.find('\n', at), source.size());
+    const std::string_view line = source.substr(at, line_end - at);
+    const std::size_t clause = line.find("collapse(");
+    if (line.find("omp") == std::string_view::npos || clause == std::string_view::npos) continue;
+    const int count = std::atoi(std::string(line.substr(clause + 9)).c_str());
+    std::size_t k = 0;
+    while (k < tokens.size() && tokens[k].offset < line_end) ++k;
+    for (int level = 1; level < count; ++level) {
+      if (k + 1 >= tokens.size() || tokens[k].text != "for" || tokens[k + 1].text != "(") break;
+      collapsed[k] = true;
+      k = after_parentheses(tokens, k + 1);
+      while (k < tokens.size() && tokens[k].text == "{") ++k;
+    }
+  }
+  return collapsed;
+}
+
 }  // namespace
 
 std::string insert_loop_ticks(std::string_view source) {
   const std::string stripped = strip_for_scan(source);
   const std::vector<Token> tokens = tokenize(stripped);
+  const std::vector<bool> collapsed = collapsed_loops(source, tokens);
   std::vector<bool> ends_do(tokens.size(), false);
   std::vector<std::size_t> at;  // source offsets that get a tick, ascending
   for (std::size_t k = 0; k < tokens.size(); ++k) {
@@ -59,7 +86,7 @@ std::string insert_loop_ticks(std::string_view source) {
       continue;
     }
     const bool loop = token.text == "for" || (token.text == "while" && !ends_do[k]);
-    if (!loop || k + 1 >= tokens.size() || tokens[k + 1].text != "(") continue;
+    if (!loop || k + 1 >= tokens.size() || tokens[k + 1].text != "(" || collapsed[k]) continue;
     const std::size_t body = after_parentheses(tokens, k + 1);
     if (body >= tokens.size()) continue;  // unbalanced: left for the compiler to reject
     at.push_back(tokens[body - 1].offset + 1);

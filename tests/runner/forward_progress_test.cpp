@@ -66,6 +66,25 @@ TEST_CASE("every for, while and do loop of a kernel file ticks once per iteratio
         "}\n");
 }
 
+TEST_CASE("loops an OpenMP collapse(N) joins stay a perfect nest: only the innermost ticks") {
+  // HeCBench's gelu reference: `#pragma omp parallel for collapse(2)` over two loops.
+  const std::string source =
+      "void ref(float* y, int b, int n) {\n"
+      "  #pragma omp parallel for collapse(2)\n"
+      "  for (int i = 0; i < b; i++)\n"
+      "    for (int j = 0; j < n; j++) y[i * n + j] = 0;\n"
+      "  for (int k = 0; k < n; k++) y[k] += 1;\n"
+      "}\n";
+  const std::string tick = " if (::warpsim::device::spin_tick(), false) {} else ";
+  CHECK(warpsim::runner::insert_loop_ticks(source) ==
+        "void ref(float* y, int b, int n) {\n"
+        "  #pragma omp parallel for collapse(2)\n"
+        "  for (int i = 0; i < b; i++)\n"
+        "    for (int j = 0; j < n; j++)" + tick + " y[i * n + j] = 0;\n"
+        "  for (int k = 0; k < n; k++)" + tick + " y[k] += 1;\n"
+        "}\n");
+}
+
 TEST_CASE("a lane that waits for a later lane of its warp completes, and the warp regroups") {
   const KernelFileResult r = warpsim::run_kernel_file(
       request("lane_waits_for_later_lane", 32, {warpsim::zeros<int>(1), warpsim::zeros<int>(33)}));
