@@ -96,6 +96,13 @@ Expected<std::string> translated_cccl_headers(const Toolchain& toolchain) {
     if (launches == contents) continue;  // only in comments and strings
     // triple_chevron launches every cub kernel as `k`, a pointer: the launch is named by the
     // function it points to (warpsim/function_names.hpp), "cub::DeviceReduceKernel".
+    // And the GPU side of exec --gpu does not see the launch (it rewrites the user's <<<>>>
+    // only): recorded as made without <<<>>>, never paired with the GPU's launches.
+    for (std::size_t at = launches.find("::warpsim::shim::launch_config(");
+         at != std::string::npos; at = launches.find("::warpsim::shim::launch_config(", at + 1)) {
+      launches.replace(at, std::string_view("::warpsim::shim::launch_config(").size(),
+                       "::warpsim::shim::library_launch_config(");
+    }
     const std::string by_pointer = "::warpsim::shim::launch_kernel(\"k\", ";
     for (std::size_t at = launches.find(by_pointer); at != std::string::npos;
          at = launches.find(by_pointer, at)) {

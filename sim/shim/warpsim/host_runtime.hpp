@@ -788,14 +788,23 @@ struct LaunchConfig {
   std::size_t shared_bytes = 0;
   cudaStream_t stream = nullptr;
   bool cooperative = false;  // cudaLaunchCooperativeKernel's: every block resident at once
-  // Made through a runtime function (cudaLaunchKernel, ...), not <<<>>>: exec --gpu's GPU side
-  // does not see it (warpsim/launch_buffers.hpp).
+  // Made through a runtime function (cudaLaunchKernel, ...), not <<<>>>, or by a <<<>>> inside a
+  // library's header (cub's, through Thrust's triple_chevron): exec --gpu's GPU side does not see
+  // it (warpsim/launch_buffers.hpp).
   bool without_chevrons = false;
 };
 
 inline LaunchConfig launch_config(dim3 grid, dim3 block, std::size_t shared_bytes = 0,
                                   cudaStream_t stream = nullptr) {
   return {grid, block, shared_bytes, stream};
+}
+// A <<<>>> launch in a CUDA library's header, which the runner rewrites there
+// (toolkit_headers.hpp) but which the GPU side of exec --gpu does not rewrite, so does not see.
+inline LaunchConfig library_launch_config(dim3 grid, dim3 block, std::size_t shared_bytes = 0,
+                                          cudaStream_t stream = nullptr) {
+  LaunchConfig config = launch_config(grid, block, shared_bytes, stream);
+  config.without_chevrons = true;
+  return config;
 }
 // A launch made by a runtime function (cudaLaunchKernel, cudaLaunchCooperativeKernel,
 // cudaLaunchKernelEx, a kernel node) rather than <<<>>>.

@@ -5,19 +5,22 @@
 // simulator stops such a warp as a deadlock; this prints, per lane, what the GPU returned.
 // Built with nvcc and run by tests/shim/record_per_lane_masks.sh.
 #include <cstdio>
+#include <cstdlib>
 
 __device__ unsigned lanemask_lt() { return (1u << (threadIdx.x & 31)) - 1u; }
 
-// 0: the mask is the lanes below (bscan); 1: the lanes below and the caller; 2: the lanes above.
+// 0: the mask is the lanes below (bscan); 1: the lanes below and the caller; 2: the lanes above;
+// 3: every lane (well defined: the control).
 __global__ void ballots(const int* in, unsigned* out, int form) {
   const unsigned lane = threadIdx.x & 31;
   unsigned mask = lanemask_lt();
   if (form == 1) mask |= 1u << lane;
   if (form == 2) mask = ~(mask | (1u << lane));
+  if (form == 3) mask = 0xffffffffu;
   out[threadIdx.x] = __ballot_sync(mask, in[threadIdx.x] > 0);
 }
 
-int main() {
+int main(int argc, char** argv) {
   int host_in[32];
   for (int i = 0; i < 32; ++i) host_in[i] = (i * 7) % 5 - 1;  // 0-3 positive, some not
   int* in;
@@ -25,18 +28,25 @@ int main() {
   cudaMalloc(&in, sizeof host_in);
   cudaMalloc(&out, 32 * sizeof(unsigned));
   cudaMemcpy(in, host_in, sizeof host_in, cudaMemcpyHostToDevice);
+  const int only = argc > 1 ? std::atoi(argv[1]) : -1;  // one form (0-3), or all four
   unsigned predicates = 0;
   for (int i = 0; i < 32; ++i) predicates |= (host_in[i] > 0 ? 1u : 0u) << i;
-  std::printf("predicates (lanes with in > 0): 0x%08x\n", predicates);
+  if (only <= 0) std::printf("predicates (lanes with in > 0): 0x%08x\n", predicates);
   const char* names[] = {"mask = lanes below the caller (bscan)", "mask = lanes below and the caller",
-                         "mask = lanes above the caller"};
-  for (int form = 0; form < 3; ++form) {
+                         "mask = lanes above the caller", "mask = every lane (well defined)"};
+  for (int form = 0; form < 4; ++form) {
+    if (only >= 0 && form != only) continue;
     cudaMemset(out, 0, 32 * sizeof(unsigned));
     ballots<<<1, 32>>>(in, out, form);
     const cudaError_t error = cudaDeviceSynchronize();
+    std::printf("%s: %s\n", names[form], cudaGetErrorString(error));
+    if (error != cudaSuccess) {
+      // The error is sticky: the context is gone, so nothing more can run in this process.
+      std::printf("  (no lane results: the launch did not complete)\n");
+      return 0;
+    }
     unsigned result[32];
     cudaMemcpy(result, out, sizeof result, cudaMemcpyDeviceToHost);
-    std::printf("%s: %s\n", names[form], cudaGetErrorString(error));
     for (int lane = 0; lane < 32; ++lane) {
       std::printf("  lane %2d: 0x%08x%s", lane, result[lane], lane % 4 == 3 ? "\n" : "");
     }
