@@ -10,13 +10,16 @@
 __device__ unsigned lanemask_lt() { return (1u << (threadIdx.x & 31)) - 1u; }
 
 // 0: the mask is the lanes below (bscan); 1: the lanes below and the caller; 2: the lanes above;
-// 3: every lane (well defined: the control).
+// 3: every lane (well defined: the control); 4: no lane (every mask 0); 5: the lanes below, but
+// lane 0's mask is its own bit (no mask is empty, only lane 0 names itself).
 __global__ void ballots(const int* in, unsigned* out, int form) {
   const unsigned lane = threadIdx.x & 31;
   unsigned mask = lanemask_lt();
   if (form == 1) mask |= 1u << lane;
   if (form == 2) mask = ~(mask | (1u << lane));
   if (form == 3) mask = 0xffffffffu;
+  if (form == 4) mask = 0u;
+  if (form == 5 && lane == 0) mask = 1u;
   out[threadIdx.x] = __ballot_sync(mask, in[threadIdx.x] > 0);
 }
 
@@ -28,13 +31,14 @@ int main(int argc, char** argv) {
   cudaMalloc(&in, sizeof host_in);
   cudaMalloc(&out, 32 * sizeof(unsigned));
   cudaMemcpy(in, host_in, sizeof host_in, cudaMemcpyHostToDevice);
-  const int only = argc > 1 ? std::atoi(argv[1]) : -1;  // one form (0-3), or all four
+  const int only = argc > 1 ? std::atoi(argv[1]) : -1;  // one form (0-5), or all six
   unsigned predicates = 0;
   for (int i = 0; i < 32; ++i) predicates |= (host_in[i] > 0 ? 1u : 0u) << i;
   if (only <= 0) std::printf("predicates (lanes with in > 0): 0x%08x\n", predicates);
   const char* names[] = {"mask = lanes below the caller (bscan)", "mask = lanes below and the caller",
-                         "mask = lanes above the caller", "mask = every lane (well defined)"};
-  for (int form = 0; form < 4; ++form) {
+                         "mask = lanes above the caller", "mask = every lane (well defined)",
+                         "mask = 0 in every lane", "mask = lanes below the caller, lane 0's its own bit"};
+  for (int form = 0; form < 6; ++form) {
     if (only >= 0 && form != only) continue;
     cudaMemset(out, 0, 32 * sizeof(unsigned));
     ballots<<<1, 32>>>(in, out, form);
