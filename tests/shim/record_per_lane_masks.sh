@@ -23,5 +23,5 @@ trap 'rm -rf "$(dirname "$probe")"' EXIT
   echo "## $nvcc -arch=sm_90 tests/shim/gpu_probes/per_lane_masks.cu"
   "$nvcc" -arch=sm_90 -o "$probe" "$root/tests/shim/gpu_probes/per_lane_masks.cu"
   # One process per form: a trap ends the process's CUDA context.
-  for form in 0 1 2 3 4 5; do "$probe" "$form"; done
+  for form in 0 1 2 3 4 5 6; do "$probe" "$form"; done
 } 2>&1 | tee "$root/docs/gpu-runs/per-lane-masks.txt"

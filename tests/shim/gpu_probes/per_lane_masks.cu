@@ -11,7 +11,8 @@ __device__ unsigned lanemask_lt() { return (1u << (threadIdx.x & 31)) - 1u; }
 
 // 0: the mask is the lanes below (bscan); 1: the lanes below and the caller; 2: the lanes above;
 // 3: every lane (well defined: the control); 4: no lane (every mask 0); 5: the lanes below, but
-// lane 0's mask is its own bit (no mask is empty, only lane 0 names itself).
+// lane 0's mask is its own bit (no mask is empty, only lane 0 names itself); 6: lanes 0-15 in
+// every lane (one mask, which lanes 16-31 are not in: the spec's [HW90] case on an H100).
 __global__ void ballots(const int* in, unsigned* out, int form) {
   const unsigned lane = threadIdx.x & 31;
   unsigned mask = lanemask_lt();
@@ -20,6 +21,7 @@ __global__ void ballots(const int* in, unsigned* out, int form) {
   if (form == 3) mask = 0xffffffffu;
   if (form == 4) mask = 0u;
   if (form == 5 && lane == 0) mask = 1u;
+  if (form == 6) mask = 0x0000ffffu;
   out[threadIdx.x] = __ballot_sync(mask, in[threadIdx.x] > 0);
 }
 
@@ -31,14 +33,15 @@ int main(int argc, char** argv) {
   cudaMalloc(&in, sizeof host_in);
   cudaMalloc(&out, 32 * sizeof(unsigned));
   cudaMemcpy(in, host_in, sizeof host_in, cudaMemcpyHostToDevice);
-  const int only = argc > 1 ? std::atoi(argv[1]) : -1;  // one form (0-5), or all six
+  const int only = argc > 1 ? std::atoi(argv[1]) : -1;  // one form (0-6), or all seven
   unsigned predicates = 0;
   for (int i = 0; i < 32; ++i) predicates |= (host_in[i] > 0 ? 1u : 0u) << i;
   if (only <= 0) std::printf("predicates (lanes with in > 0): 0x%08x\n", predicates);
   const char* names[] = {"mask = lanes below the caller (bscan)", "mask = lanes below and the caller",
                          "mask = lanes above the caller", "mask = every lane (well defined)",
-                         "mask = 0 in every lane", "mask = lanes below the caller, lane 0's its own bit"};
-  for (int form = 0; form < 6; ++form) {
+                         "mask = 0 in every lane", "mask = lanes below the caller, lane 0's its own bit",
+                         "mask = 0x0000ffff in every lane"};
+  for (int form = 0; form < 7; ++form) {
     if (only >= 0 && form != only) continue;
     cudaMemset(out, 0, 32 * sizeof(unsigned));
     ballots<<<1, 32>>>(in, out, form);
