@@ -272,10 +272,23 @@ def hecbench_program(folder: Path) -> Program:
                 if need not in needs:
                     needs.append(need)
     # Inputs the suite keeps outside its repository (src/data/..., downloaded by a script, or
-    # tracked by DVC: a NAME.dvc file stands for them).
+    # tracked by DVC: a NAME.dvc file stands for them): a path that is not there, or, in a
+    # program that opens files, a file name argument (NAME.EXT, not a number, an option or an
+    # output such as out.txt) that names no file.
+    texts = list(sources) + [f for f in folder.iterdir() if f.suffix in (".h", ".hpp", ".cuh")]
+    opens_files = any(re.search(r"\bfopen\b|fstream|\bopen\(", s.read_text(errors="replace"))
+                      for s in texts if s.is_file())
+    numeric = re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?[a-zA-Z]?$")
     absent = sorted({a for r in runs for a in r
-                     if "/" in a and not a.startswith("-") and not (folder / a).exists()})
+                     if not a.startswith("-") and not (folder / a).exists()
+                     and ("/" in a or (opens_files and not numeric.match(a) and "." in a
+                                       and not re.search(r"out|result", a, re.I)))})
     dvc = sorted(f.name for f in folder.glob("*.dvc"))
+    # A library the Makefile expects at a folder it leaves to the user (-I /path/to/GSL/include).
+    placeholders = [d for d in includes if not d.exists()]
+    if placeholders:
+        needs.append(f"a library its Makefile expects at {placeholders[0]}")
+        includes = [d for d in includes if d.exists()]
     if absent:
         needs.append(f"input files not in the checkout ({absent[0]})")
     elif dvc:
