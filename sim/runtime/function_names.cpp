@@ -58,22 +58,12 @@ std::vector<FunctionSymbol> function_symbols(const std::string& path) {
   const std::string image((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const auto sections = elf_section_headers(image);
   if (!sections) return found;
-  for (const Elf64_Shdr& table : *sections) {
-    if (table.sh_type != SHT_SYMTAB || table.sh_link >= sections->size()) continue;
-    const auto symbols = elf_section_bytes(image, table);
-    const auto strings = elf_section_bytes(image, (*sections)[table.sh_link]);
-    if (!symbols || !strings) continue;
-    for (std::size_t k = 0; k < symbols->size() / sizeof(Elf64_Sym); ++k) {
-      Elf64_Sym symbol;
-      std::memcpy(&symbol, symbols->data() + k * sizeof symbol, sizeof symbol);
-      if (ELF64_ST_TYPE(symbol.st_info) != STT_FUNC || symbol.st_size == 0 ||
-          symbol.st_name >= strings->size()) {
-        continue;
-      }
-      found.push_back({symbol.st_value, symbol.st_value + symbol.st_size,
-                       std::string(strings->data() + symbol.st_name)});
+  elf_for_each_symbol(image, *sections, [&](const Elf64_Sym& symbol, const char* name) {
+    if (ELF64_ST_TYPE(symbol.st_info) == STT_FUNC && symbol.st_size != 0) {
+      found.push_back({symbol.st_value, symbol.st_value + symbol.st_size, name});
     }
-  }
+    return true;
+  });
   return found;
 }
 

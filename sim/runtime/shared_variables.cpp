@@ -73,31 +73,20 @@ std::vector<CheckedMemory> shared_variables_of(const void* address_in_object) {
   const auto sections = elf_section_headers(image);
   if (!sections) return found;
   std::uintptr_t block = 0;
-  for (const Elf64_Shdr& table : *sections) {
-    if (table.sh_type != SHT_SYMTAB || table.sh_link >= sections->size()) continue;
-    const auto symbols = elf_section_bytes(image, table);
-    const auto strings = elf_section_bytes(image, (*sections)[table.sh_link]);
-    if (!symbols || !strings) continue;
-    for (std::size_t k = 0; k < symbols->size() / sizeof(Elf64_Sym); ++k) {
-      Elf64_Sym symbol;
-      std::memcpy(&symbol, symbols->data() + k * sizeof symbol, sizeof symbol);
-      if (ELF64_ST_TYPE(symbol.st_info) != STT_TLS || symbol.st_size == 0 ||
-          symbol.st_name >= strings->size()) {
-        continue;
-      }
-      const char* raw = strings->data() + symbol.st_name;
-      if (std::strncmp(raw, "_ZGV", 4) == 0 || std::strncmp(raw, "_ZTH", 4) == 0 ||
-          std::strncmp(raw, "_ZTW", 4) == 0) {
-        continue;  // guard variables and TLS init/wrapper functions
-      }
-      std::string name = variable_name(raw);
-      if (name.empty()) continue;
-      if (block == 0) block = tls_block(map->l_addr);
-      if (block == 0) return found;
-      found.push_back({reinterpret_cast<const void*>(block + symbol.st_value), symbol.st_size,
-                       std::move(name), 0, true});
+  elf_for_each_symbol(image, *sections, [&](const Elf64_Sym& symbol, const char* raw) {
+    if (ELF64_ST_TYPE(symbol.st_info) != STT_TLS || symbol.st_size == 0) return true;
+    if (std::strncmp(raw, "_ZGV", 4) == 0 || std::strncmp(raw, "_ZTH", 4) == 0 ||
+        std::strncmp(raw, "_ZTW", 4) == 0) {
+      return true;  // guard variables and TLS init/wrapper functions
     }
-  }
+    std::string name = variable_name(raw);
+    if (name.empty()) return true;
+    if (block == 0) block = tls_block(map->l_addr);
+    if (block == 0) return false;
+    found.push_back({reinterpret_cast<const void*>(block + symbol.st_value), symbol.st_size,
+                     std::move(name), 0, true});
+    return true;
+  });
   return found;
 }
 

@@ -53,4 +53,23 @@ inline std::optional<std::string_view> elf_section_name(std::string_view image,
   return rest.substr(0, rest.find('\0'));
 }
 
+// Calls `visit(symbol, name)` for each symbol of `image`'s symbol tables (SHT_SYMTAB) whose name
+// lies within its string table, in order, until `visit` returns false.
+template <class Visit>
+void elf_for_each_symbol(std::string_view image, const std::vector<Elf64_Shdr>& sections,
+                         Visit visit) {
+  for (const Elf64_Shdr& table : sections) {
+    if (table.sh_type != SHT_SYMTAB || table.sh_link >= sections.size()) continue;
+    const std::optional<std::string_view> symbols = elf_section_bytes(image, table);
+    const std::optional<std::string_view> strings = elf_section_bytes(image, sections[table.sh_link]);
+    if (!symbols || !strings) continue;
+    for (std::size_t k = 0; k < symbols->size() / sizeof(Elf64_Sym); ++k) {
+      Elf64_Sym symbol;
+      std::memcpy(&symbol, symbols->data() + k * sizeof symbol, sizeof symbol);
+      if (symbol.st_name >= strings->size()) continue;
+      if (!visit(symbol, strings->data() + symbol.st_name)) return;
+    }
+  }
+}
+
 }  // namespace warpsim
