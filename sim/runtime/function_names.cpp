@@ -3,9 +3,7 @@
 #include "warpsim/function_names.hpp"
 
 #include <cxxabi.h>
-#include <dlfcn.h>
 #include <elf.h>
-#include <link.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -14,10 +12,12 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "warpsim/elf_sections.hpp"
+#include "warpsim/loaded_object.hpp"
 
 namespace warpsim {
 namespace {
@@ -82,20 +82,13 @@ const char* function_name_at(const void* address, const char* fallback) {
     return known->second.empty() ? fallback : known->second.c_str();
   }
   std::string& name = names->by_address[address];
-  Dl_info info{};
-  link_map* map = nullptr;
-  if (dladdr1(address, &info, reinterpret_cast<void**>(&map), RTLD_DL_LINKMAP) == 0 ||
-      map == nullptr) {
-    return fallback;
-  }
-  const std::string path = info.dli_fname != nullptr && info.dli_fname[0] != '\0'
-                               ? info.dli_fname
-                               : "/proc/self/exe";
-  auto object = names->objects.find(path);
+  const std::optional<LoadedObject> holder = loaded_object_holding(address);
+  if (!holder) return fallback;
+  auto object = names->objects.find(holder->path);
   if (object == names->objects.end()) {
-    object = names->objects.emplace(path, function_symbols(path)).first;
+    object = names->objects.emplace(holder->path, function_symbols(holder->path)).first;
   }
-  const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(address) - map->l_addr;
+  const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(address) - holder->bias;
   for (const FunctionSymbol& symbol : object->second) {
     if (offset < symbol.begin || offset >= symbol.end) continue;
     int status = 0;

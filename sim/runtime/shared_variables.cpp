@@ -13,6 +13,7 @@
 #include <memory>
 
 #include "warpsim/elf_sections.hpp"
+#include "warpsim/loaded_object.hpp"
 #include "warpsim/memory_checks.hpp"
 
 extern "C" void* __tls_get_addr(void*);  // the TLS ABI's allocator (x86-64 and AArch64 glibc)
@@ -59,16 +60,9 @@ std::string variable_name(const char* symbol) {
 
 std::vector<CheckedMemory> shared_variables_of(const void* address_in_object) {
   std::vector<CheckedMemory> found;
-  Dl_info info{};
-  link_map* map = nullptr;
-  if (dladdr1(address_in_object, &info, reinterpret_cast<void**>(&map), RTLD_DL_LINKMAP) == 0 ||
-      map == nullptr) {
-    return found;
-  }
-  const std::string path = info.dli_fname != nullptr && info.dli_fname[0] != '\0'
-                               ? info.dli_fname
-                               : "/proc/self/exe";
-  std::ifstream in(path, std::ios::binary);
+  const std::optional<LoadedObject> holder = loaded_object_holding(address_in_object);
+  if (!holder) return found;
+  std::ifstream in(holder->path, std::ios::binary);
   const std::string image((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const auto sections = elf_section_headers(image);
   if (!sections) return found;
@@ -81,7 +75,7 @@ std::vector<CheckedMemory> shared_variables_of(const void* address_in_object) {
     }
     std::string name = variable_name(raw);
     if (name.empty()) return true;
-    if (block == 0) block = tls_block(map->l_addr);
+    if (block == 0) block = tls_block(holder->bias);
     if (block == 0) return false;
     found.push_back({reinterpret_cast<const void*>(block + symbol.st_value), symbol.st_size,
                      std::move(name), 0, true});
