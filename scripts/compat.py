@@ -972,6 +972,9 @@ def main() -> int:
         print(f"compat.py: cannot read the suite at {checkout}: {error}", file=sys.stderr)
         return 2
     every_program = {p.name: p for p in programs}
+    if args.every < 1:
+        print(f"compat.py: --every {args.every}: give 1 or more", file=sys.stderr)
+        return 2
     if args.rewrite and not args.merge:
         print("compat.py: --rewrite rewrites the table from --merge JSON: give one", file=sys.stderr)
         return 2
