@@ -160,8 +160,6 @@ class BlockRunner {
   void stop_launch(LaunchStatus status, std::string message);
   // For crash and time-limit reports (async-signal-safe): steps so far and the spinning lanes.
   void spin_snapshot(LanePosition& position) const noexcept;
-  // The ticks the block may spin with no progress before it counts as a livelock.
-  std::uint64_t spin_limit_of_block() const noexcept;
   // The launch's memory checks, told of every __syncthreads and __syncwarp (nullptr: none).
   void set_checker(MemoryChecker* checker) { checker_ = checker; }
   // Findings go to `found` as they are made instead of into the trace (nullptr: the trace), for

@@ -34,10 +34,9 @@ struct LaunchOptions {
   std::uint64_t max_steps = 100'000'000; // warp-level steps before the run counts as runaway
   bool record_steps = true;              // false: count steps, keep only diagnostics
   // Forward progress: lanes that spin (loop iterations and atomics, counted as ticks) yield to
-  // the rest of the block every device::kSpinSliceTicks. When the block runs this many ticks per
-  // thread it has (times the block's thread count) with no warp-level step, block barrier or lane
-  // exit anywhere in it, the run ends as a livelock (status deadlock, message naming the spinning
-  // lanes and lines).
+  // the rest of the block every device::kSpinSliceTicks. When the block runs this many ticks with
+  // no warp-level step, block barrier or lane exit anywhere in it, the run ends as a livelock
+  // (status deadlock, message naming the spinning lanes and lines).
   std::uint64_t spin_limit = std::uint64_t{1} << 26;
   std::size_t stack_bytes = 256 * 1024;  // per-lane fiber stack
   SemanticsOptions semantics{};
