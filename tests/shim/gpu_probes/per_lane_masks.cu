@@ -3,7 +3,7 @@
 // is 0 and no lane names itself): undefined in CUDA (each caller must be in its mask, and every
 // lane a mask names must call with the same mask), so only the hardware says what happens. The
 // simulator stops such a warp as a deadlock; this prints, per lane, what the GPU returned.
-// Built with nvcc and run by tests/shim/record_per_lane_masks.sh.
+// Built with nvcc and run by tests/shim/record_mask_probes.sh.
 #include <cstdio>
 #include <cstdlib>
 
