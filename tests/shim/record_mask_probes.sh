@@ -26,10 +26,18 @@ header() {
   echo "## $nvcc -arch=sm_90 tests/shim/gpu_probes/$1.cu"
   "$nvcc" -arch=sm_90 -o "$work/$1" "$root/tests/shim/gpu_probes/$1.cu"
 }
+# The SASS lines that carry a collective or the warp's convergence, per kernel.
+sass() {
+  echo "## SASS of each kernel's collective and convergence instructions (cuobjdump -sass)"
+  "$cuobjdump" -sass "$work/$1" |
+    grep -E 'Function :|WARPSYNC|VOTE|SHFL|MATCH|REDUX|BPT|BMOV|BSSY|BSYNC' |
+    sed -E 's@/\*[0-9a-f]{4}\*/@@; s@ +/\* 0x[0-9a-f]+ \*/@@; s/ +;/;/; s/^[[:space:]]+/  /'
+}
 {
   header per_lane_masks
   # One process per form: a trap ends the process's CUDA context.
   for form in 0 1 2 3 4 5 6; do "$work/per_lane_masks" "$form"; done
+  sass per_lane_masks
 } 2>&1 | tee "$root/docs/gpu-runs/per-lane-masks.txt"
 {
   header caller_not_in_mask
@@ -41,8 +49,5 @@ header() {
       "$work/caller_not_in_mask" "$form" "$mask"
     done
   done
-  echo "## SASS of each form's collective (cuobjdump -sass, the lines naming the mask's use)"
-  "$cuobjdump" -sass "$work/caller_not_in_mask" |
-    grep -E 'Function :|WARPSYNC|VOTE|SHFL|MATCH|REDUX|BPT|NANOSLEEP|BMOV|WARPSYNC|BSSY|BSYNC|BAR|ISETP|LOP3|@' |
-    sed -E 's@/\*[0-9a-f]{4}\*/@@; s@ +/\* 0x[0-9a-f]+ \*/@@; s/ +;/;/; s/^ +/  /'
+  sass caller_not_in_mask
 } 2>&1 | tee "$root/docs/gpu-runs/caller-not-in-mask.txt"

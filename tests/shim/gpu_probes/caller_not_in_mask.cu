@@ -37,6 +37,15 @@
   X(syncwarp_const16, (__syncwarp(0x0000ffffu), v))               \
   X(syncwarp_arg, (__syncwarp(m), v))
 
+// The same calls after a loop whose trip count differs from lane to lane: the lanes diverge and
+// reconverge before the call, so the compiler cannot assume the warp is converged there.
+#define FORMS_AFTER_LOOP(X)                                       \
+  X(ballot_const16_after_loop, __ballot_sync(0x0000ffffu, v > 0)) \
+  X(ballot_arg_after_loop, __ballot_sync(m, v > 0))               \
+  X(shfl_arg_after_loop, __shfl_sync(m, v, 0))                    \
+  X(reduce_add_arg_after_loop, __reduce_add_sync(m, (unsigned)v)) \
+  X(syncwarp_arg_after_loop, (__syncwarp(m), v))
+
 #define KERNEL(name, expr)                                                      \
   __global__ void name(const int* in, unsigned* out, unsigned m) {              \
     const int v = in[threadIdx.x];                                              \
@@ -46,13 +55,22 @@
   }
 FORMS(KERNEL)
 
+#define KERNEL_AFTER_LOOP(name, expr)                                           \
+  __global__ void name(const int* in, unsigned* out, unsigned m) {              \
+    int v = in[threadIdx.x];                                                    \
+    for (unsigned i = 0; i < threadIdx.x % 3; ++i) v += in[(v + i) & 31];      \
+    (void)m;                                                                    \
+    out[threadIdx.x] = (unsigned)(expr);                                        \
+  }
+FORMS_AFTER_LOOP(KERNEL_AFTER_LOOP)
+
 using Kernel = void (*)(const int*, unsigned*, unsigned);
 struct Form {
   const char* name;
   Kernel kernel;
 };
 #define ENTRY(name, expr) {#name, name},
-static const Form forms[] = {FORMS(ENTRY)};
+static const Form forms[] = {FORMS(ENTRY) FORMS_AFTER_LOOP(ENTRY)};
 
 int main(int argc, char** argv) {
   if (argc < 3) {
