@@ -46,37 +46,111 @@ std::optional<std::size_t> template_open(const std::vector<Token>& tokens, std::
   return std::nullopt;
 }
 
-// Where the kernel expression before a `<<<` at token `k` begins: `k`, `ns::k`, `::k<T, 4>`,
-// `a::b<int>::k<8>`, `ns::template k<T>`, and in a macro `k##_kernel`. Returns `k` itself when no
-// expression precedes.
-std::size_t launch_target_start(const std::vector<Token>& tokens, std::size_t k) {
-  std::size_t start = k;
-  while (start > 0) {
-    std::size_t i = start - 1;
-    if (tokens[i].text == ">") {  // template arguments: back to the matching '<'
+// The `(` or `[` that opens the group closed by the `)` or `]` at `close`.
+std::optional<std::size_t> group_open(const std::vector<Token>& tokens, std::size_t close) {
+  int depth = 0;
+  for (std::size_t i = close + 1; i-- > 0;) {
+    const std::string_view text = tokens[i].text;
+    if (text == ")" || text == "]" || text == "}") ++depth;
+    if ((text == "(" || text == "[" || text == "{") && --depth == 0) {
+      return (text == "(") == (tokens[close].text == ")") ? std::optional(i) : std::nullopt;
+    }
+    if (text == ";") return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+// `->` at tokens `i - 1`, `i` (the tokenizer keeps `-` and `>` apart).
+bool is_arrow(const std::vector<Token>& tokens, std::size_t i) {
+  return i >= 1 && tokens[i].text == ">" && tokens[i - 1].text == "-" &&
+         tokens[i].offset == tokens[i - 1].offset + 1;
+}
+
+// Words before a parenthesized group that make it a condition or an operand, not a call.
+bool is_keyword_before_group(std::string_view word) {
+  return ends_qualification(word) || word == "if" || word == "while" || word == "for" ||
+         word == "switch" || word == "sizeof" || word == "alignof" || word == "decltype" ||
+         word == "catch" || word == "new" || word == "delete";
+}
+
+// Whether a group that opens right after token `i` is a call or a subscript of what ends at `i`
+// (`f(x)`, `t[i](x)`, `f(a)(b)`), not a condition or an operand (`if (c) (*fp)`).
+bool applies_to_left(const std::vector<Token>& tokens, std::size_t i) {
+  const std::string_view text = tokens[i].text;
+  if (tokens[i].kind == Kind::identifier) return !is_keyword_before_group(text);
+  if (text == "]") return true;
+  if (text != ")") return false;
+  const std::optional<std::size_t> open = group_open(tokens, i);
+  return open && *open > 0 && applies_to_left(tokens, *open - 1);
+}
+
+// Where a name ending at token `end` begins: `k`, `ns::k`, `::k<T, 4>`, `a::b<int>::k<8>`,
+// `ns::template k<T>`, and in a macro `k##_kernel`; nullopt when no name ends there.
+std::optional<std::size_t> name_start(const std::vector<Token>& tokens, std::size_t end) {
+  std::size_t i = end;
+  std::optional<std::size_t> start;
+  while (true) {
+    if (tokens[i].text == ">" && !is_arrow(tokens, i)) {  // template arguments: to the '<'
       const std::optional<std::size_t> open = template_open(tokens, i);
-      if (!open || *open == 0) return k;
+      if (!open || *open == 0) return std::nullopt;
       i = *open - 1;
     }
-    if (tokens[i].kind != Kind::identifier) break;
-    start = i;
+    if (tokens[i].kind != Kind::identifier) return start;
+    std::size_t at = i;
     // `a##b`: a pasted name in a macro
-    while (start >= 3 && tokens[start - 1].text == "#" && tokens[start - 2].text == "#" &&
-           tokens[start - 1].offset == tokens[start - 2].offset + 1 &&
-           tokens[start - 3].kind == Kind::identifier) {
-      start -= 3;
+    while (at >= 3 && tokens[at - 1].text == "#" && tokens[at - 2].text == "#" &&
+           tokens[at - 1].offset == tokens[at - 2].offset + 1 &&
+           tokens[at - 3].kind == Kind::identifier) {
+      at -= 3;
     }
-    if (start > 0 && tokens[start - 1].text == "template") --start;
-    if (start > 0 && tokens[start - 1].text == "::") {
-      --start;
-      const bool more = start > 0 && ((tokens[start - 1].kind == Kind::identifier &&
-                                       !ends_qualification(tokens[start - 1].text)) ||
-                                      tokens[start - 1].text == ">");
-      if (more) continue;
-    }
-    break;
+    if (at > 0 && tokens[at - 1].text == "template") --at;
+    start = at;
+    if (at == 0 || tokens[at - 1].text != "::") return start;
+    start = at - 1;
+    const bool more = at >= 2 && ((tokens[at - 2].kind == Kind::identifier &&
+                                   !ends_qualification(tokens[at - 2].text)) ||
+                                  tokens[at - 2].text == ">");
+    if (!more) return start;
+    i = at - 2;
   }
-  return start;
+}
+
+// Where the kernel expression before a `<<<` at token `k` begins. The expression is a name
+// (name_start) or any postfix expression that yields a kernel or a pointer to one, as nvcc takes
+// it: `form->kernel`, `table.k`, `kernels[i]`, `(*fp)`, `get()->k`. Returns `k` itself when no
+// expression precedes.
+std::size_t launch_target_start(const std::vector<Token>& tokens, std::size_t k) {
+  if (k == 0) return k;
+  std::size_t end = k - 1;
+  while (true) {
+    std::size_t start;
+    const std::string_view last = tokens[end].text;
+    if (last == ")" || last == "]") {
+      const std::optional<std::size_t> open = group_open(tokens, end);
+      if (!open) return k;
+      const bool applied = *open > 0 && applies_to_left(tokens, *open - 1);
+      if (applied) {  // a call or a subscript: what it applies to comes first
+        end = *open - 1;
+        continue;
+      }
+      if (last == "]") return k;  // a lambda's captures or an attribute, not an expression
+      start = *open;
+    } else {
+      const std::optional<std::size_t> name = name_start(tokens, end);
+      if (!name) return k;
+      start = *name;
+    }
+    // A member access continues the expression to its left.
+    if (start >= 2 && tokens[start - 1].text == ".") {
+      end = start - 2;
+      continue;
+    }
+    if (start >= 3 && is_arrow(tokens, start - 1)) {
+      end = start - 3;
+      continue;
+    }
+    return start;
+  }
 }
 
 // `<<<` or `>>>` at token `k`, as nvcc's lexer reads it: a `<<` (two characters together) then a

@@ -261,6 +261,17 @@ TEST_CASE("rewrite_launches turns each <<<>>> into the shim's launch_kernel, lin
            // nvcc's lexer: `<<` then `<`, `>>` then `>`, the third apart (Rodinia's form).
            {"k << < nb, tpb >> >(a, n);", "k", " nb, tpb "},
            {"k<< <g, b>>>(x);", "k", "g, b"},
+           // Any postfix expression that yields a kernel or a pointer to one.
+           {"form->kernel<<<1, 32>>>(in, out);", "form->kernel", "1, 32"},
+           {"table.k<<<1, 32>>>(x);", "table.k", "1, 32"},
+           {"kernels[i % 2]<<<g, b>>>(x);", "kernels[i % 2]", "g, b"},
+           {"(*fp)<<<g, b>>>(x);", "(*fp)", "g, b"},
+           {"if (c) (*fp)<<<g, b>>>(x);", "(*fp)", "g, b"},
+           {"while (c) ns::k<<<g, b>>>(x);", "ns::k", "g, b"},
+           {"get(a, b)->k<<<g, b>>>(x);", "get(a, b)->k", "g, b"},
+           {"p->tab[j].fn<<<g, b>>>(x);", "p->tab[j].fn", "g, b"},
+           {"s.template k<T><<<g, b>>>(x);", "s.template k<T>", "g, b"},
+           {"x = 1; kernels[0]<<<g, b>>>(x);", "kernels[0]", "g, b"},
        }) {
     CAPTURE(c.source);
     const std::string rewritten = rewrite_launches(c.source);
