@@ -128,6 +128,21 @@ CallContext BlockRunner::call_context_at(SourceLine where, Op op) {
 void BlockRunner::check_exited_later(const Warp& w, const StepLog::Source& step,
                                      std::int64_t index, LaneMask absent) {
   const SourceLine here = step.where[lowest_lane(step.participants)];
+  // Lanes that made this very call with a mask of their own and exited (each lane passing its
+  // own mask, as HeCBench's bscan does): not a loop left or a branch not taken.
+  LaneMask own_mask = absent & lanes::equal_to(w.where.data(), here) &
+                      ~lanes::equal_to(w.pending.mask.data(), step.mask);
+  for (LaneMask m = own_mask; m != 0; m &= m - 1) {
+    if (w.op[lowest_lane(m)] != step.op) own_mask &= ~lane_bit(lowest_lane(m));
+  }
+  if (own_mask != 0) {
+    const int lane = lowest_lane(own_mask);
+    diagnose(facts::NamedLaneExitedLater{step.op, own_mask, step.participants, step.mask, false,
+                                         true, lane, w.pending.mask[lane]},
+             here, w, index);
+    absent &= ~own_mask;
+    if (absent == 0) return;
+  }
   const sync::CallShape shape = call_context_at(here, step.op).shape;
   // Lanes whose last call (kept in w.where after they exited) was in this call's loop, or was
   // this call when the source gave no loop (the loop may be in a caller).

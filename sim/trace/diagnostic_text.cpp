@@ -88,6 +88,7 @@ bool merge_facts(DiagnosticFacts& into, const DiagnosticFacts& more) {
           const bool b = widen(f.sources, m.sources);
           return a || b;
         } else if constexpr (std::is_same_v<F, facts::NamedLaneExitedLater>) {
+          if (f.other_mask != m.other_mask) return false;  // different stories: the first stays
           const bool a = widen(f.lanes, m.lanes);
           const bool b = widen(f.callers, m.callers);
           return a || b;
@@ -106,7 +107,10 @@ std::string diagnostic_message(const DiagnosticFacts& facts, std::span<const std
             return lanes_text(f.lanes) + " called " + cuda_name(f.op) + " with mask " +
                    format_mask(f.mask) + ", which does not name " +
                    (std::has_single_bit(f.lanes) ? "it" : "them") +
-                   ": undefined in CUDA (an H100 lets converged lanes take part anyway)";
+                   ": undefined in CUDA (on an sm_90 GPU converged lanes take part anyway where the "
+                   "compiler can tell the mask is one value in every lane, a constant or a kernel "
+                   "argument; where it cannot, as for a mask computed from the lane index, the "
+                   "kernel stops with an illegal instruction)";
           },
           [&](const facts::MaskMismatch& f) {
             return lanes_text(f.lanes) + " met in one " + cuda_name(f.op) +
@@ -205,7 +209,16 @@ std::string diagnostic_message(const DiagnosticFacts& facts, std::span<const std
                                cuda_name(f.op) + " but had not exited when " +
                                lanes_text(f.callers) + " made the call: " +
                                (one ? "it" : "they");
-            if (f.left_loop) {
+            if (f.other_mask) {
+              text += std::string(" made this call ") + (one ? "itself" : "themselves") +
+                      " with a mask of " + (one ? "its" : "their") + " own (lane " +
+                      std::to_string(f.their_lane) + " passed " + format_mask(f.their_mask) +
+                      ") and exited later. Undefined in CUDA: every lane a mask names must make "
+                      "the call with that same mask. On an sm_90 GPU the lanes of each mask "
+                      "complete apart where every caller is in its own mask, and the kernel "
+                      "stops with an illegal instruction where one is not. Pass every lane the "
+                      "same mask and choose lanes with the predicate";
+            } else if (f.left_loop) {
               text += std::string(" had left the loop the call is in (") +
                       (one ? "its" : "their") + " last call was in it) and exited later. Undefined in CUDA: every named lane that has not exited "
                       "must make the call; an H100 completes it only because they exit "

@@ -69,10 +69,16 @@ TEST_CASE("a mask that __activemask() returned") {
 TEST_CASE("the misuse found in completed steps") {
   CHECK(message(facts::CallerNotInMask{Op::shfl_down, 0xffff0000, 0x0000ffff}) ==
         "lanes 16-31 called __shfl_down_sync with mask 0x0000ffff, which does not name them: "
-        "undefined in CUDA (an H100 lets converged lanes take part anyway)");
+        "undefined in CUDA (on an sm_90 GPU converged lanes take part anyway where the compiler can "
+        "tell the mask is one value in every lane, a constant or a kernel argument; where it "
+        "cannot, as for a mask computed from the lane index, the kernel stops with an illegal "
+        "instruction)");
   CHECK(message(facts::CallerNotInMask{Op::ballot, 0x1, 0x2}) ==
-        "lane 0 called __ballot_sync with mask 0x00000002, which does not name it: undefined in "
-        "CUDA (an H100 lets converged lanes take part anyway)");
+        "lane 0 called __ballot_sync with mask 0x00000002, which does not name it: "
+        "undefined in CUDA (on an sm_90 GPU converged lanes take part anyway where the compiler can "
+        "tell the mask is one value in every lane, a constant or a kernel argument; where it "
+        "cannot, as for a mask computed from the lane index, the kernel stops with an illegal "
+        "instruction)");
   CHECK(message(facts::MaskMismatch{Op::shfl_idx, kFullMask, 0, 16, 0x0000ffff, kFullMask}) ==
         "lanes 0-31 met in one __shfl_sync with different masks (lane 0 passed 0x0000ffff, lane "
         "16 0xffffffff): CUDA requires one mask; simulated as one call over the lanes that "

@@ -129,13 +129,17 @@ struct BarrierDeadlock {
 
 // named_lane_exited_later: `lanes`, named in `mask` of `op`, had not exited when `callers` made
 // it; they never made it and exited afterwards. `left_loop`: their last call was in the call's
-// loop (they left it), else they went past the call in a branch.
+// loop (they left it), else they went past the call in a branch. `other_mask`: they made this
+// very call, each with a mask of its own (lane `their_lane` passed `their_mask`).
 struct NamedLaneExitedLater {
   Op op{};
   LaneMask lanes = 0;
   LaneMask callers = 0;
   LaneMask mask = 0;
   bool left_loop = false;
+  bool other_mask = false;
+  int their_lane = 0;
+  LaneMask their_mask = 0;
 };
 
 // activemask_as_mask: `lanes` passed `op` as their mask what their __activemask() at
