@@ -67,6 +67,7 @@ struct ProgramState {
   std::string trace_dir;  // kProgramTraceDirEnv
   int record_fd = -1;     // <dir>/launches.jsonl, append-only
   std::uint64_t max_steps = LaunchOptions{}.max_steps;
+  std::chrono::steady_clock::time_point deadline = LaunchOptions{}.deadline;  // kProgramDeadlineEnv
   // Threads a launch's blocks may run on (kProgramJobsEnv): every core unless told otherwise.
   std::uint32_t jobs = std::max(1u, std::thread::hardware_concurrency());
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
@@ -86,6 +87,10 @@ struct ProgramState {
     if (const char* m = std::getenv(kProgramMaxStepsEnv)) {
       const unsigned long long steps = std::strtoull(m, nullptr, 10);
       if (steps != 0) max_steps = steps;
+    }
+    if (const char* d = std::getenv(kProgramDeadlineEnv)) {
+      deadline = std::chrono::steady_clock::time_point(
+          std::chrono::nanoseconds(std::strtoll(d, nullptr, 10)));
     }
     if (const char* j = std::getenv(kProgramJobsEnv)) {
       const unsigned long count = std::strtoul(j, nullptr, 10);
@@ -810,6 +815,7 @@ int run_grid(const KernelLaunchRequest& request, void (*body)(void*), void* cont
   options.block = record.block;
   options.dynamic_shared_bytes = request.shared_bytes;
   options.max_steps = s.max_steps;
+  options.deadline = s.deadline;
   options.record_steps = !s.trace_dir.empty();
   options.jobs = s.jobs;
   options.policy = s.policy;

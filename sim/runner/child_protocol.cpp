@@ -92,7 +92,7 @@ bool has_started_frame(std::string_view bytes) {
 
 // Every LaunchOptions field travels, one by one (its memory checks' ranges are the kernel
 // host's to find). A field added to LaunchOptions changes its size: send it here, then update.
-static_assert(sizeof(LaunchOptions) == 144,
+static_assert(sizeof(LaunchOptions) == 152,
               "LaunchOptions changed: send the new field in encode(JobMessage) and decode_job");
 
 namespace {
@@ -115,6 +115,7 @@ void put_options(Writer& out, const LaunchOptions& o) {
   out.put(o.checks.uninitialized_global);
   out.put(o.checks.bounds);
   out.put(o.jobs);
+  out.put<std::int64_t>(o.deadline.time_since_epoch().count());
 }
 
 LaunchOptions get_options(Reader& in) {
@@ -136,6 +137,8 @@ LaunchOptions get_options(Reader& in) {
   o.checks.uninitialized_global = in.get<bool>();
   o.checks.bounds = in.get<bool>();
   o.jobs = in.get<std::uint32_t>();
+  o.deadline = std::chrono::steady_clock::time_point(
+      std::chrono::steady_clock::duration(in.get<std::int64_t>()));
   return o;
 }
 

@@ -59,9 +59,13 @@ struct ChildEnd {
   double seconds = 0;
 };
 
+// How long after its time limit a program that has not stopped itself is killed.
+constexpr std::chrono::seconds kTimeLimitGrace{3};
+
 // Runs argv with extra environment variables (replacing ones of the same name), stdout to
-// `stdout_path` when not empty (else inherited, as stdin and stderr are), killing it when
-// `limit_seconds` pass. Started with posix_spawn: nothing runs between fork and exec.
+// `stdout_path` when not empty (else inherited, as stdin and stderr are), telling it when
+// `limit_seconds` pass (kProgramDeadlineEnv) and killing it kTimeLimitGrace later. Started with
+// posix_spawn: nothing runs between fork and exec.
 ChildEnd run_limited(const std::vector<std::string>& argv,
                      const std::vector<std::pair<std::string, std::string>>& environment,
                      const std::string& stdout_path, double limit_seconds) {
@@ -76,6 +80,16 @@ ChildEnd run_limited(const std::vector<std::string>& argv,
     if (!replaced) variables.emplace_back(entry);
   }
   for (const auto& [name, value] : environment) variables.push_back(name + "=" + value);
+  // The program stops itself at the limit, in a launch with what it found so far
+  // (kProgramDeadlineEnv); it is killed only if it has not ended a grace period later (host code,
+  // or a launch that does not reach a check).
+  const auto start = std::chrono::steady_clock::now();
+  const auto limit = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+      std::chrono::duration<double>(limit_seconds));
+  variables.push_back(std::string(program::kProgramDeadlineEnv) + "=" +
+                      std::to_string(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                         (start + limit).time_since_epoch())
+                                         .count()));
   std::vector<char*> envp;
   for (std::string& variable : variables) envp.push_back(variable.data());
   envp.push_back(nullptr);
@@ -88,7 +102,6 @@ ChildEnd run_limited(const std::vector<std::string>& argv,
     posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, stdout_path.c_str(),
                                      O_WRONLY | O_CREAT | O_TRUNC, 0600);
   }
-  const auto start = std::chrono::steady_clock::now();
   pid_t pid = -1;
   const int error = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
@@ -97,7 +110,7 @@ ChildEnd run_limited(const std::vector<std::string>& argv,
     return end;
   }
   end.started = true;
-  const auto deadline = start + std::chrono::duration<double>(limit_seconds);
+  const auto deadline = start + limit + kTimeLimitGrace;
   while (true) {
     const pid_t done = waitpid(pid, &end.wait_status, WNOHANG);
     if (done == pid) break;
@@ -488,6 +501,13 @@ ProgramResult run_program(const ProgramRequest& request) {
     result.signal = WTERMSIG(end.wait_status);
     result.message = "the program was killed by " + signal_name(result.signal) + " " +
                      where_stopped(result.launches);
+  } else if (WEXITSTATUS(end.wait_status) == program::kProgramStoppedExitStatus &&
+             stopped_at_launch && result.launches.back().record.status == "time_limit") {
+    result.status = ProgramStatus::timeout;
+    result.message = "the program did not finish within the time limit of " + std::string(limit) +
+                     " s (--time-limit): warpsim stopped it at " +
+                     where_launch(result.launches.back().record) +
+                     ", keeping what that launch had found";
   } else if (WEXITSTATUS(end.wait_status) == program::kProgramStoppedExitStatus &&
              stopped_at_launch) {
     const program::LaunchRecord& last = result.launches.back().record;

@@ -41,6 +41,8 @@ RunStatus run_status(LaunchStatus status) {
       return RunStatus::kernel_exception;
     case LaunchStatus::out_of_bounds:
       return RunStatus::crashed;  // as an access into a guard page is without the checks
+    case LaunchStatus::time_limit:
+      return RunStatus::timeout;
   }
   return RunStatus::crashed;
 }
@@ -69,6 +71,7 @@ void add_stop_diagnostic(Trace& trace, LaunchStatus status, const std::string& m
                               : status == LaunchStatus::step_budget_exceeded
                                   ? DiagnosticKind::step_budget_exceeded
                               : status == LaunchStatus::out_of_bounds ? DiagnosticKind::out_of_bounds
+                              : status == LaunchStatus::time_limit    ? DiagnosticKind::timeout
                                                                       : DiagnosticKind::kernel_fault;
   const bool recorded = std::any_of(trace.diagnostics.begin(), trace.diagnostics.end(),
                                     [&](const Diagnostic& d) { return d.kind == kind; });

@@ -137,6 +137,7 @@ BlockOutcome BlockRunner::run(std::uint64_t block_linear, Dim3 block_idx) {
   spun_ticks_ = exits_ = 0;
   spun_since_steps_ = steps_;
   spun_since_exits_ = 0;
+  step_check_at_ = std::min(options_.max_steps, steps_ + kStepsBetweenClockReads);
   barrier_arrivals_ = 0;
   barrier_completions_.fill(0);
   group_barriers_.clear();
@@ -180,6 +181,10 @@ BlockOutcome BlockRunner::run(std::uint64_t block_linear, Dim3 block_idx) {
   grid_progress_seen_ = 0;
 
   if (order_seeded_) current_warp_ = static_cast<std::uint32_t>(order_rng_() % warps_.size());
+  if (past_deadline()) {  // no block starts after the deadline
+    stop_at_time_limit();
+    return outcome_;
+  }
   BlockRunner* const outer = tl_runner;
   tl_runner = this;
   switch_to(pick_next());
@@ -599,10 +604,16 @@ void BlockRunner::complete_group(Warp& w, LaneMask group, bool masks_disagree) {
   count_step(w, w.where[first]);
 }
 
-void BlockRunner::stop_at_step_budget(const Warp& w, SourceLine where) {
-  abort_launch(LaunchStatus::step_budget_exceeded,
-               step_budget_message(options_.max_steps, block_linear_, w.index, site_text(where)));
+void BlockRunner::check_step_limits(const Warp& w, SourceLine where) {
+  if (steps_ > options_.max_steps) {
+    abort_launch(LaunchStatus::step_budget_exceeded,
+                 step_budget_message(options_.max_steps, block_linear_, w.index, site_text(where)));
+    return;
+  }
+  if (past_deadline()) stop_at_time_limit();
+  step_check_at_ = std::min(options_.max_steps, steps_ + kStepsBetweenClockReads);
 }
+
 
 bool BlockRunner::resolve_barrier() {
   // Every warp is quiescent here: whatever barrier can complete does.

@@ -160,6 +160,8 @@ class BlockRunner {
   void stop_launch(LaunchStatus status, std::string message);
   // For crash and time-limit reports (async-signal-safe): steps so far and the spinning lanes.
   void spin_snapshot(LanePosition& position) const noexcept;
+  // The ticks the block may spin with no progress before it counts as a livelock.
+  std::uint64_t spin_limit_of_block() const noexcept;
   // The launch's memory checks, told of every __syncthreads and __syncwarp (nullptr: none).
   void set_checker(MemoryChecker* checker) { checker_ = checker; }
   // Findings go to `found` as they are made instead of into the trace (nullptr: the trace), for
@@ -231,9 +233,18 @@ class BlockRunner {
   void complete_group(Warp& warp, LaneMask group, bool masks_disagree);
   void abort_launch(LaunchStatus status, std::string message);
   void count_step(const Warp& warp, SourceLine where) {
-    if (++steps_ > options_.max_steps) [[unlikely]] stop_at_step_budget(warp, where);
+    if (++steps_ > step_check_at_) [[unlikely]] check_step_limits(warp, where);
   }
-  [[gnu::noinline]] void stop_at_step_budget(const Warp& warp, SourceLine where);
+  // Every kStepsBetweenClockReads steps, and at the step budget: the budget and the deadline.
+  [[gnu::noinline]] void check_step_limits(const Warp& warp, SourceLine where);
+  static constexpr std::uint64_t kStepsBetweenClockReads = 1u << 16;
+  bool past_deadline() const {
+    return options_.deadline != std::chrono::steady_clock::time_point::max() &&
+           std::chrono::steady_clock::now() >= options_.deadline;
+  }
+  void stop_at_time_limit();  // forward_progress.cpp
+  // The lanes that spun since the block last progressed, by warp and loop.
+  std::vector<LivelockSpinner> spinners() const;
 
   // Misuse (block_diagnostics.cpp).
   void record_step_diagnostics(Warp& warp, const StepLog::Source& step, std::int64_t step_index,
@@ -289,6 +300,7 @@ class BlockRunner {
   // step and exit counts that progress is measured against.
   std::uint64_t spun_ticks_ = 0;
   std::uint64_t spun_since_steps_ = 0;
+  std::uint64_t step_check_at_ = 0;  // count_step looks at the limits past this many steps
   std::uint64_t exits_ = 0;
   bool spun_in_block_ = false;  // a lane spun a whole slice in this block (spin_preempt)
   std::uint64_t barrier_arrivals_ = 0;  // warps stamped with Warp::barrier_arrival so far

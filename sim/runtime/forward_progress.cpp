@@ -14,7 +14,9 @@
 // barrier or exit anywhere, nothing can change any more: the run stops as a livelock naming the
 // spinning lanes and their loops. (In a cooperative launch, whose blocks are all resident, only
 // once no block of the grid has progressed either: resident_grid.hpp.)
+#include <algorithm>
 #include <bit>
+#include <cstdint>
 #include <string>
 #include <thread>
 
@@ -73,7 +75,8 @@ void BlockRunner::spin_preempt(device::CallSite site) {
   }
   spun_ticks_ += static_cast<std::uint64_t>(device::kSpinSliceTicks);
   w.yielded |= lane_bit(static_cast<int>(l.lane));
-  if (spun_ticks_ >= options_.spin_limit) {
+  if (past_deadline()) stop_at_time_limit();
+  if (spun_ticks_ >= spin_limit_of_block()) {
     if (grid_ != nullptr && grid_->progress() != grid_progress_seen_) {
       // Resident blocks: another block progressed meanwhile, and may yet set what this one awaits.
       grid_progress_seen_ = grid_->progress();
@@ -92,6 +95,14 @@ void BlockRunner::spin_preempt(device::CallSite site) {
     std::this_thread::yield();
   }
   switch_to(pick_next());  // after a livelock: back to the launch, which unwinds this lane
+}
+
+std::uint64_t BlockRunner::spin_limit_of_block() const noexcept {
+  // LaunchOptions::spin_limit ticks per thread: the lanes share the core, so a block of 256
+  // threads that each loop 10^8 times before any of them finishes is computing, not stuck (a
+  // budget for the whole block named such kernels livelocks after 262,144 iterations a thread).
+  const std::uint64_t threads = std::max<std::uint64_t>(options_.block.count(), 1);
+  return options_.spin_limit > UINT64_MAX / threads ? UINT64_MAX : options_.spin_limit * threads;
 }
 
 void BlockRunner::spin_snapshot(LanePosition& p) const noexcept {
@@ -150,11 +161,9 @@ bool BlockRunner::rejoin_all_spinners() {
   return any;
 }
 
-void BlockRunner::stop_livelock() {
+std::vector<LivelockSpinner> BlockRunner::spinners() const {
   std::vector<LivelockSpinner> spinners;
-  std::uint64_t waiting = 0;
   for (const Warp& w : warps_) {
-    waiting += static_cast<std::uint64_t>(std::popcount(w.at_op | w.at_barrier));
     LaneMask left = spinning_lanes(w);
     while (left != 0) {
       const int first = std::countr_zero(left);
@@ -167,9 +176,22 @@ void BlockRunner::stop_livelock() {
       spinners.push_back({w.index, same, w.spin_where[first]});
     }
   }
+  return spinners;
+}
+
+void BlockRunner::stop_livelock() {
+  std::uint64_t waiting = 0;
+  for (const Warp& w : warps_) {
+    waiting += static_cast<std::uint64_t>(std::popcount(w.at_op | w.at_barrier));
+  }
   abort_launch(LaunchStatus::deadlock,
-               livelock_stop_message(block_linear_, options_.spin_limit, spinners, waiting,
+               livelock_stop_message(block_linear_, spin_limit_of_block(), spinners(), waiting,
                                      trace_.files, grid_ != nullptr));
+}
+
+void BlockRunner::stop_at_time_limit() {
+  abort_launch(LaunchStatus::time_limit,
+               time_limit_stop_message(block_linear_, spinners(), trace_.files));
 }
 
 }  // namespace warpsim::runtime

@@ -20,6 +20,7 @@ std::string_view to_string(LaunchStatus status) {
     case LaunchStatus::step_budget_exceeded: return "step_budget_exceeded";
     case LaunchStatus::kernel_exception: return "kernel_exception";
     case LaunchStatus::out_of_bounds: return "out_of_bounds";
+    case LaunchStatus::time_limit: return "time_limit";
   }
   return "?";
 }

@@ -340,6 +340,30 @@ std::string livelock_stop_message(std::uint64_t block, std::uint64_t spin_limit,
   return text;
 }
 
+std::string time_limit_stop_message(std::uint64_t block, std::span<const LivelockSpinner> spinners,
+                                    std::span<const std::string> files) {
+  std::string text = "the time limit passed while block " + std::to_string(block) +
+                     " ran: the launch was stopped there, with what it had found so far";
+  // Warps in a row whose same lanes loop at the same line are said once: "of warps 0-7".
+  for (std::size_t k = 0; k < spinners.size();) {
+    const LivelockSpinner& s = spinners[k];
+    std::size_t next = k + 1;
+    while (next < spinners.size() && spinners[next].lanes == s.lanes &&
+           spinners[next].where == s.where && spinners[next].warp == s.warp + (next - k)) {
+      ++next;
+    }
+    text += k == 0 ? "; " : ", ";
+    text += lanes_text(s.lanes) +
+            (next - k == 1 ? " of warp " + std::to_string(s.warp)
+                           : " of warps " + std::to_string(s.warp) + "-" +
+                                 std::to_string(spinners[next - 1].warp)) +
+            (std::has_single_bit(s.lanes) && next - k == 1 ? " was" : " were") + " looping";
+    if (s.where.line != 0) text += " at " + site_text(s.where, files);
+    k = next;
+  }
+  return text;
+}
+
 std::string kernel_exception_message(const char* what) {
   if (what == nullptr) return "kernel code threw a non-standard exception";
   return "kernel code threw: " + std::string(what);

@@ -252,6 +252,26 @@ TEST_CASE("a kernel that spins on a flag nobody sets is named as a livelock and 
   CHECK(contains(run.err, "livelock in block 0: lane 0 of warp 0 spun without progress at spin_forever.cu:7"));
 }
 
+TEST_CASE("at the time limit a running launch stops and keeps what it found; long loops are no "
+          "livelock") {
+  // 256 threads a block, each computing 2^40 iterations after a race on data[0]: a budget for the
+  // whole block once named this a livelock; killed at the time limit, the race was lost.
+  const ProcessOutcome run = run_warpsim({"exec", "--check", "races", "--time-limit", "3",
+                                          (kCases / "race_then_long_loop.cu").string()});
+  INFO(run.err);
+  CHECK(run.exit_code == 124);
+  CHECK_FALSE(contains(run.out, "PASSED"));
+  CHECK(contains(run.err, "racyThenLong<<<4, 256>>>  race_then_long_loop.cu:17"));
+  CHECK(contains(run.err, "time_limit: the time limit passed while block 0 ran: the launch was "
+                          "stopped there, with what it had found so far; lanes 0-31 of warps "
+                          "0-7 were looping at race_then_long_loop.cu:8"));
+  CHECK(contains(run.err, "data_race at race_then_long_loop.cu:6"));
+  CHECK(contains(run.err, "did not finish within the time limit of 3 s (--time-limit): warpsim "
+                          "stopped it at launch 1 (racyThenLong at race_then_long_loop.cu:17), "
+                          "keeping what that launch had found"));
+  CHECK_FALSE(contains(run.err, "livelock"));
+}
+
 TEST_CASE("kernels launched from kernels run after their parent grid, each listed with its parent") {
   // Before, a device-side launch stopped the parent's launch (dynamic parallelism was not
   // simulated); run in place it had shared the parent block's __shared__ variables, or hung.

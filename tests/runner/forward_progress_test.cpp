@@ -2,6 +2,8 @@
 // each other complete, as on the GPU; a true livelock ends with the spinning lanes named.
 #include <doctest/doctest.h>
 
+#include <atomic>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -176,5 +178,26 @@ TEST_CASE("in a launch, lanes that spin on atomics make progress; a livelock end
   INFO(stuck.message);
   CHECK(contains(stuck.message, "livelock in block 0: lanes 0-31 of warp 0 spun without progress; "
                                 "lanes 0-31 of warp 1 spun without progress"));
-  CHECK(contains(stuck.message, "4194304 loop iterations and atomics"));
+  // The limit is per thread: 2^22 ticks for each of the block's 64 threads.
+  CHECK(contains(stuck.message, "268435456 loop iterations and atomics"));
+}
+
+TEST_CASE("a block whose threads all compute long loops is not taken for a livelock") {
+  // 64 threads, each 2^21 loop iterations before any of them exits: 2^27 ticks in the block with
+  // no progress, over a whole-block budget of 2^22 but within 2^22 a thread (HeCBench's bn
+  // computes so, and was named a livelock).
+  warpsim::LaunchOptions options{.grid = {1}, .block = {64}};
+  options.spin_limit = std::uint64_t{1} << 22;
+  std::atomic<std::uint64_t> total{0};
+  const warpsim::LaunchResult result = warpsim::launch(options, [&] {
+    std::uint64_t sum = 0;
+    for (std::uint64_t i = 0; i < (std::uint64_t{1} << 21); ++i) {
+      warpsim::device::spin_tick();
+      sum += i;
+    }
+    total += sum;
+  });
+  INFO(result.message);
+  CHECK(result.status == warpsim::LaunchStatus::completed);
+  CHECK(total == 64 * ((std::uint64_t{1} << 21) * ((std::uint64_t{1} << 21) - 1) / 2));
 }

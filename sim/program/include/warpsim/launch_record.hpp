@@ -28,6 +28,10 @@ inline constexpr const char* kProgramNeverSetFillEnv = "WARPSIM_PROGRAM_NEVER_SE
 // exec --schedules: the schedule of every launch, "POLICY:SEED:ORDER_SEED" (maximal or
 // interleaved, as LaunchOptions' policy, seed and order_seed); unset: the default schedule.
 inline constexpr const char* kProgramScheduleEnv = "WARPSIM_PROGRAM_SCHEDULE";
+// exec --time-limit: when the run ends, in nanoseconds of the steady clock (CLOCK_MONOTONIC,
+// one clock for every process of the machine). A launch running then stops with status
+// time_limit and its findings so far; the program ends there.
+inline constexpr const char* kProgramDeadlineEnv = "WARPSIM_PROGRAM_DEADLINE_NS";
 inline constexpr const char* kLaunchRecordFile = "launches.jsonl";
 // The status a program ends with when warpsim stops it at a launch that could not complete.
 inline constexpr int kProgramStoppedExitStatus = 86;

@@ -5,6 +5,7 @@
 //   // result.status, result.trace.steps, result.trace.diagnostics
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -34,9 +35,10 @@ struct LaunchOptions {
   std::uint64_t max_steps = 100'000'000; // warp-level steps before the run counts as runaway
   bool record_steps = true;              // false: count steps, keep only diagnostics
   // Forward progress: lanes that spin (loop iterations and atomics, counted as ticks) yield to
-  // the rest of the block every device::kSpinSliceTicks. When the block runs this many ticks with
-  // no warp-level step, block barrier or lane exit anywhere in it, the run ends as a livelock
-  // (status deadlock, message naming the spinning lanes and lines).
+  // the rest of the block every device::kSpinSliceTicks. When the block runs this many ticks per
+  // thread it has (times the block's thread count) with no warp-level step, block barrier or lane
+  // exit anywhere in it, the run ends as a livelock (status deadlock, message naming the spinning
+  // lanes and lines).
   std::uint64_t spin_limit = std::uint64_t{1} << 26;
   std::size_t stack_bytes = 256 * 1024;  // per-lane fiber stack
   SemanticsOptions semantics{};
@@ -57,6 +59,10 @@ struct LaunchOptions {
   // them all (sim/runtime/resident_grid.hpp). Otherwise grid.sync() across blocks stops the
   // launch, saying why.
   bool cooperative = false;
+  // When the run must end (warpsim exec's --time-limit): a block that is running then stops the
+  // launch with status time_limit, keeping every finding so far; no block starts after it.
+  // time_point::max(): none.
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
 
 enum class LaunchStatus : std::uint8_t {
@@ -66,6 +72,7 @@ enum class LaunchStatus : std::uint8_t {
   kernel_exception,      // kernel code threw a C++ exception (host-only failure, e.g. bad_alloc)
   out_of_bounds,         // memory checks: a lane was about to touch memory just outside a checked
                          // buffer; stopped before the access, every finding so far kept
+  time_limit,            // LaunchOptions::deadline passed; stopped there, every finding so far kept
 };
 std::string_view to_string(LaunchStatus status);
 

@@ -285,5 +285,9 @@ struct LivelockSpinner {
 std::string livelock_stop_message(std::uint64_t block, std::uint64_t spin_limit,
                                   std::span<const LivelockSpinner> spinners, std::uint64_t waiting,
                                   std::span<const std::string> files, bool blocks_resident = false);
+// "the time limit passed while block 0 ran: ... lanes 0-31 of warp 0 were in the loop at k.cu:12"
+// (`spinners`: the lanes that had looped since the block last progressed).
+std::string time_limit_stop_message(std::uint64_t block, std::span<const LivelockSpinner> spinners,
+                                    std::span<const std::string> files);
 
 }  // namespace warpsim
