@@ -228,6 +228,7 @@ def hecbench_program(folder: Path) -> Program:
     if not lines:
         return Program(name, folder, [], needs=["no Makefile whose `run` target make can read"])
     sources, includes, defines, host_flags, runs, needs = [], [], [], [], [], []
+    run_dir = Path(".")  # where the runs start, from the program's folder
     for line in lines:
         try:
             words = shlex.split(line)
@@ -262,8 +263,16 @@ def hecbench_program(folder: Path) -> Program:
                     if source not in sources:
                         sources.append(source)
                 i += 1
-        elif words and words[0].startswith("./"):
-            runs.append(words[1:])
+        else:
+            # `./main ARGS`, or in a folder of its own: `cd dataset && ../main ARGS && cd ..`
+            where = Path(".")
+            for part in shell_commands(words):
+                if part[0] == "cd" and len(part) == 2 and not runs:
+                    where = where / part[1]
+                elif part[0].startswith(("./", "../")) and Path(part[0]).name == "main":
+                    runs.append(part[1:])
+                    run_dir = where
+                    break
     if not sources:
         needs.append("no nvcc build in its Makefile (" + (lines[0][:60] if lines else "") + ")")
     for source in sources:
@@ -275,12 +284,13 @@ def hecbench_program(folder: Path) -> Program:
     # tracked by DVC: a NAME.dvc file stands for them): a path that is not there, or, in a
     # program that opens files, a file name argument (NAME.EXT, not a number, an option or an
     # output such as out.txt) that names no file.
+    runs_in = (folder / run_dir).resolve()
     texts = list(sources) + [f for f in folder.iterdir() if f.suffix in (".h", ".hpp", ".cuh")]
     opens_files = any(re.search(r"\bfopen\b|fstream|\bopen\(", s.read_text(errors="replace"))
                       for s in texts if s.is_file())
     numeric = re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?[a-zA-Z]?$")
     absent = sorted({a for r in runs for a in r
-                     if not a.startswith("-") and not (folder / a).exists()
+                     if not a.startswith("-") and not (runs_in / a).exists()
                      and ("/" in a or (opens_files and not numeric.match(a) and "." in a
                                        and not re.search(r"out|result", a, re.I)))})
     dvc = sorted(f.name for f in folder.glob("*.dvc"))
@@ -293,8 +303,30 @@ def hecbench_program(folder: Path) -> Program:
         needs.append(f"input files not in the checkout ({absent[0]})")
     elif dvc:
         needs.append(f"input files not in the checkout (DVC: {dvc[0]})")
-    return Program(name, folder, sources, runs or [[]], include_dirs=includes,
+    if not runs_in.is_dir():
+        needs.append(f"the folder its runs start in ({run_dir}) is not in the checkout")
+        runs_in = folder
+    return Program(name, runs_in, sources, runs or [[]], include_dirs=includes,
                    definitions=defines, needs=needs, host_flags=host_flags)
+
+
+def shell_commands(words: list[str]) -> list[list[str]]:
+    """The commands of one shell line split at `&&`, `||` and `;` (words as shlex gives them)."""
+    commands, current = [], []
+    for w in words:
+        if w in ("&&", "||", ";"):
+            if current:
+                commands.append(current)
+            current = []
+        elif w.endswith(";") and len(w) > 1:
+            current.append(w[:-1])
+            commands.append(current)
+            current = []
+        else:
+            current.append(w)
+    if current:
+        commands.append(current)
+    return commands
 
 
 def hecbench(root: Path) -> list[Program]:
