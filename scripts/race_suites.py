@@ -56,9 +56,9 @@ PRELUDE = """// warpsim race_suites.py: GPUVerify's annotations defined away
 #define __ensures(...)
 #define __assert(...)
 #define __assume(...)
-#define __invariant(...)
-#define __global_invariant(...)
-#define __function_wide_invariant(...)
+#define __invariant(...) ((void)0)
+#define __global_invariant(...) ((void)0)
+#define __function_wide_invariant(...) ((void)0)
 #define __global_requires(...)
 #define __read_implies(p, x) 1
 #define __write_implies(p, x) 1
@@ -90,8 +90,55 @@ PRELUDE = """// warpsim race_suites.py: GPUVerify's annotations defined away
 #define __read_offset(p) 0
 #define __write_offset(p) 0
 #define __isPow2(x) 1
+#define __requires_fresh_array(...) ((void)0)
+#define __axiom(...)
+// GPUVerify's cuda.h brings in cooperative groups and cuRAND's device API, and spells a group's
+// barrier synchronize(g); the toolkit's cuda.h (and warpsim's) does neither.
+#include <cooperative_groups.h>
+#include <curand_kernel.h>
+namespace cooperative_groups {
+template <class Group> __device__ void synchronize(Group& group) { group.sync(); }
+}
 #include "{kernel}"
 """
+
+# A host program around the kernel, for parameters `warpsim run --arg` cannot spell (structs by
+# value, pointers to structs, function pointers): each pointer gets COUNT zeroed elements of
+# what it points to, each value is value-initialised (zeros), and the kernel is launched once.
+EXEC_MAIN = """
+#include <cstdio>
+int main() {
+{setup}  {kernel}<<<dim3({grid}), dim3({block})>>>({args});
+  cudaError_t error = cudaGetLastError();
+  if (error == cudaSuccess) error = cudaDeviceSynchronize();
+  if (error != cudaSuccess) std::fprintf(stderr, "the launch failed: %s\\n", cudaGetErrorString(error));
+  return error == cudaSuccess ? 0 : 2;
+}
+"""
+
+
+def exec_wrapper_main(name, params, grid, block, count):
+    """EXEC_MAIN filled for `name`'s parameters, or None when one has no type and name."""
+    setup, args = "", []
+    for i, param in enumerate(params):
+        p = re.sub(r"\b(__restrict__|restrict|__restrict)\b", " ", param)
+        m = re.match(r"^(.*?)([A-Za-z_]\w*)\s*(\[\s*\d*\s*\])?$", p.strip())
+        if not m or not m.group(1).strip():
+            return None
+        kind = m.group(1).strip() + (" *" if m.group(3) else "")
+        var = "warpsim_arg%d" % i
+        if kind.endswith("*"):
+            pointee = kind[:-1].strip()
+            element = "char" if re.sub(r"\b(const|volatile)\b", "", pointee).strip() == "void" else pointee
+            setup += ("  %s* %s = nullptr;\n  cudaMalloc((void**)&%s, %d * sizeof(%s));\n"
+                      "  cudaMemset((void*)%s, 0, %d * sizeof(%s));\n"
+                      % (element, var, var, count, element, var, count, element))
+            args.append("(%s)%s" % (kind, var))
+        else:
+            setup += "  %s %s{};\n" % (re.sub(r"\bconst\b", "", kind).strip(), var)
+            args.append(var)
+    return (EXEC_MAIN.replace("{setup}", setup).replace("{kernel}", name)
+            .replace("{grid}", grid).replace("{block}", block).replace("{args}", ", ".join(args)))
 
 
 def dims(text):
@@ -197,26 +244,42 @@ def gpuverify_case(root, path, scratch, timeout):
         return row
     b, g = dims(block.group(1)), dims(grid.group(1))
     count = max(4096, 4 * threads(b) * threads(g))
-    args = []
+    args, unspelled = [], None
     for p in params:
         spec, why = arg_spec(p, count)
         if spec is None:
-            row.update(outcome="not_run", reason="cannot pass " + why)
-            return row
+            unspelled = why
+            break
         args += ["--arg", spec]
     wrapper = os.path.join(scratch, rel.replace("/", "__") + ".cu")
-    with open(wrapper, "w") as f:
-        f.write(PRELUDE.replace("{kernel}", os.path.abspath(path)))
-    cmd = [WARPSIM, "run", wrapper, "--kernel", name, "--grid", g, "--block", b, "--check", "all",
-           "--timeout", str(timeout), "-I", os.path.dirname(os.path.abspath(path))] + args
+    include = ["-I", os.path.dirname(os.path.abspath(path))]
+    if unspelled is None:
+        with open(wrapper, "w") as f:
+            f.write(PRELUDE.replace("{kernel}", os.path.abspath(path)))
+        cmd = [WARPSIM, "run", wrapper, "--kernel", name, "--grid", g, "--block", b, "--check",
+               "all", "--timeout", str(timeout)] + include + args
+        command = "warpsim run KERNEL --kernel %s --grid %s --block %s --check all %s" % (
+            name, g, b, " ".join(args))
+    else:
+        # A parameter --arg cannot spell: a host program launches the kernel under exec.
+        main = exec_wrapper_main(name, params, g, b, count)
+        if main is None:
+            row.update(outcome="not_run", reason="cannot pass " + unspelled)
+            return row
+        with open(wrapper, "w") as f:
+            f.write(PRELUDE.replace("{kernel}", os.path.abspath(path)) + main)
+        cmd = [WARPSIM, "exec", wrapper, "--check", "all", "--time-limit", str(timeout)] + include
+        command = "warpsim exec WRAPPER --check all (a generated main: %s zeroed)" % unspelled
     code, out, err, seconds = run(cmd, timeout + 60)
     outcome, reason = outcome_of(code, out, err)
     if outcome == "not_run" and "did not compile" in err:
         first = next((l for l in err.splitlines() if "error" in l), "compile error")
         reason = "compile error: " + first.split("error:")[-1].strip()[:160]
-    row.update(outcome=outcome, reason=reason, races="data_race" in out, seconds=round(seconds, 1),
-               command="warpsim run KERNEL --kernel %s --grid %s --block %s --check all %s" % (
-                   name, g, b, " ".join(args)))
+    elif outcome == "not_run" and "the launch failed: " in err:
+        reason = next(l for l in err.splitlines() if "the launch failed: " in l)[:200]
+    found = "data_race" in (out if unspelled is None else err)
+    row.update(outcome=outcome, reason=reason, races=found, seconds=round(seconds, 1),
+               command=command)
     return row
 
 
