@@ -256,7 +256,7 @@ CommandRun add_exec_command(CLI::App& app, std::vector<std::string> program_args
       "\n"
       "exit status: the program's own; when it returned 0: 122 (as for run) when a kernel wrote\n"
       "before or after a cudaMalloc'd block or --check found a race or an uninitialised\n"
-      "read, 123 when a kernel misused warp-level\n"
+      "read (or, under --check, a launch was refused), 123 when a kernel misused warp-level\n"
       "operations (diagnostics); 123 when a launch could not complete (deadlock, runaway); 124 the time\n"
       "limit passed; 125 bad input (missing file, compile or link error); 128+N killed by\n"
       "signal N.\n"

@@ -76,6 +76,14 @@ void write_exec_text(std::ostream& out, const std::vector<std::string>& files,
     out << "warpsim exec: the memory checks found something (above: a race, an uninitialised "
            "read, or an access outside an allocation): exit status "
         << runner::kExitFindings << "\n";
+  } else if (r.status == runner::ProgramStatus::exited && r.exit_code == 0 && r.checked &&
+             r.refused_launch_count() != 0) {
+    out << "warpsim exec: " << r.refused_launch_count()
+        << (r.refused_launch_count() == 1 ? " launch was" : " launches were")
+        << " refused (above: invalid_configuration, as a GPU refuses it) and the program went on: "
+           "a finding under --check, as compute-sanitizer reports the launch's error: exit "
+           "status "
+        << runner::kExitFindings << "\n";
   } else if (r.status == runner::ProgramStatus::exited && r.exit_code == 0 && diagnostics != 0) {
     out << "warpsim exec: the kernels misused warp-level operations (above): exit status "
         << runner::kExecKernelProblem << "\n";

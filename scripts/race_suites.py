@@ -104,7 +104,8 @@ template <class Group> __device__ void synchronize(Group& group) { group.sync();
 
 # A host program around the kernel, for parameters `warpsim run --arg` cannot spell (structs by
 # value, pointers to structs, function pointers): each pointer gets COUNT zeroed elements of
-# what it points to, each value is value-initialised (zeros), and the kernel is launched once.
+# what it points to, each number 1 (as --arg gives it), any other value zeros, and the kernel is
+# launched once.
 EXEC_MAIN = """
 #include <cstdio>
 int main() {
@@ -135,7 +136,10 @@ def exec_wrapper_main(name, params, grid, block, count):
                       % (element, var, var, count, element, var, count, element))
             args.append("(%s)%s" % (kind, var))
         else:
-            setup += "  %s %s{};\n" % (re.sub(r"\bconst\b", "", kind).strip(), var)
+            # A number gets 1, as `run --arg` gives it (arg_spec); anything else zeros.
+            scalar = arg_spec(param, count)[0] is not None
+            setup += "  %s %s{%s};\n" % (re.sub(r"\bconst\b", "", kind).strip(), var,
+                                          "1" if scalar else "")
             args.append(var)
     return (EXEC_MAIN.replace("{setup}", setup).replace("{kernel}", name)
             .replace("{grid}", grid).replace("{block}", block).replace("{args}", ", ".join(args)))

@@ -381,11 +381,19 @@ std::uint64_t ProgramResult::memory_finding_count() const {
   return count;
 }
 
+std::uint64_t ProgramResult::refused_launch_count() const {
+  return static_cast<std::uint64_t>(
+      std::count_if(launches.begin(), launches.end(), [](const ProgramLaunch& launch) {
+        return launch.record.status == "invalid_configuration";
+      }));
+}
+
 int exec_exit_status(const ProgramResult& result) {
   switch (result.status) {
     case ProgramStatus::exited:
       if (result.exit_code != 0) return result.exit_code;
       if (result.memory_finding_count() != 0) return kExitFindings;
+      if (result.checked && result.refused_launch_count() != 0) return kExitFindings;
       return result.diagnostic_count() != 0 ? kExecKernelProblem : 0;
     case ProgramStatus::kernel_stopped:
     case ProgramStatus::not_simulated:
@@ -402,6 +410,7 @@ int exec_exit_status(const ProgramResult& result) {
 
 ProgramResult run_program(const ProgramRequest& request) {
   ProgramResult result;
+  result.checked = request.any_check();
   auto bad_input = [&](std::string message, std::string details = {}) {
     result.status = ProgramStatus::bad_input;
     result.message = std::move(message);

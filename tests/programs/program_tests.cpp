@@ -680,6 +680,13 @@ TEST_CASE("an invalid launch is refused as on a GPU and listed in the report") {
   CHECK(run.exit_code == 0);
   CHECK(contains(run.err, "mark<<<1, 2048>>>"));
   CHECK(contains(run.err, "invalid_configuration"));
+  // Under --check a refused launch is a finding, as compute-sanitizer reports its API error: a
+  // program that never looks at the error (DRACC's Large_Block_Dim) would pass unnoticed.
+  const ProcessOutcome checked =
+      run_warpsim({"exec", "--check", "bounds", (kPrograms / "launch_errors.cu").string()});
+  CHECK(checked.exit_code == 122);
+  CHECK(contains(checked.err, "1 launch was refused (above: invalid_configuration, as a GPU refuses it) "
+                              "and the program went on: a finding under --check"));
 }
 
 TEST_CASE("warpsim run --kernel works on a whole program: its host code compiles and is ignored") {

@@ -92,10 +92,15 @@ struct ProgramResult {
   std::vector<ProgramLaunch> launches;  // in program order
   std::string program_stdout;           // capture_stdout only
   double seconds = 0;                   // the program's run time (compile excluded)
+  bool checked = false;                 // run with --check (ProgramRequest::any_check)
 
   std::uint64_t diagnostic_count() const;
   // Of those, the memory findings (is_memory_finding: a write outside an allocation, ...).
   std::uint64_t memory_finding_count() const;
+  // Launches refused for their shape or shared memory (invalid_configuration): a GPU refuses them
+  // too, with an error the program may never look at. Under --check they are findings, as
+  // compute-sanitizer reports the launch's API error.
+  std::uint64_t refused_launch_count() const;
 };
 
 // Exit statuses of `warpsim exec` that are warpsim's own, chosen apart from what programs
@@ -105,7 +110,8 @@ inline constexpr int kExecKernelProblem = 123;
 inline constexpr int kExecTimeLimit = 124;
 inline constexpr int kExecBadInput = 125;
 // The program's status; when it returned 0: kExitFindings (122, as `warpsim run`'s) where a
-// launch had a memory finding (a write before or after an allocation), else kExecKernelProblem
+// launch had a memory finding (a write before or after an allocation) or, under --check, a launch
+// was refused (refused_launch_count), else kExecKernelProblem
 // where a launch had diagnostics; 128 + signal for a crash (as a shell reports it).
 int exec_exit_status(const ProgramResult& result);
 
