@@ -390,6 +390,18 @@ def write_table(suite, commit, rows, summary, out):
                                                  (r.get("reason") or r.get("note") or "").replace("|", "\\|")))
 
 
+def suite_commit(checkout):
+    """The commit of a checkout that is a git repository of its own; a folder inside another
+    repository (a snapshot unpacked into this one's tree) has none: "unknown"."""
+    def git(*args):
+        return subprocess.run(["git", "-C", checkout] + list(args), capture_output=True,
+                              text=True).stdout.strip()
+    top = git("rev-parse", "--show-toplevel")
+    if not top or os.path.realpath(top) != os.path.realpath(checkout):
+        return "unknown (not a git checkout; give --suite-commit)"
+    return git("rev-parse", "--short", "HEAD") or "unknown"
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("suite", choices=["gpuverify", "dracc", "oclgrind"])
@@ -398,6 +410,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=int, default=30)
     ap.add_argument("--only", default="", help="a substring of the kernels to run")
+    ap.add_argument("--suite-commit", default="",
+                    help="the suite's commit, for a checkout that is not a git repository of its own")
     ap.add_argument("--from-json", action="store_true",
                     help="rewrite the tables from OUT.json's rows without running anything")
     a = ap.parse_args()
@@ -411,8 +425,7 @@ def main():
         sys.exit("race_suites.py: %s: no such folder" % a.checkout)
     if not os.access(WARPSIM, os.X_OK):
         sys.exit("no warpsim at %s (build it, or set $WARPSIM)" % WARPSIM)
-    commit = subprocess.run(["git", "-C", a.checkout, "rev-parse", "--short", "HEAD"],
-                            capture_output=True, text=True).stdout.strip() or "unknown"
+    commit = a.suite_commit[:7] or suite_commit(a.checkout)
     if a.suite == "oclgrind":
         base = a.checkout
         paths = sorted(os.path.join(base, f) for f in os.listdir(base) if f.endswith(".cu"))

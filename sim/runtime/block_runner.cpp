@@ -614,7 +614,6 @@ void BlockRunner::check_step_limits(const Warp& w, SourceLine where) {
   step_check_at_ = std::min(options_.max_steps, steps_ + kStepsBetweenClockReads);
 }
 
-
 bool BlockRunner::resolve_barrier() {
   // Every warp is quiescent here: whatever barrier can complete does.
   for (Warp& w : warps_) warp_arrived(w);
