@@ -179,8 +179,9 @@ std::string rewrite_user_file(std::string_view source, LaunchTarget target) {
   if (target == LaunchTarget::gpu_recorder) return rewrite_launches(source, target);
   // PTX warpsim does not run stops the launch if a lane reaches it, naming it and the line: code
   // that is never run (a branch for another architecture, an unused helper) still runs the rest.
-  return insert_loop_ticks(rewrite_launches(rewrite_extern_shared(rewrite_inline_ptx(
-      rename_host_builtins(register_defined_kernels(source)), UnsupportedPtx::runtime_stop))));
+  return insert_loop_ticks(mark_library_calls(rewrite_launches(rewrite_extern_shared(
+      rewrite_inline_ptx(rename_host_builtins(register_defined_kernels(source)),
+                         UnsupportedPtx::runtime_stop)))));
 }
 
 std::string prepare_source(std::string_view user_source, std::string_view absolute_path,

@@ -310,6 +310,33 @@ TEST_CASE("rewrite_launches turns each <<<>>> into the shim's launch_kernel, lin
   }
 }
 
+TEST_CASE("calls of cub's device-wide algorithms are marked with the user's line") {
+  const std::string marked = "(::warpsim::shim::LibraryCallSite(__FILE__, __LINE__), ";
+  struct Case {
+    std::string source, call;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"CHECK(cub::DeviceReduce::Sum(tmp, bytes, in, out, n));",
+            "cub::DeviceReduce::Sum(tmp, bytes, in, out, n)"},
+           {"e = ::cub::DeviceScan::ExclusiveSum<int*, int*>(t, b, f(x), y, n);",
+            "::cub::DeviceScan::ExclusiveSum<int*, int*>(t, b, f(x), y, n)"},
+           {"cub::DeviceRadixSort::SortPairs(t, b,\n    k, v, n);", "cub::DeviceRadixSort::SortPairs(t, b,\n    k, v, n)"},
+       }) {
+    CAPTURE(c.source);
+    const std::string rewritten = mark_library_calls(c.source);
+    CHECK(rewritten.find(marked + c.call + ")") != std::string::npos);
+    CHECK(count_lines(rewritten) == count_lines(c.source));
+  }
+  // Not a call of a device-wide algorithm, or not cub's: left alone.
+  for (const std::string untouched :
+       {"auto f = &cub::DeviceReduce::Sum<int*, int*>;", "cub::BlockReduce<int, 128> r;",
+        "my::cub::DeviceReduce::Sum(a);", "// cub::DeviceReduce::Sum(a);",
+        "const char* s = \"cub::DeviceReduce::Sum(a)\";"}) {
+    CAPTURE(untouched);
+    CHECK(mark_library_calls(untouched) == untouched);
+  }
+}
+
 TEST_CASE("a launch whose template arguments span lines keeps its lines; its name is one line") {
   const std::string source = "reduce<T,\n       512><<<g, b>>>(x);\nint y;\n";
   const std::string rewritten = rewrite_launches(source);

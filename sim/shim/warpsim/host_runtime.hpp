@@ -792,6 +792,30 @@ struct LaunchConfig {
   // library's header (cub's, through Thrust's triple_chevron): exec --gpu's GPU side does not see
   // it (warpsim/launch_buffers.hpp).
   bool without_chevrons = false;
+  bool from_library = false;  // library_launch_config's: listed at LibraryCallSite's line if any
+};
+
+// Where the user's code called a library that launches kernels in its headers: the runner wraps
+// such calls (runner::mark_library_calls) in a comma expression with one of these, which lives
+// until the call returns, so the launches made inside are listed at the user's line, not the
+// header's. Calls nest: the innermost is the one in force.
+class LibraryCallSite {
+ public:
+  struct Site {
+    const char* file = nullptr;
+    unsigned line = 0;
+  };
+  LibraryCallSite(const char* file, unsigned line) : outer_(current()) { current() = {file, line}; }
+  LibraryCallSite(const LibraryCallSite&) = delete;
+  LibraryCallSite& operator=(const LibraryCallSite&) = delete;
+  ~LibraryCallSite() { current() = outer_; }
+  static Site& current() {
+    static thread_local Site site;
+    return site;
+  }
+
+ private:
+  Site outer_;
 };
 
 inline LaunchConfig launch_config(dim3 grid, dim3 block, std::size_t shared_bytes = 0,
@@ -804,6 +828,7 @@ inline LaunchConfig library_launch_config(dim3 grid, dim3 block, std::size_t sha
                                           cudaStream_t stream = nullptr) {
   LaunchConfig config = launch_config(grid, block, shared_bytes, stream);
   config.without_chevrons = true;
+  config.from_library = true;
   return config;
 }
 // A launch made by a runtime function (cudaLaunchKernel, cudaLaunchCooperativeKernel,
@@ -1012,6 +1037,11 @@ struct KernelLaunch {
 template <class Call>
 KernelLaunch<Call> launch_kernel(const char* kernel, const char* file, unsigned line,
                                  LaunchConfig config, Call call) {
+  if (const LibraryCallSite::Site site = LibraryCallSite::current();
+      config.from_library && site.file != nullptr) {
+    file = site.file;
+    line = site.line;
+  }
   return {kernel, file, line, config, std::move(call)};
 }
 

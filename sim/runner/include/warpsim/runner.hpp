@@ -262,6 +262,13 @@ enum class LaunchTarget : std::uint8_t { simulator, gpu_recorder };
 std::string rewrite_launches(std::string_view source,
                              LaunchTarget target = LaunchTarget::simulator);
 
+// Each call of one of cub's device-wide algorithms (`cub::DeviceReduce::Sum(...)`, any
+// `cub::Device*::name[<...>](...)`) becomes
+//   (::warpsim::shim::LibraryCallSite(__FILE__, __LINE__), cub::DeviceReduce::Sum(...))
+// so that the kernels cub launches inside (through Thrust's triple_chevron) are listed at the
+// user's line (warpsim/host_runtime.hpp). Line numbers are unchanged.
+std::string mark_library_calls(std::string_view source);
+
 // Host code may name its own variables, parameters and members as CUDA's built-ins
 // (`dim3 gridDim(16), blockDim(256); k<<<gridDim, blockDim>>>(...)`), which the shim defines as
 // macros for kernel code. Each such declaration in a function, lambda or class, and every
