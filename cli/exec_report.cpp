@@ -200,8 +200,9 @@ void write_buffers_comparison_text(std::ostream& out, std::string_view against,
   }
   if (c.sim_launches_without_chevrons != 0) {
     out << "  launches made without <<<>>> not compared: " << c.sim_launches_without_chevrons
-        << " (cudaLaunchKernel, cudaLaunchCooperativeKernel, cudaLaunchKernelEx: the GPU side sees "
-           "only <<<>>> launches)\n";
+        << " (by cudaLaunchKernel, cudaLaunchCooperativeKernel or cudaLaunchKernelEx, or inside a "
+           "library's header such as cub's: the GPU side sees only the program's own <<<>>> "
+           "launches)\n";
   }
   if (c.graph_launches_not_compared()) {
     out << "  launches inside graphs not compared: " << c.sim_graph_launches
