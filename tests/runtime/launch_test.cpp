@@ -3,6 +3,7 @@
 #include "support/launch_helpers.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <numeric>
 #include <stdexcept>
 #include <thread>
@@ -196,6 +197,29 @@ TEST_CASE("a runaway loop of warp calls stops at the step budget") {
   const auto r = warpsim::launch(options, [&] { spin_forever(out.data()); });
   CHECK(r.status == LaunchStatus::step_budget_exceeded);
   CHECK(r.message.find("1000") != std::string::npos);
+}
+
+TEST_CASE("at the deadline a running launch stops with status time_limit; after it none starts") {
+  std::vector<int> out(2, 0);
+  auto options = shape(1, 32);
+  options.max_steps = std::uint64_t{1} << 40;  // the deadline ends it, not the budget
+  options.record_steps = false;
+  options.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(200);
+  const auto started = std::chrono::steady_clock::now();
+  const auto running = warpsim::launch(options, [&] { spin_forever(out.data()); });
+  CHECK(running.status == LaunchStatus::time_limit);
+  CHECK(running.message.rfind("the time limit passed while block 0 ran: the launch was stopped "
+                              "there, with what it had found so far",
+                              0) == 0);
+  CHECK(running.steps > 0);
+  CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(60));
+
+  options.deadline = std::chrono::steady_clock::now();  // already passed: no block runs
+  int ran = 0;
+  const auto late = warpsim::launch(options, [&] { ++ran; });
+  CHECK(late.status == LaunchStatus::time_limit);
+  CHECK(late.steps == 0);
+  CHECK(ran == 0);
 }
 
 TEST_CASE("__syncthreads reached at different lines is diagnosed and still completes") {

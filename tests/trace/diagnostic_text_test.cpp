@@ -142,6 +142,17 @@ TEST_CASE("stop messages") {
         "at dot.cu:9");
   CHECK(kernel_exception_message("lane 5 gave up") == "kernel code threw: lane 5 gave up");
   CHECK(kernel_exception_message(nullptr) == "kernel code threw a non-standard exception");
+  // The time limit: warps in a row whose same lanes loop at one line are said once.
+  const std::vector<LivelockSpinner> spinners{{0, kFullMask, {0, 8}}, {1, kFullMask, {0, 8}},
+                                              {2, kFullMask, {0, 8}}, {3, 0x1, {0, 12}},
+                                              {5, 0x3, {}}};
+  CHECK(time_limit_stop_message(4, spinners, kFiles) ==
+        "the time limit passed while block 4 ran: the launch was stopped there, with what it had "
+        "found so far; lanes 0-31 of warps 0-2 were looping at dot.cu:8, lane 0 of warp 3 was "
+        "looping at dot.cu:12, lanes 0-1 of warp 5 were looping");
+  CHECK(time_limit_stop_message(0, {}, kFiles) ==
+        "the time limit passed while block 0 ran: the launch was stopped there, with what it had "
+        "found so far");
 }
 
 TEST_CASE("a repeated diagnostic takes the union of the lanes of every occurrence") {
