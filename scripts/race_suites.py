@@ -29,6 +29,9 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from compat import git_commit  # beside this script: a checkout's commit, "unknown" for a snapshot
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WARPSIM = os.environ.get("WARPSIM", os.path.join(ROOT, "build/release/cli/warpsim"))
@@ -257,9 +260,8 @@ def gpuverify_case(root, path, scratch, timeout):
         args += ["--arg", spec]
     wrapper = os.path.join(scratch, rel.replace("/", "__") + ".cu")
     include = ["-I", os.path.dirname(os.path.abspath(path))]
+    text = PRELUDE.replace("{kernel}", os.path.abspath(path))
     if unspelled is None:
-        with open(wrapper, "w") as f:
-            f.write(PRELUDE.replace("{kernel}", os.path.abspath(path)))
         cmd = [WARPSIM, "run", wrapper, "--kernel", name, "--grid", g, "--block", b, "--check",
                "all", "--timeout", str(timeout)] + include + args
         command = "warpsim run KERNEL --kernel %s --grid %s --block %s --check all %s" % (
@@ -270,10 +272,11 @@ def gpuverify_case(root, path, scratch, timeout):
         if main is None:
             row.update(outcome="not_run", reason="cannot pass " + unspelled)
             return row
-        with open(wrapper, "w") as f:
-            f.write(PRELUDE.replace("{kernel}", os.path.abspath(path)) + main)
+        text += main
         cmd = [WARPSIM, "exec", wrapper, "--check", "all", "--time-limit", str(timeout)] + include
         command = "warpsim exec WRAPPER --check all (a generated main: %s zeroed)" % unspelled
+    with open(wrapper, "w") as f:
+        f.write(text)
     code, out, err, seconds = run(cmd, timeout + 60)
     outcome, reason = outcome_of(code, out, err)
     if outcome == "not_run" and "did not compile" in err:
@@ -390,18 +393,6 @@ def write_table(suite, commit, rows, summary, out):
                                                  (r.get("reason") or r.get("note") or "").replace("|", "\\|")))
 
 
-def suite_commit(checkout):
-    """The commit of a checkout that is a git repository of its own; a folder inside another
-    repository (a snapshot unpacked into this one's tree) has none: "unknown"."""
-    def git(*args):
-        return subprocess.run(["git", "-C", checkout] + list(args), capture_output=True,
-                              text=True).stdout.strip()
-    top = git("rev-parse", "--show-toplevel")
-    if not top or os.path.realpath(top) != os.path.realpath(checkout):
-        return "unknown (not a git checkout; give --suite-commit)"
-    return git("rev-parse", "--short", "HEAD") or "unknown"
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("suite", choices=["gpuverify", "dracc", "oclgrind"])
@@ -425,7 +416,9 @@ def main():
         sys.exit("race_suites.py: %s: no such folder" % a.checkout)
     if not os.access(WARPSIM, os.X_OK):
         sys.exit("no warpsim at %s (build it, or set $WARPSIM)" % WARPSIM)
-    commit = a.suite_commit[:7] or suite_commit(a.checkout)
+    commit = a.suite_commit or git_commit(Path(a.checkout))
+    if re.fullmatch(r"[0-9a-f]{8,40}", commit):
+        commit = commit[:7]
     if a.suite == "oclgrind":
         base = a.checkout
         paths = sorted(os.path.join(base, f) for f in os.listdir(base) if f.endswith(".cu"))

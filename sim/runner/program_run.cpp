@@ -511,18 +511,18 @@ ProgramResult run_program(const ProgramRequest& request) {
     result.message = "the program was killed by " + signal_name(result.signal) + " " +
                      where_stopped(result.launches);
   } else if (WEXITSTATUS(end.wait_status) == program::kProgramStoppedExitStatus &&
-             stopped_at_launch && result.launches.back().record.status == "time_limit") {
-    result.status = ProgramStatus::timeout;
-    result.message = "the program did not finish within the time limit of " + std::string(limit) +
-                     " s (--time-limit): warpsim stopped it at " +
-                     where_launch(result.launches.back().record) +
-                     ", keeping what that launch had found";
-  } else if (WEXITSTATUS(end.wait_status) == program::kProgramStoppedExitStatus &&
              stopped_at_launch) {
     const program::LaunchRecord& last = result.launches.back().record;
-    result.status = ProgramStatus::kernel_stopped;
-    result.message = "warpsim stopped the program at " + where_launch(last) + ": " + last.status +
-                     ": " + last.message;
+    if (last.status == "time_limit") {  // the launch stopped itself at the deadline
+      result.status = ProgramStatus::timeout;
+      result.message = "the program did not finish within the time limit of " +
+                       std::string(limit) + " s (--time-limit): warpsim stopped it at " +
+                       where_launch(last) + ", keeping what that launch had found";
+    } else {
+      result.status = ProgramStatus::kernel_stopped;
+      result.message = "warpsim stopped the program at " + where_launch(last) + ": " +
+                       last.status + ": " + last.message;
+    }
   } else if (const std::string not_simulated =
                  read_whole(scratch.path() + "/" + program::kNotSimulatedFile);
              WEXITSTATUS(end.wait_status) == program::kProgramNotSimulatedExitStatus &&

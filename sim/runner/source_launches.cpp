@@ -15,10 +15,6 @@ namespace {
 
 using Kind = Token::Kind;
 
-bool is_punctuation(const std::vector<Token>& tokens, std::size_t k, std::string_view text) {
-  return k < tokens.size() && tokens[k].text == text;
-}
-
 // Words after which a `::name` starts a new expression rather than continuing a qualified name.
 bool ends_qualification(std::string_view word) {
   return word == "else" || word == "do" || word == "return" || word == "case" || word == "throw" ||
@@ -259,7 +255,7 @@ std::string rewrite_launch_expressions(std::string_view source, LaunchTarget for
     const std::size_t start = launch_target_start(tokens, k);
     const std::optional<std::size_t> close = launch_config_end(tokens, k);
     // The arguments follow the `>>>`; in a macro they may come with its use (`LAUNCH(k)(x)`).
-    const bool arguments_follow = close && (is_punctuation(tokens, *close + 3, "(") ||
+    const bool arguments_follow = close && (token_is(tokens, *close + 3, "(") ||
                                             (macro != nullptr && *close + 3 == tokens.size()));
     if (start == k || !close || !arguments_follow || tokens[start].offset < copied) {
       continue;  // not a launch warpsim understands: the compiler will say so
@@ -291,7 +287,7 @@ std::string rewrite_launch_expressions(std::string_view source, LaunchTarget for
     }
     out.append(static_cast<std::size_t>(std::count(target.begin(), target.end(), '\n')), '\n');
     copied = tokens[*close + 2].offset + 1;
-    if (for_target == LaunchTarget::simulator && is_punctuation(tokens, *close + 3, "(")) {
+    if (for_target == LaunchTarget::simulator && token_is(tokens, *close + 3, "(")) {
       for (const std::size_t zero : zero_literal_arguments(tokens, *close + 3)) {
         out.append(source.substr(copied, tokens[zero].offset - copied));
         out += "::warpsim::shim::ZeroLiteral{}";

@@ -28,23 +28,6 @@ std::optional<std::size_t> template_close(const std::vector<Token>& tokens, std:
   return std::nullopt;
 }
 
-// The `)` matching the `(` at `open`; nullopt when there is none.
-std::optional<std::size_t> call_close(const std::vector<Token>& tokens, std::size_t open) {
-  int depth = 0;
-  for (std::size_t i = open; i < tokens.size(); ++i) {
-    const std::string_view text = tokens[i].text;
-    if (text == "(" || text == "[" || text == "{") ++depth;
-    if ((text == ")" || text == "]" || text == "}") && --depth == 0) {
-      return text == ")" ? std::optional(i) : std::nullopt;
-    }
-  }
-  return std::nullopt;
-}
-
-bool is(const std::vector<Token>& tokens, std::size_t i, std::string_view text) {
-  return i < tokens.size() && tokens[i].text == text;
-}
-
 }  // namespace
 
 std::string mark_library_calls(std::string_view source) {
@@ -61,28 +44,29 @@ std::string mark_library_calls(std::string_view source) {
         continue;
       start = i - 1;
     }
-    if (!is(tokens, i + 1, "::") || i + 4 >= tokens.size() ||
+    if (!token_is(tokens, i + 1, "::") || i + 4 >= tokens.size() ||
         tokens[i + 2].kind != Token::Kind::identifier || !tokens[i + 2].text.starts_with("Device") ||
-        !is(tokens, i + 3, "::") || tokens[i + 4].kind != Token::Kind::identifier) {
+        !token_is(tokens, i + 3, "::") || tokens[i + 4].kind != Token::Kind::identifier) {
       continue;
     }
     std::size_t open = i + 5;
-    if (is(tokens, open, "<")) {
+    if (token_is(tokens, open, "<")) {
       const std::optional<std::size_t> close = template_close(tokens, open);
       if (!close) continue;
       open = *close + 1;
     }
-    if (!is(tokens, open, "(")) continue;  // named, not called: `&cub::DeviceReduce::Sum`
-    const std::optional<std::size_t> close = call_close(tokens, open);
-    if (!close) continue;
+    if (!token_is(tokens, open, "(")) continue;  // named, not called: `&cub::DeviceReduce::Sum`
+    const std::size_t after = after_parentheses(tokens, open);
+    if (after >= tokens.size()) continue;  // unbalanced (a call is never a file's last token)
+    const std::size_t close = after - 1;
     const std::size_t from = tokens[start].offset;
-    const std::size_t to = tokens[*close].offset + 1;
+    const std::size_t to = tokens[close].offset + 1;
     out.append(source.substr(copied, from - copied));
     out += "(::warpsim::shim::LibraryCallSite(__FILE__, __LINE__), ";
     out.append(source.substr(from, to - from));
     out += ")";
     copied = to;
-    i = *close;
+    i = close;
   }
   out.append(source.substr(copied));
   return out;

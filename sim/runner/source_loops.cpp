@@ -16,16 +16,6 @@ namespace {
 // `for (...) if (tick(), false) {} else BODY`, a statement that runs the tick, then BODY.
 constexpr std::string_view kTick = " if (::warpsim::device::spin_tick(), false) {} else ";
 
-// The token after the `)` that closes the `(` at `open`; tokens.size() when unbalanced.
-std::size_t after_parentheses(const std::vector<Token>& tokens, std::size_t open) {
-  int depth = 0;
-  for (std::size_t k = open; k < tokens.size(); ++k) {
-    if (tokens[k].text == "(") ++depth;
-    if (tokens[k].text == ")" && --depth == 0) return k + 1;
-  }
-  return tokens.size();
-}
-
 bool opens(std::string_view text) { return text == "(" || text == "{" || text == "["; }
 bool closes(std::string_view text) { return text == ")" || text == "}" || text == "]"; }
 

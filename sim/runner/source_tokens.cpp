@@ -161,6 +161,15 @@ bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\\' || c == '\r' |
 
 std::string strip_for_scan(std::string_view source) { return Stripper(source).run(); }
 
+std::size_t after_parentheses(const std::vector<Token>& tokens, std::size_t open) {
+  int depth = 0;
+  for (std::size_t k = open; k < tokens.size(); ++k) {
+    if (tokens[k].text == "(") ++depth;
+    if (tokens[k].text == ")" && --depth == 0) return k + 1;
+  }
+  return tokens.size();
+}
+
 std::string escape_for_string_literal(std::string_view text) {
   std::string out;
   for (const char c : text) {

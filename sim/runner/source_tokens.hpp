@@ -26,6 +26,14 @@ struct Token {
 
 std::vector<Token> tokenize(std::string_view stripped);
 
+// Whether token `k` exists and reads `text`.
+inline bool token_is(const std::vector<Token>& tokens, std::size_t k, std::string_view text) {
+  return k < tokens.size() && tokens[k].text == text;
+}
+
+// The token after the `)` that closes the `(` at `open`; tokens.size() when unbalanced.
+std::size_t after_parentheses(const std::vector<Token>& tokens, std::size_t open);
+
 // `text` with its backslashes and double quotes escaped, for a string literal.
 std::string escape_for_string_literal(std::string_view text);
 

@@ -9,6 +9,8 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <string>
+#include <string_view>
 
 #include "content_hash.hpp"
 #include "warpsim/runner.hpp"
@@ -42,6 +44,14 @@ std::string read_file_text(const fs::path& path) {
 }
 
 // Writes `text` as the translated copy of `source` (under `root`) into `building`.
+// Every `from` in `text` replaced by `to`, left to right (a `to` is not searched again).
+void replace_every(std::string& text, std::string_view from, std::string_view to) {
+  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at)) {
+    text.replace(at, from.size(), to);
+    at += to.size();
+  }
+}
+
 Expected<void> write_translated(const fs::path& building, const fs::path& root,
                                 const fs::path& source, const std::string& text) {
   const fs::path target = building / root.filename() / fs::relative(source, root);
@@ -98,20 +108,11 @@ Expected<std::string> translated_cccl_headers(const Toolchain& toolchain) {
     // function it points to (warpsim/function_names.hpp), "cub::DeviceReduceKernel".
     // And the GPU side of exec --gpu does not see the launch (it rewrites the user's <<<>>>
     // only): recorded as made without <<<>>>, never paired with the GPU's launches.
-    for (std::size_t at = launches.find("::warpsim::shim::launch_config(");
-         at != std::string::npos; at = launches.find("::warpsim::shim::launch_config(", at + 1)) {
-      launches.replace(at, std::string_view("::warpsim::shim::launch_config(").size(),
-                       "::warpsim::shim::library_launch_config(");
-    }
-    const std::string by_pointer = "::warpsim::shim::launch_kernel(\"k\", ";
-    for (std::size_t at = launches.find(by_pointer); at != std::string::npos;
-         at = launches.find(by_pointer, at)) {
-      const std::string named =
-          "::warpsim::shim::launch_kernel(::warpsim::function_name_at("
-          "reinterpret_cast<const void*>(k), \"k\"), ";
-      launches.replace(at, by_pointer.size(), named);
-      at += named.size();
-    }
+    replace_every(launches, "::warpsim::shim::launch_config(",
+                  "::warpsim::shim::library_launch_config(");
+    replace_every(launches, "::warpsim::shim::launch_kernel(\"k\", ",
+                  "::warpsim::shim::launch_kernel(::warpsim::function_name_at("
+                  "reinterpret_cast<const void*>(k), \"k\"), ");
     if (auto written = write_translated(building, thrust, it->path(), launches); !written) {
       return written.error();
     }
