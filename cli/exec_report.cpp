@@ -64,6 +64,18 @@ void write_exec_text(std::ostream& out, const std::vector<std::string>& files,
       out << "       trace: " << rec.trace_file << "\n";
     }
   }
+  if (!r.refused_calls.empty()) {
+    constexpr std::size_t kShown = 10;
+    out << "warpsim exec: " << r.refused_calls.size()
+        << (r.refused_calls.size() == 1 ? " runtime call was" : " runtime calls were")
+        << " refused, as a GPU refuses them (docs/gpu-runs/copy-ranges.txt):\n";
+    for (std::size_t i = 0; i < r.refused_calls.size() && i < kShown; ++i) {
+      out << "  " << r.refused_calls[i] << "\n";
+    }
+    if (r.refused_calls.size() > kShown) {
+      out << "  ... and " << r.refused_calls.size() - kShown << " more\n";
+    }
+  }
   out << "warpsim exec: " << ending_text(r);
   if (r.status != runner::ProgramStatus::bad_input) {
     char seconds[32];
@@ -84,6 +96,11 @@ void write_exec_text(std::ostream& out, const std::vector<std::string>& files,
            "a finding under --check, as compute-sanitizer reports the launch's error: exit "
            "status "
         << runner::kExitFindings << "\n";
+  } else if (r.status == runner::ProgramStatus::exited && r.exit_code == 0 && r.checked &&
+             !r.refused_calls.empty()) {
+    out << "warpsim exec: a runtime call was refused (above) and the program returned 0: a "
+           "finding under --check, as compute-sanitizer reports the call's error: exit status "
+        << runner::kExitFindings << "\n";
   } else if (r.status == runner::ProgramStatus::exited && r.exit_code == 0 && diagnostics != 0) {
     out << "warpsim exec: the kernels misused warp-level operations (above): exit status "
         << runner::kExecKernelProblem << "\n";
@@ -101,6 +118,7 @@ json exec_json(const std::vector<std::string>& files, const runner::ProgramResul
   out["warpsim_exit_status"] = runner::exec_exit_status(r);
   out["seconds"] = r.seconds;
   out["diagnostics"] = r.diagnostic_count();
+  out["refused_calls"] = r.refused_calls;
   out["launches"] = json::array();
   for (const runner::ProgramLaunch& launch : r.launches) {
     const program::LaunchRecord& rec = launch.record;

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -63,6 +64,10 @@ struct ProgramState {
   std::set<std::uintptr_t> symbols;                    // the starts of registered symbols
   std::map<std::uintptr_t, GuardedBlock> guarded;     // start -> its mapping (allocate's)
   std::set<std::uintptr_t> patterned;  // device blocks that began as the undefined pattern
+  // Blocks freed so far (start -> bytes; the latest 4096), to name a copy into freed memory.
+  std::map<std::uintptr_t, std::size_t> freed;
+  std::deque<std::uintptr_t> freed_order;
+  std::map<const void*, std::string> call_lines;  // a refused call's return address -> FILE:LINE
   std::string dir;        // kProgramDirEnv; empty when not run by warpsim exec
   std::string trace_dir;  // kProgramTraceDirEnv
   int record_fd = -1;     // <dir>/launches.jsonl, append-only
@@ -404,6 +409,50 @@ std::map<std::uintptr_t, std::size_t>::const_iterator block_holding(const Progra
   if (it == s.allocations.begin()) return s.allocations.end();
   --it;
   return address - it->first < std::max<std::size_t>(it->second, 1) ? it : s.allocations.end();
+}
+
+// A freed block, kept (the latest 4096) to say that a copy names freed memory; the caller holds
+// the mutex.
+void remember_freed(ProgramState& s, std::uintptr_t start, std::size_t bytes) {
+  constexpr std::size_t kRemembered = 4096;
+  if (s.freed.insert_or_assign(start, bytes).second) s.freed_order.push_back(start);
+  while (s.freed_order.size() > kRemembered) {
+    s.freed.erase(s.freed_order.front());
+    s.freed_order.pop_front();
+  }
+}
+
+std::string byte_count(std::size_t bytes) {
+  return std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes");
+}
+std::string of_bytes(std::size_t bytes) { return std::to_string(bytes) + "-byte"; }  // "a 100-byte"
+
+// Why [pointer, pointer + bytes) is not device memory a copy may name, or "" when it is: it lies
+// in one live allocation or registered symbol (docs/gpu-runs/copy-ranges.txt: a GPU refuses
+// every other range, a few bytes past the end included); the caller holds the mutex.
+std::string device_range_problem(const ProgramState& s, const void* pointer, std::size_t bytes) {
+  if (pointer == nullptr) return "a null pointer";
+  const auto address = reinterpret_cast<std::uintptr_t>(pointer);
+  if (const auto it = block_holding(s, pointer); it != s.allocations.end()) {
+    const std::size_t room = it->second - (address - it->first);
+    if (bytes <= room) return "";
+    return "its " + byte_count(bytes) + " run " + byte_count(bytes - room) +
+           " past the end of a " + of_bytes(it->second) + " allocation (at offset " +
+           std::to_string(address - it->first) + ")";
+  }
+  if (auto it = s.freed.upper_bound(address); it != s.freed.begin()) {
+    --it;
+    if (address - it->first < std::max<std::size_t>(it->second, 1))
+      return "freed memory (offset " + std::to_string(address - it->first) + " of a " +
+             of_bytes(it->second) + " block freed earlier)";
+  }
+  if (const auto next = s.allocations.upper_bound(address);
+      next != s.allocations.end() && next->first - address < 4096 &&
+      s.symbols.count(next->first) == 0) {
+    return "it starts " + byte_count(next->first - address) + " before a " +
+           of_bytes(next->second) + " allocation";
+  }
+  return "no allocation holds it (host memory, or not allocated)";
 }
 
 std::string trace_name(std::uint64_t index, std::string_view kernel) {
@@ -922,6 +971,74 @@ int last_error(bool reset) {
   return error;
 }
 
+namespace {
+
+std::string caller_line(const void* return_address) {
+  if (return_address == nullptr) return "an unknown line";
+  const std::vector<runtime::CodeLine> lines =
+      runtime::code_lines({reinterpret_cast<std::uintptr_t>(return_address)});
+  if (lines.empty() || lines[0].file.empty()) return "an unknown line";
+  return std::filesystem::path(lines[0].file).filename().string() + ":" +
+         std::to_string(lines[0].line);
+}
+
+// A call a GPU's runtime refuses too: it returns cudaErrorInvalidValue, which is also the next
+// last_error() (as on the H200: docs/gpu-runs/copy-ranges.txt), and `warpsim exec` lists it
+// (kRefusedCallsFile; a finding under --check). Run on its own, the program says it on stderr.
+int refuse_call(ProgramState& s, const char* api, const std::string& why,
+                const void* return_address) {
+  s.last_error = kErrorInvalidValue;
+  std::string& where = s.call_lines[return_address];
+  if (where.empty()) where = caller_line(return_address);
+  const std::string line =
+      std::string(api) + " at " + where + " returned cudaErrorInvalidValue: " + why;
+  if (s.dir.empty()) {
+    std::fprintf(stderr, "warpsim: %s\n", line.c_str());
+    return kErrorInvalidValue;
+  }
+  std::ofstream out(s.dir + "/" + kRefusedCallsFile, std::ios::app);
+  out << line << "\n";
+  return kErrorInvalidValue;
+}
+
+}  // namespace
+
+int check_copy(const char* api, const void* destination, const void* source, std::size_t bytes,
+               int kind, const void* return_address) {
+  if (bytes == 0) return kSuccess;
+  ProgramState& s = state();
+  std::lock_guard lock(s.mutex);
+  // cudaMemcpyKind: 0 host to host, 1 host to device, 2 device to host, 3 device to device,
+  // 4 default (each pointer is where it lies: one in an allocation must fit in it).
+  const auto problem = [&](const void* pointer, bool device) {
+    if (kind == 4) device = block_holding(s, pointer) != s.allocations.end();
+    return device ? device_range_problem(s, pointer, bytes) : std::string();
+  };
+  if (destination == nullptr || source == nullptr) {
+    return refuse_call(s, api, std::string(destination == nullptr ? "the destination" : "the source") +
+                                   " is a null pointer", return_address);
+  }
+  if (const std::string why = problem(destination, kind == 1 || kind == 3); !why.empty())
+    return refuse_call(s, api, "the destination is not device memory: " + why, return_address);
+  if (const std::string why = problem(source, kind == 2 || kind == 3); !why.empty())
+    return refuse_call(s, api, "the source is not device memory: " + why, return_address);
+  return kSuccess;
+}
+
+int check_memset(const char* api, const void* destination, std::size_t bytes,
+                 const void* return_address) {
+  if (bytes == 0) return kSuccess;
+  ProgramState& s = state();
+  std::lock_guard lock(s.mutex);
+  if (const std::string why = device_range_problem(s, destination, bytes); !why.empty()) {
+    return refuse_call(s, api,
+                       destination == nullptr ? "the destination is a null pointer"
+                                              : "the destination is not device memory: " + why,
+                       return_address);
+  }
+  return kSuccess;
+}
+
 void note_device_assert() { state().assert_failed = true; }
 
 int sticky_error() {
@@ -1018,6 +1135,7 @@ bool release(void* pointer) {
   const auto it = s.allocations.find(reinterpret_cast<std::uintptr_t>(pointer));
   if (it == s.allocations.end() || s.symbols.count(it->first) != 0) return false;
   const std::size_t rounded = (it->second + 255) / 256 * 256;
+  remember_freed(s, it->first, it->second);
   s.allocations.erase(it);
   s.patterned.erase(reinterpret_cast<std::uintptr_t>(pointer));
   if (const auto guarded = s.guarded.find(reinterpret_cast<std::uintptr_t>(pointer));

@@ -393,7 +393,8 @@ int exec_exit_status(const ProgramResult& result) {
     case ProgramStatus::exited:
       if (result.exit_code != 0) return result.exit_code;
       if (result.memory_finding_count() != 0) return kExitFindings;
-      if (result.checked && result.refused_launch_count() != 0) return kExitFindings;
+      if (result.checked && (result.refused_launch_count() != 0 || !result.refused_calls.empty()))
+        return kExitFindings;
       return result.diagnostic_count() != 0 ? kExecKernelProblem : 0;
     case ProgramStatus::kernel_stopped:
     case ProgramStatus::not_simulated:
@@ -533,6 +534,10 @@ ProgramResult run_program(const ProgramRequest& request) {
   } else {
     result.status = ProgramStatus::exited;
     result.exit_code = WEXITSTATUS(end.wait_status);
+  }
+  std::istringstream refused(read_whole(scratch.path() + "/" + program::kRefusedCallsFile));
+  for (std::string line; std::getline(refused, line);) {
+    if (!line.empty()) result.refused_calls.push_back(line);
   }
   return result;
 }

@@ -12,9 +12,12 @@
 
 #include <cstddef>
 
-#define WARPSIM_C_LINKAGE(result, name, parameters, arguments)                              \
+// The twin of `name` returns `call`; most forward their arguments to the C++ function.
+#define WARPSIM_C_TWIN(result, name, parameters, call)                                       \
   extern "C" inline __attribute__((used)) result warpsim_c_##name parameters __asm__(#name); \
-  extern "C" inline result warpsim_c_##name parameters { return ::name arguments; }
+  extern "C" inline result warpsim_c_##name parameters { return call; }
+#define WARPSIM_C_LINKAGE(result, name, parameters, arguments) \
+  WARPSIM_C_TWIN(result, name, parameters, ::name arguments)
 
 WARPSIM_C_LINKAGE(cudaError_t, cudaSetDevice, (int device), (device))
 WARPSIM_C_LINKAGE(cudaError_t, cudaGetDevice, (int* device), (device))
@@ -31,12 +34,18 @@ WARPSIM_C_LINKAGE(cudaError_t, cudaMallocHost, (void** pointer, std::size_t byte
                   (pointer, bytes))
 WARPSIM_C_LINKAGE(cudaError_t, cudaFree, (void* pointer), (pointer))
 WARPSIM_C_LINKAGE(cudaError_t, cudaFreeHost, (void* pointer), (pointer))
-WARPSIM_C_LINKAGE(cudaError_t, cudaMemcpy,
-                  (void* destination, const void* source, std::size_t bytes, cudaMemcpyKind kind),
-                  (destination, source, bytes, kind))
-WARPSIM_C_LINKAGE(cudaError_t, cudaMemset, (void* destination, int value, std::size_t bytes),
-                  (destination, value, bytes))
-
+// The copies name their C caller's line when a GPU would refuse them (program::check_copy): the
+// twin itself is what the C code calls, so its return address is the caller's.
+WARPSIM_C_TWIN(cudaError_t, cudaMemcpy,
+                        (void* destination, const void* source, std::size_t bytes,
+                         cudaMemcpyKind kind),
+                        ::warpsim::shim::copy(destination, source, bytes, kind, "cudaMemcpy",
+                                              __builtin_return_address(0)))
+WARPSIM_C_TWIN(cudaError_t, cudaMemset,
+                        (void* destination, int value, std::size_t bytes),
+                        ::warpsim::shim::set(destination, value, bytes, "cudaMemset",
+                                             __builtin_return_address(0)))
 #undef WARPSIM_C_LINKAGE
+#undef WARPSIM_C_TWIN
 
 #endif  // !defined(WARPSIM_KERNEL_FILE)

@@ -535,31 +535,60 @@ inline cudaError_t cudaFree(void* pointer) {
 inline cudaError_t cudaFreeHost(void* pointer) {
   return ::warpsim::program::release(pointer) ? cudaSuccess : cudaErrorInvalidValue;
 }
-inline cudaError_t cudaMemcpy(void* destination, const void* source, std::size_t bytes,
-                              cudaMemcpyKind kind) {
+namespace warpsim::shim {
+// cudaMemcpy and cudaMemset with the caller's return address, which names the call when the
+// range is refused (as a GPU's runtime refuses it: program::check_copy).
+inline cudaError_t copy(void* destination, const void* source, std::size_t bytes,
+                        cudaMemcpyKind kind, const char* api, const void* caller) {
   if (static_cast<int>(kind) < 0 || static_cast<int>(kind) > 4) {
     return cudaErrorInvalidMemcpyDirection;
   }
-  if (bytes != 0 && (destination == nullptr || source == nullptr)) return cudaErrorInvalidValue;
+  if (const int refused = ::warpsim::program::check_copy(api, destination, source, bytes,
+                                                         static_cast<int>(kind), caller)) {
+    return static_cast<cudaError_t>(refused);
+  }
   if (bytes != 0) std::memmove(destination, source, bytes);
   return cudaSuccess;
 }
-inline cudaError_t cudaMemcpyAsync(void* destination, const void* source, std::size_t bytes,
-                                   cudaMemcpyKind kind, cudaStream_t stream = nullptr) {
-  return static_cast<cudaError_t>(::warpsim::shim::in_stream(
-      stream, cudaGraphNodeTypeMemcpy,
-      [=](cudaStream_t) { return cudaMemcpy(destination, source, bytes, kind); }));
-}
-inline cudaError_t cudaMemset(void* destination, int value, std::size_t bytes) {
-  if (bytes != 0 && destination == nullptr) return cudaErrorInvalidValue;
+inline cudaError_t set(void* destination, int value, std::size_t bytes, const char* api,
+                       const void* caller) {
+  if (const int refused = ::warpsim::program::check_memset(api, destination, bytes, caller)) {
+    return static_cast<cudaError_t>(refused);
+  }
   if (bytes != 0) std::memset(destination, value, bytes);
   return cudaSuccess;
 }
-inline cudaError_t cudaMemsetAsync(void* destination, int value, std::size_t bytes,
-                                   cudaStream_t stream = nullptr) {
+}  // namespace warpsim::shim
+// noinline: the return address is the caller's line.
+__attribute__((noinline)) inline cudaError_t cudaMemcpy(void* destination, const void* source,
+                                                        std::size_t bytes, cudaMemcpyKind kind) {
+  return ::warpsim::shim::copy(destination, source, bytes, kind, "cudaMemcpy",
+                               __builtin_return_address(0));
+}
+__attribute__((noinline)) inline cudaError_t cudaMemcpyAsync(void* destination,
+                                                             const void* source,
+                                                             std::size_t bytes,
+                                                             cudaMemcpyKind kind,
+                                                             cudaStream_t stream = nullptr) {
+  const void* caller = __builtin_return_address(0);
   return static_cast<cudaError_t>(::warpsim::shim::in_stream(
-      stream, cudaGraphNodeTypeMemset,
-      [=](cudaStream_t) { return cudaMemset(destination, value, bytes); }));
+      stream, cudaGraphNodeTypeMemcpy, [=](cudaStream_t) {
+        return ::warpsim::shim::copy(destination, source, bytes, kind, "cudaMemcpyAsync", caller);
+      }));
+}
+__attribute__((noinline)) inline cudaError_t cudaMemset(void* destination, int value,
+                                                        std::size_t bytes) {
+  return ::warpsim::shim::set(destination, value, bytes, "cudaMemset",
+                              __builtin_return_address(0));
+}
+__attribute__((noinline)) inline cudaError_t cudaMemsetAsync(void* destination, int value,
+                                                             std::size_t bytes,
+                                                             cudaStream_t stream = nullptr) {
+  const void* caller = __builtin_return_address(0);
+  return static_cast<cudaError_t>(::warpsim::shim::in_stream(
+      stream, cudaGraphNodeTypeMemset, [=](cudaStream_t) {
+        return ::warpsim::shim::set(destination, value, bytes, "cudaMemsetAsync", caller);
+      }));
 }
 inline cudaError_t cudaMemPrefetchAsync(const void*, std::size_t, int,
                                         cudaStream_t stream = nullptr) {

@@ -101,6 +101,16 @@ void register_symbol(const void* address, std::size_t bytes);
 // The allocate() block holding `pointer` (symbols are not blocks): its start and size; false
 // when none does.
 bool allocation_holding(const void* pointer, const void** start, std::size_t* bytes);
+// cudaMemcpy's and cudaMemset's ranges, checked as a GPU's runtime checks them
+// (docs/gpu-runs/copy-ranges.txt): every device-side range must lie in one live allocation or
+// registered symbol (a null, freed or host pointer, or a range a byte past the end, is refused).
+// `kind` is the cudaMemcpyKind (4, default: a pointer in an allocation must fit in it); `api`
+// and the caller's return address name the call. Returns kSuccess, or kErrorInvalidValue, which
+// is then also the next last_error() and is listed by `warpsim exec` (a finding under --check).
+int check_copy(const char* api, const void* destination, const void* source, std::size_t bytes,
+               int kind, const void* return_address);
+int check_memset(const char* api, const void* destination, std::size_t bytes,
+                 const void* return_address);
 // Launches made so far (refused ones included): the last launch's index plus one.
 std::uint64_t launch_count();
 

@@ -39,6 +39,9 @@ inline constexpr int kProgramStoppedExitStatus = 86;
 // library's function): kNotSimulatedFile in the program's folder holds the one-line message.
 inline constexpr int kProgramNotSimulatedExitStatus = 87;
 inline constexpr const char* kNotSimulatedFile = "not_simulated.txt";
+// Runtime calls a GPU refuses too (a copy into memory that is not device memory), one line each:
+// "cudaMemcpy at FILE:LINE returned cudaErrorInvalidValue: why".
+inline constexpr const char* kRefusedCallsFile = "refused_calls.txt";
 
 struct LaunchRecord {
   std::uint64_t index = 0;  // 0, 1, 2, ... in program order

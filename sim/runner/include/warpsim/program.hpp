@@ -101,6 +101,10 @@ struct ProgramResult {
   // too, with an error the program may never look at. Under --check they are findings, as
   // compute-sanitizer reports the launch's API error.
   std::uint64_t refused_launch_count() const;
+  // Runtime calls a GPU refuses too, which the program may never look at (a copy or memset
+  // naming memory that is not device memory: program::check_copy), one line each, in order.
+  // Under --check they are findings, as compute-sanitizer reports a call's API error.
+  std::vector<std::string> refused_calls;
 };
 
 // Exit statuses of `warpsim exec` that are warpsim's own, chosen apart from what programs
@@ -111,7 +115,7 @@ inline constexpr int kExecTimeLimit = 124;
 inline constexpr int kExecBadInput = 125;
 // The program's status; when it returned 0: kExitFindings (122, as `warpsim run`'s) where a
 // launch had a memory finding (a write before or after an allocation) or, under --check, a launch
-// was refused (refused_launch_count), else kExecKernelProblem
+// or runtime call was refused (refused_launch_count, refused_calls), else kExecKernelProblem
 // where a launch had diagnostics; 128 + signal for a crash (as a shell reports it).
 int exec_exit_status(const ProgramResult& result);
 

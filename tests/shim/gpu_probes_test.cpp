@@ -1,8 +1,12 @@
-// The mask probes (tests/shim/gpu_probes) under `warpsim exec`, against what an H200 did with the
-// same programs (docs/gpu-runs/caller-not-in-mask.txt and per-lane-masks.txt, recorded by
-// tests/shim/record_mask_probes.sh): where the GPU completed, the simulator prints the same lane
-// results and names the misuse (exit status 123); where the GPU trapped, the simulator does not
-// complete silently either.
+// The GPU probes (tests/shim/gpu_probes) under `warpsim exec`, against what an H200 did with the
+// same programs (docs/gpu-runs):
+// - the mask probes (caller-not-in-mask.txt and per-lane-masks.txt, recorded by
+//   tests/shim/record_mask_probes.sh): where the GPU completed, the simulator prints the same lane
+//   results and names the misuse (exit status 123); where the GPU trapped, the simulator does not
+//   complete silently either;
+// - the copy ranges (copy-ranges.txt, tests/shim/record_api_probes.sh): every copy and memset
+//   returns what the GPU's runtime returned, and each refused one is named in exec's report
+//   (a finding under --check).
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -26,11 +30,14 @@ std::vector<std::string> lines_of(const std::string& text) {
 }
 
 warpsim::test::ProcessOutcome exec_probe(const std::string& probe,
-                                         const std::vector<std::string>& args) {
-  std::vector<std::string> argv{WARPSIM_CLI_PATH, "exec",
-                                kSource + "/tests/shim/gpu_probes/" + probe + ".cu", "--"};
+                                         const std::vector<std::string>& args,
+                                         const std::vector<std::string>& options = {}) {
+  std::vector<std::string> argv{WARPSIM_CLI_PATH, "exec"};
+  argv.insert(argv.end(), options.begin(), options.end());
+  argv.push_back(kSource + "/tests/shim/gpu_probes/" + probe + ".cu");
+  argv.push_back("--");
   argv.insert(argv.end(), args.begin(), args.end());
-  static const warpsim::test::ScratchDir scratch("warpsim-mask-probes");
+  static const warpsim::test::ScratchDir scratch("warpsim-gpu-probes");
   return warpsim::test::run_process(argv, scratch.path());
 }
 
@@ -85,4 +92,33 @@ TEST_CASE("a mask of each lane's own: the H200's lane results where it completed
     }
   }
   CHECK(form == 7);
+}
+
+TEST_CASE("copies and memsets naming memory that is not device memory: the H200's errors, each "
+          "refusal named") {
+  const std::vector<std::string> recorded =
+      lines_of(warpsim::test::read_text(kSource + "/docs/gpu-runs/copy-ranges.txt"));
+  const std::regex form_line(R"(^(\w+): returned (\w+) \(\d+\); then .*$)");
+  int compared = 0, refused = 0;
+  for (const std::string& line : recorded) {
+    std::smatch m;
+    if (!std::regex_match(line, m, form_line)) continue;
+    const std::string form = m[1];
+    const bool gpu_refused = m[2] != "cudaSuccess";
+    CAPTURE(line);
+    const auto run = exec_probe("copy_ranges", {form});
+    CAPTURE(run.err);
+    CHECK(run.out.find(line + "\n") != std::string::npos);
+    CHECK(run.exit_code == 0);
+    CHECK((run.err.find("copy_ranges.cu:") != std::string::npos &&
+           run.err.find("returned cudaErrorInvalidValue: the ") != std::string::npos) ==
+          gpu_refused);
+    if (gpu_refused && refused++ == 0) {  // under --check, a finding (once: the same path)
+      const auto checked = exec_probe("copy_ranges", {form}, {"--check", "bounds"});
+      CHECK(checked.exit_code == 122);
+    }
+    ++compared;
+  }
+  CHECK(compared >= 17);
+  CHECK(refused >= 15);
 }
