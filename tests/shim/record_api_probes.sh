@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the runtime-API probes in tests/shim/gpu_probes with nvcc and runs them on this
 # machine's GPU, one process per form:
-#   copy_ranges.cu   copies and memsets naming device memory that is not there (null, freed,
+#   copy_ranges.cu   copies, memsets and frees naming device memory that is not there (null, freed,
 #                    past an allocation's end, before its start)  -> docs/gpu-runs/copy-ranges.txt
 #
 #   tests/shim/record_api_probes.sh

@@ -1,6 +1,7 @@
 // What the CUDA runtime returns when a copy or a memset names device memory that is not there:
 // a null or freed pointer, a range that runs past the end of its allocation or starts before it,
-// small allocations (which the driver carves out of larger pools) and large ones. The simulator
+// small allocations (which the driver carves out of larger pools) and large ones; and when
+// cudaFree is given what is not an allocation's start (freed already, inside one, host memory). The simulator
 // checks device ranges against its allocations; this probe says, per form, what a GPU does, so
 // that the simulator returns the same error where the GPU refuses. Each form prints what the call
 // returned, then what cudaGetLastError and cudaDeviceSynchronize return after it (a refused
@@ -40,6 +41,11 @@ const Form kForms[] = {
     {"memset_over4_large", "cudaMemset, 4 MiB + 4 bytes of a 4 MiB allocation"},
     {"memset_null", "cudaMemset, 16 bytes at a null pointer"},
     {"h2d_into_host", "host to device, 16 bytes whose destination is malloc'd host memory"},
+    {"h2d_zero_null", "host to device, 0 bytes to a null pointer"},
+    {"free_null", "cudaFree of a null pointer"},
+    {"free_twice", "cudaFree of a 4 MiB allocation freed already"},
+    {"free_inside", "cudaFree of a pointer 256 bytes into a 4 MiB allocation"},
+    {"free_host", "cudaFree of malloc'd host memory"},
 };
 
 void report(const char* name, cudaError_t returned) {
@@ -89,6 +95,14 @@ cudaError_t run(const char* name, std::vector<char>& host) {
     char* plain = static_cast<char*>(std::malloc(16));
     return cudaMemcpy(plain, host.data(), 16, cudaMemcpyHostToDevice);
   }
+  if (is("h2d_zero_null")) return cudaMemcpy(nullptr, host.data(), 0, cudaMemcpyHostToDevice);
+  if (is("free_null")) return cudaFree(nullptr);
+  if (is("free_twice")) {
+    cudaFree(other);
+    return cudaFree(other);
+  }
+  if (is("free_inside")) return cudaFree(large + 256);
+  if (is("free_host")) return cudaFree(std::malloc(64));
   std::fprintf(stderr, "copy_ranges: unknown form %s\n", name);
   std::exit(2);
 }
