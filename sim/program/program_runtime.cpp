@@ -1039,6 +1039,23 @@ int check_memset(const char* api, const void* destination, std::size_t bytes,
   return kSuccess;
 }
 
+int release_checked(const char* api, void* pointer, const void* return_address) {
+  if (release(pointer)) return kSuccess;
+  ProgramState& s = state();
+  std::lock_guard lock(s.mutex);
+  const auto address = reinterpret_cast<std::uintptr_t>(pointer);
+  std::string why = "no allocation starts there (host memory, or never allocated)";
+  if (const auto it = block_holding(s, pointer); it != s.allocations.end()) {
+    why = s.symbols.count(it->first) != 0
+              ? "it is a __device__ variable's address"
+              : "it points " + byte_count(address - it->first) + " into a " +
+                    of_bytes(it->second) + " allocation";
+  } else if (const auto freed = s.freed.find(address); freed != s.freed.end()) {
+    why = "it was freed already (a " + of_bytes(freed->second) + " block)";
+  }
+  return refuse_call(s, api, "the pointer is not an allocation's start: " + why, return_address);
+}
+
 void note_device_assert() { state().assert_failed = true; }
 
 int sticky_error() {

@@ -32,10 +32,14 @@ WARPSIM_C_LINKAGE(const char*, cudaGetErrorName, (cudaError_t error), (error))
 WARPSIM_C_LINKAGE(cudaError_t, cudaMalloc, (void** pointer, std::size_t bytes), (pointer, bytes))
 WARPSIM_C_LINKAGE(cudaError_t, cudaMallocHost, (void** pointer, std::size_t bytes),
                   (pointer, bytes))
-WARPSIM_C_LINKAGE(cudaError_t, cudaFree, (void* pointer), (pointer))
-WARPSIM_C_LINKAGE(cudaError_t, cudaFreeHost, (void* pointer), (pointer))
-// The copies name their C caller's line when a GPU would refuse them (program::check_copy): the
-// twin itself is what the C code calls, so its return address is the caller's.
+// The copies and frees name their C caller's line when a GPU would refuse them
+// (program::check_copy): the twin itself is what the C code calls, so its return address is the
+// caller's.
+WARPSIM_C_TWIN(cudaError_t, cudaFree, (void* pointer),
+               ::warpsim::shim::free_memory(pointer, __builtin_return_address(0)))
+WARPSIM_C_TWIN(cudaError_t, cudaFreeHost, (void* pointer),
+               static_cast<cudaError_t>(::warpsim::program::release_checked(
+                   "cudaFreeHost", pointer, __builtin_return_address(0))))
 WARPSIM_C_TWIN(cudaError_t, cudaMemcpy,
                         (void* destination, const void* source, std::size_t bytes,
                          cudaMemcpyKind kind),

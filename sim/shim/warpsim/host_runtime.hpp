@@ -524,16 +524,26 @@ namespace warpsim::shim {
 inline void note_pool_free(const void* pointer);
 inline void note_current_pool_allocation(void* pointer, std::size_t bytes);
 }  // namespace warpsim::shim
-inline cudaError_t cudaFree(void* pointer) {
+namespace warpsim::shim {
+// cudaFree with the caller's return address, which names the call when the pointer is refused
+// (freed already, inside an allocation, host memory: program::release_checked).
+inline cudaError_t free_memory(void* pointer, const void* caller) {
   // In kernel code: the device heap's blocks, which device-side cudaMalloc gave.
   if (::warpsim::device::current_env != nullptr)
     return ::warpsim::program::release(pointer) ? cudaSuccess : cudaErrorInvalidValue;
   if (::warpsim::shim::free_graph_memory(pointer)) return cudaSuccess;
   ::warpsim::shim::note_pool_free(pointer);
-  return ::warpsim::program::release(pointer) ? cudaSuccess : cudaErrorInvalidValue;
+  return static_cast<cudaError_t>(
+      ::warpsim::program::release_checked("cudaFree", pointer, caller));
 }
-inline cudaError_t cudaFreeHost(void* pointer) {
-  return ::warpsim::program::release(pointer) ? cudaSuccess : cudaErrorInvalidValue;
+}  // namespace warpsim::shim
+// noinline: the return address is the caller's line.
+__attribute__((noinline)) inline cudaError_t cudaFree(void* pointer) {
+  return ::warpsim::shim::free_memory(pointer, __builtin_return_address(0));
+}
+__attribute__((noinline)) inline cudaError_t cudaFreeHost(void* pointer) {
+  return static_cast<cudaError_t>(
+      ::warpsim::program::release_checked("cudaFreeHost", pointer, __builtin_return_address(0)));
 }
 namespace warpsim::shim {
 // cudaMemcpy and cudaMemset with the caller's return address, which names the call when the

@@ -111,6 +111,9 @@ int check_copy(const char* api, const void* destination, const void* source, std
                int kind, const void* return_address);
 int check_memset(const char* api, const void* destination, std::size_t bytes,
                  const void* return_address);
+// cudaFree and cudaFreeHost: release(pointer), or, where `pointer` is not an allocation's start
+// (freed already, inside one, host memory), kErrorInvalidValue, refused as check_copy refuses.
+int release_checked(const char* api, void* pointer, const void* return_address);
 // Launches made so far (refused ones included): the last launch's index plus one.
 std::uint64_t launch_count();
 
