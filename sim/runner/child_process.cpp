@@ -61,7 +61,7 @@ void supervise(pid_t child, pid_t signal_pid, int fd, double timeout_seconds,
       bytes.append(chunk, static_cast<std::size_t>(n));
       if (!outcome.launched && !asked_to_stop && has_started_frame(bytes)) {
         outcome.launched = true;
-        deadline = Clock::now() + seconds(timeout_seconds);
+        deadline = Clock::now() + seconds(timeout_seconds + kSelfStopGraceSeconds);
       }
       continue;
     }

@@ -23,6 +23,11 @@ namespace warpsim::runner {
 inline constexpr double kStartAllowanceSeconds = 30;
 // How long a child asked to stop has to report where it was before it is killed.
 inline constexpr double kStopGraceSeconds = 5;
+// How long after the time limit the supervisor waits before it stops a launch: the launch stops
+// itself at the limit (JobMessage::time_limit_seconds) and sends what it found, which takes a
+// moment (its lines are looked up); only a launch that cannot (a lane blocked in a system call)
+// is stopped from outside, with where it was and nothing more.
+inline constexpr double kSelfStopGraceSeconds = 2;
 
 struct ChildOutcome {
   bool started = false;  // false: the kernel host could not be started; `failure` says why

@@ -184,6 +184,7 @@ std::string encode(const JobMessage& job) {
   out.put(static_cast<std::uint8_t>(job.isolation));
   out.put(static_cast<std::uint8_t>(job.syscall_filter));
   out.put(job.max_processes);
+  out.put(job.time_limit_seconds);
   return out.take();
 }
 
@@ -214,6 +215,7 @@ std::optional<JobMessage> decode_job(std::string_view bytes) {
   job.isolation = static_cast<Isolation>(in.get<std::uint8_t>());
   job.syscall_filter = in.get<std::uint8_t>() != 0;
   job.max_processes = in.get<std::uint64_t>();
+  job.time_limit_seconds = in.get<double>();
   if (!in.ok()) return std::nullopt;
   return job;
 }
@@ -250,6 +252,8 @@ std::string encode(const RunSummary& summary) {
   }
   out.put<std::uint64_t>(summary.waits.size());
   for (const WarpWait& wait : summary.waits) out.put(wait);  // plain bytes, same build both sides
+  out.put(summary.cpu_seconds_at_limit);
+  out.put(summary.wait_seconds_at_limit);
   return out.take();
 }
 
@@ -290,6 +294,8 @@ std::optional<RunSummary> decode_summary(std::string_view bytes) {
   }
   const auto waits = in.get<std::uint64_t>();
   for (std::uint64_t i = 0; i < waits && in.ok(); ++i) summary.waits.push_back(in.get<WarpWait>());
+  summary.cpu_seconds_at_limit = in.get<double>();
+  summary.wait_seconds_at_limit = in.get<double>();
   if (!in.ok()) return std::nullopt;
   return summary;
 }

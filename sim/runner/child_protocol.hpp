@@ -46,6 +46,10 @@ struct RunSummary {
   std::vector<Diagnostic> diagnostics;
   std::vector<PrintfRecord> printf_records;
   std::vector<WarpWait> waits;
+  // time_limit: the launch process's seconds on a CPU and waiting for one when it stopped itself
+  // (as the supervisor's stop measures them: schedule_seconds_of); -1 otherwise.
+  double cpu_seconds_at_limit = -1;
+  double wait_seconds_at_limit = -1;
 };
 
 std::string encode(const RunSummary& summary);
@@ -65,6 +69,9 @@ struct JobMessage {
   Isolation isolation = Isolation::none;
   bool syscall_filter = false;
   std::uint64_t max_processes = 0;
+  // The run's time limit (--timeout): the launch stops itself this long after it starts
+  // (LaunchOptions::deadline, set there), keeping its findings; 0: none.
+  double time_limit_seconds = 0;
 };
 
 std::string encode(const JobMessage& job);

@@ -234,7 +234,7 @@ void HostSession::supervise(int result_fd, double timeout_seconds, ChildOutcome&
           bytes.append(chunk, static_cast<std::size_t>(n));
           if (!outcome.launched && !asked_to_stop && has_started_frame(bytes)) {
             outcome.launched = true;
-            deadline = Clock::now() + seconds(timeout_seconds);
+            deadline = Clock::now() + seconds(timeout_seconds + kSelfStopGraceSeconds);
           }
         }
       }

@@ -9,12 +9,15 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <iterator>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
+#include "child_process.hpp"
 #include "child_protocol.hpp"
 #include "sandbox_process.hpp"
 #include "warpsim/code_lines.hpp"
@@ -273,7 +276,8 @@ const KernelDescriptor& load_kernel(const ChildJob& job) {
 
 // The steps first (when asked for), then the summary: the parent takes a summary as the sign
 // that everything before it arrived.
-void send_results(const ChildJob& job, LaunchResult& result) {
+void send_results(const ChildJob& job, LaunchResult& result,
+                  std::chrono::steady_clock::time_point job_started) {
   if (job.want_trace) {
     const std::string bytes = result.trace.steps.serialize();
     write_frame(job.result_fd, FrameTag::steps, bytes.data(), bytes.size());
@@ -286,6 +290,23 @@ void send_results(const ChildJob& job, LaunchResult& result) {
   summary.diagnostics = std::move(result.trace.diagnostics);
   summary.printf_records = std::move(result.trace.printf_records);
   summary.waits = std::move(result.trace.waits);
+  if (result.status == LaunchStatus::time_limit) {
+    std::tie(summary.cpu_seconds_at_limit, summary.wait_seconds_at_limit) =
+        schedule_seconds_of(getpid());
+    if (summary.cpu_seconds_at_limit < 0) {  // no /proc in the sandbox: CPU time, the rest waited
+      rusage usage{};
+      getrusage(RUSAGE_SELF, &usage);
+      const auto seconds = [](timeval t) {
+        return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
+      };
+      summary.cpu_seconds_at_limit = seconds(usage.ru_utime) + seconds(usage.ru_stime);
+      summary.wait_seconds_at_limit =
+          std::max(0.0, std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                                      job_started)
+                                .count() -
+                            summary.cpu_seconds_at_limit);
+    }
+  }
   const std::string bytes = encode(summary);
   write_frame(job.result_fd, FrameTag::summary, bytes.data(), bytes.size());
 }
@@ -355,13 +376,21 @@ void run_child(const ChildJob& job) {
   add_checked_memory(options, *job.buffers, reinterpret_cast<const void*>(kernel.invoke));
   LaunchResult result;
   write_frame(job.result_fd, FrameTag::started, nullptr, 0);
+  const auto started = std::chrono::steady_clock::now();
+  // The time limit counts from here, as the supervisor's does from the started frame: the launch
+  // stops itself when it passes, with what it found (the supervisor stops it a grace later).
+  if (job.time_limit_seconds > 0) {
+    options.deadline = started +
+                       std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                           std::chrono::duration<double>(job.time_limit_seconds));
+  }
   try {
     result = launch(options, [&] { kernel.invoke(args.data()); });
   } catch (const std::invalid_argument& error) {
     fail_input(job.result_fd, error.what());
   }
   std::fflush(nullptr);
-  send_results(job, result);
+  send_results(job, result, started);
   _exit(0);
 }
 

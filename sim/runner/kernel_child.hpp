@@ -37,6 +37,7 @@ struct ChildJob {
   Isolation isolation = Isolation::none;
   bool syscall_filter = false;
   std::uint64_t max_processes = 0;
+  double time_limit_seconds = 0;  // JobMessage's: the launch's deadline, from its start
 };
 
 // Never returns: ends the process with _exit.

@@ -50,5 +50,5 @@ int main(int argc, char** argv) {
   auto buffers = ArgumentBuffers::adopt(job->buffers);
   if (!buffers) refuse(buffers.error().message);
   run_child({job->shared_object, &job->specs, &*buffers, job->options, job->want_trace, kResultFd,
-             job->isolation, job->syscall_filter, job->max_processes});
+             job->isolation, job->syscall_filter, job->max_processes, job->time_limit_seconds});
 }

@@ -107,7 +107,18 @@ RunStatus add_outcome(KernelFileResult& result, const ChildOutcome& outcome,
         assert(steps && "the child's steps read back");
         if (steps) result.trace.steps = std::move(*steps);
       }
-      add_stop_diagnostic(result.trace, summary->status, summary->message);
+      if (summary->status == LaunchStatus::time_limit) {
+        // The launch stopped itself at --timeout, its findings kept (kernel_child.cpp).
+        std::ostringstream limit;
+        limit << "kernel did not finish within " << context.timeout_seconds << " s: ";
+        result.message = limit.str() + result.message;
+        for (Diagnostic& d : result.trace.diagnostics) {
+          if (d.kind == DiagnosticKind::timeout) d.message = limit.str() + d.message;
+        }
+        result.cpu_seconds_at_limit = summary->cpu_seconds_at_limit;
+        result.wait_seconds_at_limit = summary->wait_seconds_at_limit;
+      }
+      add_stop_diagnostic(result.trace, summary->status, result.message);
       return run_status(summary->status);
     }
   }
@@ -536,6 +547,7 @@ KernelFileResult run_request(const KernelFileRequest& request, KernelFileRunner:
   launch.spin_limit = std::numeric_limits<std::uint64_t>::max();
   JobMessage job{ready->compiled.shared_object, request.args, buffers->buffers(), launch,
                  request.record_steps};
+  job.time_limit_seconds = request.timeout_seconds;
   const Sandbox* run_box = ready->run_box ? &*ready->run_box : nullptr;
   if (run_box != nullptr) {
     job.isolation = run_box->isolation;

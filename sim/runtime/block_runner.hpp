@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <random>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -108,6 +109,9 @@ struct Warp {
 struct BlockOutcome {
   LaunchStatus status = LaunchStatus::completed;
   std::string message;
+  // time_limit: the stop as a diagnostic of the block (the looping lanes and their line where
+  // any loop, else the block alone), in the runner's trace's files.
+  std::optional<Diagnostic> stop;
 };
 
 LanePosition position_snapshot() noexcept;

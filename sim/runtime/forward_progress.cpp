@@ -190,8 +190,24 @@ void BlockRunner::stop_livelock() {
 }
 
 void BlockRunner::stop_at_time_limit() {
+  const std::vector<LivelockSpinner> looping = spinners();
   abort_launch(LaunchStatus::time_limit,
-               time_limit_stop_message(block_linear_, spinners(), trace_.files));
+               time_limit_stop_message(block_linear_, looping, trace_.files));
+  if (outcome_.status != LaunchStatus::time_limit) return;  // stopped for another reason first
+  Diagnostic stop;
+  stop.kind = DiagnosticKind::timeout;
+  stop.message = outcome_.message;
+  stop.block = block_linear_;
+  if (!looping.empty()) {
+    stop.warp = looping.front().warp;
+    stop.lanes = looping.front().lanes;
+    stop.where = looping.front().where;
+  } else if (running_ != nullptr) {
+    stop.warp = running_->warp;
+    stop.lanes = lane_bit(static_cast<int>(running_->lane));
+    stop.where = running_->where;
+  }
+  outcome_.stop = std::move(stop);
 }
 
 }  // namespace warpsim::runtime

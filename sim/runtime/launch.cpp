@@ -1,6 +1,7 @@
 #include "warpsim/launch.hpp"
 
 #include <memory>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -125,6 +126,7 @@ LaunchResult launch(const LaunchOptions& options, const std::function<void()>& t
   }
   const Dim3 g = options.grid;
   BlockOrder order(g.count(), options.order_seed);
+  std::optional<Diagnostic> stop;  // a time limit's, after what the launch found before it
   for (std::uint64_t i = 0; i < g.count(); ++i) {
     const std::uint64_t linear = order.at(i);
     const Dim3 idx = runtime::block_index(linear, g);
@@ -133,6 +135,7 @@ LaunchResult launch(const LaunchOptions& options, const std::function<void()>& t
     if (outcome.status != LaunchStatus::completed) {
       result.status = outcome.status;
       result.message = std::move(outcome.message);
+      stop = std::move(outcome.stop);
       break;
     }
   }
@@ -148,6 +151,7 @@ LaunchResult launch(const LaunchOptions& options, const std::function<void()>& t
       }
     }
   }
+  if (stop) result.trace.diagnostics.push_back(std::move(*stop));
   return result;
 }
 

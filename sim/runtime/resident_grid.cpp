@@ -134,7 +134,8 @@ void run_blocks_resident(const LaunchOptions& options, const std::function<void(
                    "block " + std::to_string(block) + ": a lane overflowed its stack of " +
                        std::to_string(options.stack_bytes / 1024) +
                        " KiB (the stacks of a cooperative launch's resident blocks have no guard "
-                       "pages between them); its results cannot be trusted"};
+                       "pages between them); its results cannot be trusted",
+                   std::nullopt};
       }
       output.found_end = w.found.size();
       output.printf_end = w.trace.printf_records.size();

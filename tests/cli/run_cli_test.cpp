@@ -358,9 +358,29 @@ TEST_CASE("a lane that spins forever is stopped at --timeout with where it was")
   CHECK(d["lanes"] == "0x00000001");
   CHECK(d["line"] == 5);
   INFO("message: " << d["message"].get<std::string>());
+  // The launch stopped itself at the limit (its findings kept), naming the lane that looped.
   CHECK(contains(d["message"].get<std::string>(),
-                 "did not finish within 2 s (a lane loops forever without a warp-level call?); "
-                 "last running: block (0,0,0) warp 0 lane 0"));
+                 "kernel did not finish within 2 s: the time limit passed while block 0 ran"));
+  CHECK(contains(d["message"].get<std::string>(),
+                 "lane 0 of warp 0 was looping at infinite_loop.cu:5"));
+}
+
+TEST_CASE("a race found before --timeout is reported with the timeout") {
+  // Every lane writes data[0] (a race), then spins on a flag nothing sets.
+  const Outcome run = run_cli({"run", kKernels + "race_then_spin.cu", "--kernel",
+                               "race_then_spin", "--grid", "1", "--block", "64", "--arg",
+                               "i32[1]:zeros", "--arg", "i32[1]:zeros", "--check", "races",
+                               "--timeout", "2", "--json"});
+  CHECK(run.exit_code == 1);
+  const json result = parse_json(run);
+  CHECK(result["status"] == "timeout");
+  REQUIRE(result["diagnostics"].size() == 2);
+  CHECK(result["diagnostics"][0]["kind"] == "data_race");
+  CHECK(result["diagnostics"][0]["line"] == 4);
+  CHECK(result["diagnostics"][1]["kind"] == "timeout");
+  CHECK(result["diagnostics"][1]["line"] == 6);
+  CHECK(contains(result["diagnostics"][1]["message"].get<std::string>(),
+                 "lanes 0-31 of warps 0-1 were looping at race_then_spin.cu:6"));
 }
 
 TEST_CASE("a stack overflow is reported at the user's line, not the compiled copy's") {
