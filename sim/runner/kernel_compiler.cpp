@@ -697,6 +697,9 @@ Expected<CompiledKernel> compile_kernel(const Toolchain& toolchain,
       header_flags.push_back("-I" + toolchain.shim_dir);
       header_flags.push_back("-I" + toolchain.include_dir);
       if (!cub_dir->empty()) header_flags.push_back("-I" + *cub_dir);
+    } else {
+      // A C file's <cuda_runtime.h>: the runtime's C face (shim/c/cuda_runtime_api.h).
+      header_flags.push_back("-I" + toolchain.shim_dir + "/c");
     }
     std::vector<std::string> argv = toolchain.compiler;
     if (use_pch && !options.c_language && !options.host_cplusplus) {

@@ -853,6 +853,45 @@ TEST_CASE("a program's C file calls the runtime by its C names; <...> skips its 
   CHECK(run.out == "scales: device 3, host 2; checksum 4507503.0 (expected 4507503.0)\nPASSED\n");
 }
 
+TEST_CASE("a program's C file includes <cuda_runtime.h>: the runtime's C face, its enums and "
+          "handles; a refused copy names the C line") {
+  const fs::path dir = multi_file_variant(
+      "multi-c-header", "checksum.c",
+      "#include <stdlib.h>\n#include <string.h>\n#include <cuda_runtime.h>\n"
+      "#include \"multi_file.h\"\n"
+      "double weighted_checksum(const float* values, int n) {\n"
+      "  float* copy = NULL; double sum = 0; int i; float ms = -1;\n"
+      "  cudaStream_t stream; cudaEvent_t start, stop; cudaError_t error;\n"
+      "  if (cudaMalloc((void**)&copy, n * sizeof(float)) != cudaSuccess) return -1;\n"
+      "  if (cudaStreamCreate(&stream) != cudaSuccess) return -2;\n"
+      "  cudaEventCreate(&start); cudaEventCreate(&stop);\n"
+      "  cudaEventRecord(start, stream);\n"
+      "  if (cudaMemcpyAsync(copy, values, n * sizeof(float), cudaMemcpyHostToDevice, stream))\n"
+      "    return -3;\n"
+      "  cudaEventRecord(stop, stream);\n"
+      "  cudaStreamSynchronize(stream);\n"
+      "  if (cudaEventElapsedTime(&ms, start, stop) != cudaSuccess || ms < 0) return -4;\n"
+      "  error = cudaMemcpy(copy, values, (n + 1) * sizeof(float), cudaMemcpyHostToDevice);\n"
+      "  if (error != cudaErrorInvalidValue || cudaGetLastError() != cudaErrorInvalidValue)\n"
+      "    return -5;\n"
+      "  if (strcmp(cudaGetErrorName(error), \"cudaErrorInvalidValue\") != 0) return -6;\n"
+      "  for (i = 0; i < n; ++i) sum += (double)copy[i] * (i + 1);\n"
+      "  cudaEventDestroy(start); cudaEventDestroy(stop); cudaStreamDestroy(stream);\n"
+      "  if (cudaFree(copy) != cudaSuccess || cudaFree(copy) != cudaErrorInvalidValue) return -7;\n"
+      "  return sum;\n}\n");
+  std::vector<std::string> args{"exec"};
+  for (const std::string& file : multi_file_sources(dir)) args.push_back(file);
+  const ProcessOutcome run = run_warpsim(args);
+  INFO(run.err);
+  CHECK(run.exit_code == 0);
+  CHECK(run.out == "scales: device 3, host 2; checksum 4507503.0 (expected 4507503.0)\nPASSED\n");
+  CHECK(contains(run.err, "4 runtime calls were refused"));  // main checks the sum twice
+  CHECK(contains(run.err, "cudaMemcpy at checksum.c:17 returned cudaErrorInvalidValue: the "
+                          "destination is not device memory: its "));
+  CHECK(contains(run.err, "cudaFree at checksum.c:23 returned cudaErrorInvalidValue: the pointer "
+                          "is not an allocation's start: it was freed already"));
+}
+
 TEST_CASE("an edit to one file of a program recompiles that file alone") {
   const fs::path dir = multi_file_variant("multi-edit", "README.md", "");
   const fs::path cache = scratch() / "multi-edit-cache";

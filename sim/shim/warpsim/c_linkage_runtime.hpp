@@ -1,5 +1,6 @@
 // The runtime calls a program's C files make (nvcc hands a .c file to the host C compiler, which
-// links against libcudart's C symbols): Rodinia's b+tree calls cudaSetDevice from main.c. The
+// links against libcudart's C symbols): Rodinia's b+tree calls cudaSetDevice from main.c. The C
+// files see them declared in c/cuda_runtime_api.h (keep the two lists alike). The
 // shim's runtime functions are C++ (overloads, templates, default arguments), so each call here
 // gets a C-linkage twin under the C name that forwards to it. They are inline and `used`: every
 // C++ file of the program emits them, the linker keeps one, and a program that defines the name
@@ -49,6 +50,31 @@ WARPSIM_C_TWIN(cudaError_t, cudaMemset,
                         (void* destination, int value, std::size_t bytes),
                         ::warpsim::shim::set(destination, value, bytes, "cudaMemset",
                                              __builtin_return_address(0)))
+WARPSIM_C_LINKAGE(cudaError_t, cudaMallocManaged,
+                  (void** pointer, std::size_t bytes, unsigned flags), (pointer, bytes, flags))
+WARPSIM_C_LINKAGE(cudaError_t, cudaHostAlloc, (void** pointer, std::size_t bytes, unsigned flags),
+                  (pointer, bytes, flags))
+WARPSIM_C_LINKAGE(cudaError_t, cudaMemGetInfo, (std::size_t* free_bytes, std::size_t* total_bytes),
+                  (free_bytes, total_bytes))
+WARPSIM_C_LINKAGE(cudaError_t, cudaStreamCreate, (cudaStream_t* stream), (stream))
+WARPSIM_C_LINKAGE(cudaError_t, cudaStreamSynchronize, (cudaStream_t stream), (stream))
+WARPSIM_C_LINKAGE(cudaError_t, cudaStreamDestroy, (cudaStream_t stream), (stream))
+WARPSIM_C_LINKAGE(cudaError_t, cudaEventCreate, (cudaEvent_t* event), (event))
+WARPSIM_C_LINKAGE(cudaError_t, cudaEventRecord, (cudaEvent_t event, cudaStream_t stream),
+                  (event, stream))
+WARPSIM_C_LINKAGE(cudaError_t, cudaEventSynchronize, (cudaEvent_t event), (event))
+WARPSIM_C_LINKAGE(cudaError_t, cudaEventElapsedTime,
+                  (float* ms, cudaEvent_t start, cudaEvent_t end), (ms, start, end))
+WARPSIM_C_LINKAGE(cudaError_t, cudaEventDestroy, (cudaEvent_t event), (event))
+WARPSIM_C_TWIN(cudaError_t, cudaMemcpyAsync,
+               (void* destination, const void* source, std::size_t bytes, cudaMemcpyKind kind,
+                cudaStream_t stream),
+               ::warpsim::shim::copy_async(destination, source, bytes, kind, stream,
+                                           __builtin_return_address(0)))
+WARPSIM_C_TWIN(cudaError_t, cudaMemsetAsync,
+               (void* destination, int value, std::size_t bytes, cudaStream_t stream),
+               ::warpsim::shim::set_async(destination, value, bytes, stream,
+                                          __builtin_return_address(0)))
 #undef WARPSIM_C_LINKAGE
 #undef WARPSIM_C_TWIN
 

@@ -575,16 +575,28 @@ __attribute__((noinline)) inline cudaError_t cudaMemcpy(void* destination, const
   return ::warpsim::shim::copy(destination, source, bytes, kind, "cudaMemcpy",
                                __builtin_return_address(0));
 }
+namespace warpsim::shim {
+// The Async forms: the same, in the stream's order (or as a node of the graph it captures).
+inline cudaError_t copy_async(void* destination, const void* source, std::size_t bytes,
+                              cudaMemcpyKind kind, cudaStream_t stream, const void* caller) {
+  return static_cast<cudaError_t>(in_stream(stream, cudaGraphNodeTypeMemcpy, [=](cudaStream_t) {
+    return copy(destination, source, bytes, kind, "cudaMemcpyAsync", caller);
+  }));
+}
+inline cudaError_t set_async(void* destination, int value, std::size_t bytes,
+                             cudaStream_t stream, const void* caller) {
+  return static_cast<cudaError_t>(in_stream(stream, cudaGraphNodeTypeMemset, [=](cudaStream_t) {
+    return set(destination, value, bytes, "cudaMemsetAsync", caller);
+  }));
+}
+}  // namespace warpsim::shim
 __attribute__((noinline)) inline cudaError_t cudaMemcpyAsync(void* destination,
                                                              const void* source,
                                                              std::size_t bytes,
                                                              cudaMemcpyKind kind,
                                                              cudaStream_t stream = nullptr) {
-  const void* caller = __builtin_return_address(0);
-  return static_cast<cudaError_t>(::warpsim::shim::in_stream(
-      stream, cudaGraphNodeTypeMemcpy, [=](cudaStream_t) {
-        return ::warpsim::shim::copy(destination, source, bytes, kind, "cudaMemcpyAsync", caller);
-      }));
+  return ::warpsim::shim::copy_async(destination, source, bytes, kind, stream,
+                                     __builtin_return_address(0));
 }
 __attribute__((noinline)) inline cudaError_t cudaMemset(void* destination, int value,
                                                         std::size_t bytes) {
@@ -594,11 +606,8 @@ __attribute__((noinline)) inline cudaError_t cudaMemset(void* destination, int v
 __attribute__((noinline)) inline cudaError_t cudaMemsetAsync(void* destination, int value,
                                                              std::size_t bytes,
                                                              cudaStream_t stream = nullptr) {
-  const void* caller = __builtin_return_address(0);
-  return static_cast<cudaError_t>(::warpsim::shim::in_stream(
-      stream, cudaGraphNodeTypeMemset, [=](cudaStream_t) {
-        return ::warpsim::shim::set(destination, value, bytes, "cudaMemsetAsync", caller);
-      }));
+  return ::warpsim::shim::set_async(destination, value, bytes, stream,
+                                    __builtin_return_address(0));
 }
 inline cudaError_t cudaMemPrefetchAsync(const void*, std::size_t, int,
                                         cudaStream_t stream = nullptr) {
