@@ -110,7 +110,9 @@ RunStatus add_outcome(KernelFileResult& result, const ChildOutcome& outcome,
       if (summary->status == LaunchStatus::time_limit) {
         // The launch stopped itself at --timeout, its findings kept (kernel_child.cpp).
         std::ostringstream limit;
-        limit << "kernel did not finish within " << context.timeout_seconds << " s: ";
+        limit << "kernel did not finish within " << context.timeout_seconds << " s ("
+              << summary->steps << (summary->steps == 1 ? " warp-level step" : " warp-level steps")
+              << " ran): ";
         result.message = limit.str() + result.message;
         for (Diagnostic& d : result.trace.diagnostics) {
           if (d.kind == DiagnosticKind::timeout) d.message = limit.str() + d.message;

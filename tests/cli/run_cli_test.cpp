@@ -360,7 +360,8 @@ TEST_CASE("a lane that spins forever is stopped at --timeout with where it was")
   INFO("message: " << d["message"].get<std::string>());
   // The launch stopped itself at the limit (its findings kept), naming the lane that looped.
   CHECK(contains(d["message"].get<std::string>(),
-                 "kernel did not finish within 2 s: the time limit passed while block 0 ran"));
+                 "kernel did not finish within 2 s (0 warp-level steps ran): the time limit "
+                 "passed while block 0 ran"));
   CHECK(contains(d["message"].get<std::string>(),
                  "lane 0 of warp 0 was looping at infinite_loop.cu:5"));
 }
