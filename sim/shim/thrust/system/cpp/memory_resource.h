@@ -11,6 +11,10 @@
 #include <cstddef>
 #include <new>
 
+// Thrust's CUDA system, which nvcc builds device_vector with, reads thrust/system/error_code.h
+// and with it <iostream>: programs that print with std::cout after including only Thrust's
+// headers compile with nvcc (HeCBench's mtf), so they do here too.
+#include <thrust/system/error_code.h>
 #include <thrust/mr/fancy_pointer_resource.h>
 #include <thrust/mr/memory_resource.h>
 #include <thrust/system/cpp/pointer.h>
