@@ -34,3 +34,20 @@ device_lines() {
   echo "compiler: $(c++ --version | head -n1)"
   echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"
 }
+
+# What a probe recorder (tests/shim/record_*_probes.sh) does first: -h prints lines 2..N of its
+# header comment, any other argument is refused (exit 2), no GPU is exit 3; then $nvcc is the
+# nvcc to build with and $work a scratch folder removed when the script exits.
+start_probe_recording() {  # script-path last-help-line "$@"
+  local script="$1" last="$2"
+  shift 2
+  case "${1:-}" in
+    -h|--help) sed -n "2,${last}p" "$script"; exit 0 ;;
+    "") ;;
+    *) echo "$(basename "$script"): unknown argument $1" >&2; exit 2 ;;
+  esac
+  require_gpu "$(basename "$script")"
+  nvcc="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
+  work="$(mktemp -d)"
+  trap 'rm -rf "$work"' EXIT
+}

@@ -786,6 +786,15 @@ fs::path multi_file_variant(const std::string& name, const std::string& replaced
   return dir;
 }
 
+// `warpsim exec` on the program's three files in `dir`, and what the program prints when it passes.
+ProcessOutcome exec_multi_file(const fs::path& dir) {
+  std::vector<std::string> args{"exec"};
+  for (const std::string& file : multi_file_sources(dir)) args.push_back(file);
+  return run_warpsim(args);
+}
+const std::string kMultiFileOutput =
+    "scales: device 3, host 2; checksum 4507503.0 (expected 4507503.0)\nPASSED\n";
+
 std::size_t files_ending(const fs::path& dir, const std::string& extension) {
   std::size_t count = 0;
   for (const auto& entry : fs::directory_iterator(dir))
@@ -807,7 +816,7 @@ TEST_CASE("a program of several files: each its own translation unit, .c built a
   const ProcessOutcome run = run_warpsim(args);
   INFO(run.err);
   CHECK(run.exit_code == 0);
-  CHECK(run.out == "scales: device 3, host 2; checksum 4507503.0 (expected 4507503.0)\nPASSED\n");
+  CHECK(run.out == kMultiFileOutput);
   const json object = json::parse(read_text(report));
   CHECK(object["file"] == multi_file_sources()[0]);
   CHECK(object["files"] == json(multi_file_sources()));
@@ -845,12 +854,10 @@ TEST_CASE("a program's C file calls the runtime by its C names; <...> skips its 
       "  if (cudaFree(copy) != 0 || cudaDeviceSynchronize() != 0) return -5;\n"
       "  return sum;\n}\n");
   std::ofstream(dir / "unistd.h") << "#error \"the program's own unistd.h was used\"\n";
-  std::vector<std::string> args{"exec"};
-  for (const std::string& file : multi_file_sources(dir)) args.push_back(file);
-  const ProcessOutcome run = run_warpsim(args);
+  const ProcessOutcome run = exec_multi_file(dir);
   INFO(run.err);
   CHECK(run.exit_code == 0);
-  CHECK(run.out == "scales: device 3, host 2; checksum 4507503.0 (expected 4507503.0)\nPASSED\n");
+  CHECK(run.out == kMultiFileOutput);
 }
 
 TEST_CASE("a program's C file includes <cuda_runtime.h>: the runtime's C face, its enums and "
@@ -879,12 +886,10 @@ TEST_CASE("a program's C file includes <cuda_runtime.h>: the runtime's C face, i
       "  cudaEventDestroy(start); cudaEventDestroy(stop); cudaStreamDestroy(stream);\n"
       "  if (cudaFree(copy) != cudaSuccess || cudaFree(copy) != cudaErrorInvalidValue) return -7;\n"
       "  return sum;\n}\n");
-  std::vector<std::string> args{"exec"};
-  for (const std::string& file : multi_file_sources(dir)) args.push_back(file);
-  const ProcessOutcome run = run_warpsim(args);
+  const ProcessOutcome run = exec_multi_file(dir);
   INFO(run.err);
   CHECK(run.exit_code == 0);
-  CHECK(run.out == "scales: device 3, host 2; checksum 4507503.0 (expected 4507503.0)\nPASSED\n");
+  CHECK(run.out == kMultiFileOutput);
   CHECK(contains(run.err, "4 runtime calls were refused"));  // main checks the sum twice
   CHECK(contains(run.err, "cudaMemcpy at checksum.c:17 returned cudaErrorInvalidValue: the "
                           "destination is not device memory: its "));
@@ -919,9 +924,7 @@ TEST_CASE("a compile error in a program's second file names that file and shows 
                          "int scale_on_device(const float* in, float* out, int n) {\n"
                          "  return undeclared_in_kernels + n;\n"
                          "}\n");
-  std::vector<std::string> args{"exec"};
-  for (const std::string& file : multi_file_sources(dir)) args.push_back(file);
-  const ProcessOutcome run = run_warpsim(args);
+  const ProcessOutcome run = exec_multi_file(dir);
   INFO(run.err);
   CHECK(run.exit_code == 125);
   CHECK(run.out.empty());

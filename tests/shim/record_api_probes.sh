@@ -8,16 +8,8 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-case "${1:-}" in
-  -h|--help) sed -n '2,7p' "${BASH_SOURCE[0]}"; exit 0 ;;
-  "") ;;
-  *) echo "record_api_probes.sh: unknown argument $1" >&2; exit 2 ;;
-esac
 . "$root/scripts/gpu_recording.sh"
-require_gpu record_api_probes.sh
-nvcc="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+start_probe_recording "${BASH_SOURCE[0]}" 7 "$@"
 {
   echo "# tests/shim/record_api_probes.sh at $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'), $(date -u +%Y-%m-%d)"
   device_lines

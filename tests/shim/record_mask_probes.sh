@@ -9,17 +9,9 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-case "${1:-}" in
-  -h|--help) sed -n '2,8p' "${BASH_SOURCE[0]}"; exit 0 ;;
-  "") ;;
-  *) echo "record_mask_probes.sh: unknown argument $1" >&2; exit 2 ;;
-esac
 . "$root/scripts/gpu_recording.sh"
-require_gpu record_mask_probes.sh
-nvcc="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
+start_probe_recording "${BASH_SOURCE[0]}" 8 "$@"
 cuobjdump="$(dirname "$nvcc")/cuobjdump"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
 header() {
   echo "# tests/shim/record_mask_probes.sh at $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'), $(date -u +%Y-%m-%d)"
   device_lines
