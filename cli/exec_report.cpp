@@ -51,7 +51,8 @@ void write_exec_text(std::ostream& out, const std::vector<std::string>& files,
     for (const std::uint32_t arg : rec.host_pointer_args) {
       out << "       warning: argument " << arg + 1
           << " points into memory no cudaMalloc, cudaMallocManaged or cudaHostAlloc gave (host "
-             "memory?): the simulator reads it, a GPU kernel may fault there\n";
+             "memory?): the simulator reads it; a GPU faults there (an H200: "
+             "cudaErrorIllegalAddress)\n";
     }
     for (const Diagnostic& d : launch.trace.diagnostics) {
       out << "       ";
@@ -100,6 +101,14 @@ void write_exec_text(std::ostream& out, const std::vector<std::string>& files,
              !r.refused_calls.empty()) {
     out << "warpsim exec: a runtime call was refused (above) and the program returned 0: a "
            "finding under --check, as compute-sanitizer reports the call's error: exit status "
+        << runner::kExitFindings << "\n";
+  } else if (r.status == runner::ProgramStatus::exited && r.exit_code == 0 && r.checked &&
+             r.host_memory_launch_count() != 0) {
+    out << "warpsim exec: " << r.host_memory_launch_count()
+        << (r.host_memory_launch_count() == 1 ? " launch was" : " launches were")
+        << " given host memory (above), which a GPU kernel faults on "
+           "(docs/gpu-runs/host-memory-in-kernel.txt): a finding under --check, as "
+           "compute-sanitizer reports the access: exit status "
         << runner::kExitFindings << "\n";
   } else if (r.status == runner::ProgramStatus::exited && r.exit_code == 0 && diagnostics != 0) {
     out << "warpsim exec: the kernels misused warp-level operations (above): exit status "

@@ -388,12 +388,20 @@ std::uint64_t ProgramResult::refused_launch_count() const {
       }));
 }
 
+std::uint64_t ProgramResult::host_memory_launch_count() const {
+  return static_cast<std::uint64_t>(
+      std::count_if(launches.begin(), launches.end(), [](const ProgramLaunch& launch) {
+        return !launch.record.host_pointer_args.empty();
+      }));
+}
+
 int exec_exit_status(const ProgramResult& result) {
   switch (result.status) {
     case ProgramStatus::exited:
       if (result.exit_code != 0) return result.exit_code;
       if (result.memory_finding_count() != 0) return kExitFindings;
-      if (result.checked && (result.refused_launch_count() != 0 || !result.refused_calls.empty()))
+      if (result.checked && (result.refused_launch_count() != 0 || !result.refused_calls.empty() ||
+                             result.host_memory_launch_count() != 0))
         return kExitFindings;
       return result.diagnostic_count() != 0 ? kExecKernelProblem : 0;
     case ProgramStatus::kernel_stopped:

@@ -748,7 +748,8 @@ TEST_CASE("--arch picks the device path of #if __CUDA_ARCH__ and the reported co
       125);
 }
 
-TEST_CASE("a kernel given a host pointer gets a warning in the report, naming the argument") {
+TEST_CASE("a kernel given a host pointer gets a warning in the report, naming the argument; a "
+          "finding under --check") {
   const fs::path report = scratch() / "host_pointer.json";
   const ProcessOutcome run = run_warpsim({"exec", (kCases / "host_pointer.cu").string()});
   INFO(run.err);
@@ -760,6 +761,11 @@ TEST_CASE("a kernel given a host pointer gets a warning in the report, naming th
   const json object = json::parse(read_text(report));
   CHECK(object["launches"][0]["host_pointer_args"] == json::array({0}));
   CHECK(object["launches"][1]["host_pointer_args"] == json::array());
+  // An H200 faults there (docs/gpu-runs/host-memory-in-kernel.txt): under --check, a finding.
+  const ProcessOutcome checked =
+      run_warpsim({"exec", "--check", "bounds", (kCases / "host_pointer.cu").string()});
+  CHECK(checked.exit_code == 122);
+  CHECK(contains(checked.err, "1 launch was given host memory (above)"));
 }
 
 // ---- programs of several files (tests/programs/multi_file: main.cpp, kernels.cu, checksum.c)

@@ -1,5 +1,6 @@
 // A classic mistake: the kernel gets the host array instead of the device copy. The simulator
-// can read host memory, so the program "passes" here; the report warns, as a GPU would fault.
+// can read host memory, so the program "passes" here; the report warns, as an H200 faults
+// (docs/gpu-runs/host-memory-in-kernel.txt), and under --check it is a finding.
 #include <cstdio>
 #include <vector>
 

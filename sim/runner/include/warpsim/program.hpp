@@ -101,6 +101,10 @@ struct ProgramResult {
   // too, with an error the program may never look at. Under --check they are findings, as
   // compute-sanitizer reports the launch's API error.
   std::uint64_t refused_launch_count() const;
+  // Launches given host memory no CUDA call made (LaunchRecord::host_pointer_args): the simulator
+  // reaches it, an H200 faults (cudaErrorIllegalAddress: docs/gpu-runs/host-memory-in-kernel.txt).
+  // Under --check they are findings, as compute-sanitizer reports the kernel's invalid access.
+  std::uint64_t host_memory_launch_count() const;
   // Runtime calls a GPU refuses too, which the program may never look at (a copy or memset
   // naming memory that is not device memory: program::check_copy), one line each, in order.
   // Under --check they are findings, as compute-sanitizer reports a call's API error.
@@ -115,7 +119,8 @@ inline constexpr int kExecTimeLimit = 124;
 inline constexpr int kExecBadInput = 125;
 // The program's status; when it returned 0: kExitFindings (122, as `warpsim run`'s) where a
 // launch had a memory finding (a write before or after an allocation) or, under --check, a launch
-// or runtime call was refused (refused_launch_count, refused_calls), else kExecKernelProblem
+// or runtime call was refused or a launch given host memory (refused_launch_count,
+// refused_calls, host_memory_launch_count), else kExecKernelProblem
 // where a launch had diagnostics; 128 + signal for a crash (as a shell reports it).
 int exec_exit_status(const ProgramResult& result);
 
