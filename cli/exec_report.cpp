@@ -28,7 +28,6 @@ std::string ending_text(const runner::ProgramResult& r) {
   return r.message;
 }
 
-
 }  // namespace
 
 void write_exec_text(std::ostream& out, const std::vector<std::string>& files,
@@ -84,33 +83,32 @@ void write_exec_text(std::ostream& out, const std::vector<std::string>& files,
     out << " (" << seconds << " s)";
   }
   out << "\n";
-  if (r.status == runner::ProgramStatus::exited && r.exit_code == 0 &&
-      r.memory_finding_count() != 0) {
+  // Why the exit status is what exec_exit_status makes it, when the program returned 0.
+  if (r.status != runner::ProgramStatus::exited || r.exit_code != 0) return;
+  const auto launches_were = [](std::uint64_t n) {
+    return std::to_string(n) + (n == 1 ? " launch was" : " launches were");
+  };
+  const auto finding = [](const char* reported) {
+    return std::string(": a finding under --check, as compute-sanitizer reports ") + reported +
+           ": exit status " + std::to_string(runner::kExitFindings) + "\n";
+  };
+  if (r.memory_finding_count() != 0) {
     out << "warpsim exec: the memory checks found something (above: a race, an uninitialised "
            "read, or an access outside an allocation): exit status "
         << runner::kExitFindings << "\n";
-  } else if (r.status == runner::ProgramStatus::exited && r.exit_code == 0 && r.checked &&
-             r.refused_launch_count() != 0) {
-    out << "warpsim exec: " << r.refused_launch_count()
-        << (r.refused_launch_count() == 1 ? " launch was" : " launches were")
-        << " refused (above: invalid_configuration, as a GPU refuses it) and the program went on: "
-           "a finding under --check, as compute-sanitizer reports the launch's error: exit "
-           "status "
-        << runner::kExitFindings << "\n";
-  } else if (r.status == runner::ProgramStatus::exited && r.exit_code == 0 && r.checked &&
-             !r.refused_calls.empty()) {
-    out << "warpsim exec: a runtime call was refused (above) and the program returned 0: a "
-           "finding under --check, as compute-sanitizer reports the call's error: exit status "
-        << runner::kExitFindings << "\n";
-  } else if (r.status == runner::ProgramStatus::exited && r.exit_code == 0 && r.checked &&
-             r.host_memory_launch_count() != 0) {
-    out << "warpsim exec: " << r.host_memory_launch_count()
-        << (r.host_memory_launch_count() == 1 ? " launch was" : " launches were")
+  } else if (r.checked && r.refused_launch_count() != 0) {
+    out << "warpsim exec: " << launches_were(r.refused_launch_count())
+        << " refused (above: invalid_configuration, as a GPU refuses it) and the program went on"
+        << finding("the launch's error");
+  } else if (r.checked && !r.refused_calls.empty()) {
+    out << "warpsim exec: a runtime call was refused (above) and the program returned 0"
+        << finding("the call's error");
+  } else if (r.checked && r.host_memory_launch_count() != 0) {
+    out << "warpsim exec: " << launches_were(r.host_memory_launch_count())
         << " given host memory (above), which a GPU kernel faults on "
-           "(docs/gpu-runs/host-memory-in-kernel.txt): a finding under --check, as "
-           "compute-sanitizer reports the access: exit status "
-        << runner::kExitFindings << "\n";
-  } else if (r.status == runner::ProgramStatus::exited && r.exit_code == 0 && diagnostics != 0) {
+           "(docs/gpu-runs/host-memory-in-kernel.txt)"
+        << finding("the access");
+  } else if (diagnostics != 0) {
     out << "warpsim exec: the kernels misused warp-level operations (above): exit status "
         << runner::kExecKernelProblem << "\n";
   }

@@ -912,10 +912,6 @@ int run_grid(const KernelLaunchRequest& request, void (*body)(void*), void* cont
   live.reset();
   g_in_launch = 0;
   g_crash_request = nullptr;
-  // A launch stopped at the time limit ends its diagnostics with the stop, for `warpsim run`'s
-  // views; here the record's status and message say it, once.
-  std::erase_if(result.trace.diagnostics,
-                [](const Diagnostic& d) { return d.kind == DiagnosticKind::timeout; });
   for (Diagnostic& d : writes_outside_blocks(s, request)) result.trace.diagnostics.push_back(std::move(d));
   for (Diagnostic& d : reads_outside_blocks(s, request, result.trace)) {
     result.trace.diagnostics.push_back(std::move(d));

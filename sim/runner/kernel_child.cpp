@@ -16,6 +16,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
+#include <utility>
 
 #include "child_process.hpp"
 #include "child_protocol.hpp"
@@ -274,6 +275,23 @@ const KernelDescriptor& load_kernel(const ChildJob& job) {
   return *descriptor;
 }
 
+// This process's seconds on a CPU and waiting for one, as the supervisor measures them at its
+// stop (schedule_seconds_of); without /proc (a sandbox), its CPU time, and the rest of the time
+// since `started` as waited.
+std::pair<double, double> schedule_seconds_since(std::chrono::steady_clock::time_point started) {
+  const std::pair<double, double> measured = schedule_seconds_of(getpid());
+  if (measured.first >= 0) return measured;
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  const auto seconds = [](timeval t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
+  };
+  const double cpu = seconds(usage.ru_utime) + seconds(usage.ru_stime);
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return {cpu, std::max(0.0, wall - cpu)};
+}
+
 // The steps first (when asked for), then the summary: the parent takes a summary as the sign
 // that everything before it arrived.
 void send_results(const ChildJob& job, LaunchResult& result,
@@ -288,24 +306,12 @@ void send_results(const ChildJob& job, LaunchResult& result,
   summary.steps = result.steps;
   summary.files = std::move(result.trace.files);
   summary.diagnostics = std::move(result.trace.diagnostics);
+  if (result.stop) summary.diagnostics.push_back(std::move(*result.stop));  // after the findings
   summary.printf_records = std::move(result.trace.printf_records);
   summary.waits = std::move(result.trace.waits);
   if (result.status == LaunchStatus::time_limit) {
     std::tie(summary.cpu_seconds_at_limit, summary.wait_seconds_at_limit) =
-        schedule_seconds_of(getpid());
-    if (summary.cpu_seconds_at_limit < 0) {  // no /proc in the sandbox: CPU time, the rest waited
-      rusage usage{};
-      getrusage(RUSAGE_SELF, &usage);
-      const auto seconds = [](timeval t) {
-        return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
-      };
-      summary.cpu_seconds_at_limit = seconds(usage.ru_utime) + seconds(usage.ru_stime);
-      summary.wait_seconds_at_limit =
-          std::max(0.0, std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                                      job_started)
-                                .count() -
-                            summary.cpu_seconds_at_limit);
-    }
+        schedule_seconds_since(job_started);
   }
   const std::string bytes = encode(summary);
   write_frame(job.result_fd, FrameTag::summary, bytes.data(), bytes.size());

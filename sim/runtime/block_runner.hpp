@@ -12,8 +12,8 @@
 #include <bit>
 #include <cstdint>
 #include <functional>
-#include <random>
 #include <optional>
+#include <random>
 #include <string>
 #include <unordered_map>
 #include <vector>

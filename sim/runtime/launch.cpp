@@ -1,7 +1,6 @@
 #include "warpsim/launch.hpp"
 
 #include <memory>
-#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -126,7 +125,6 @@ LaunchResult launch(const LaunchOptions& options, const std::function<void()>& t
   }
   const Dim3 g = options.grid;
   BlockOrder order(g.count(), options.order_seed);
-  std::optional<Diagnostic> stop;  // a time limit's, after what the launch found before it
   for (std::uint64_t i = 0; i < g.count(); ++i) {
     const std::uint64_t linear = order.at(i);
     const Dim3 idx = runtime::block_index(linear, g);
@@ -135,7 +133,7 @@ LaunchResult launch(const LaunchOptions& options, const std::function<void()>& t
     if (outcome.status != LaunchStatus::completed) {
       result.status = outcome.status;
       result.message = std::move(outcome.message);
-      stop = std::move(outcome.stop);
+      result.stop = std::move(outcome.stop);
       break;
     }
   }
@@ -151,7 +149,6 @@ LaunchResult launch(const LaunchOptions& options, const std::function<void()>& t
       }
     }
   }
-  if (stop) result.trace.diagnostics.push_back(std::move(*stop));
   return result;
 }
 

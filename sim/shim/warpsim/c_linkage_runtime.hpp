@@ -42,14 +42,12 @@ WARPSIM_C_TWIN(cudaError_t, cudaFreeHost, (void* pointer),
                static_cast<cudaError_t>(::warpsim::program::release_checked(
                    "cudaFreeHost", pointer, __builtin_return_address(0))))
 WARPSIM_C_TWIN(cudaError_t, cudaMemcpy,
-                        (void* destination, const void* source, std::size_t bytes,
-                         cudaMemcpyKind kind),
-                        ::warpsim::shim::copy(destination, source, bytes, kind, "cudaMemcpy",
-                                              __builtin_return_address(0)))
-WARPSIM_C_TWIN(cudaError_t, cudaMemset,
-                        (void* destination, int value, std::size_t bytes),
-                        ::warpsim::shim::set(destination, value, bytes, "cudaMemset",
-                                             __builtin_return_address(0)))
+               (void* destination, const void* source, std::size_t bytes, cudaMemcpyKind kind),
+               ::warpsim::shim::copy(destination, source, bytes, kind, "cudaMemcpy",
+                                     __builtin_return_address(0)))
+WARPSIM_C_TWIN(cudaError_t, cudaMemset, (void* destination, int value, std::size_t bytes),
+               ::warpsim::shim::set(destination, value, bytes, "cudaMemset",
+                                    __builtin_return_address(0)))
 WARPSIM_C_LINKAGE(cudaError_t, cudaMallocManaged,
                   (void** pointer, std::size_t bytes, unsigned flags), (pointer, bytes, flags))
 WARPSIM_C_LINKAGE(cudaError_t, cudaHostAlloc, (void** pointer, std::size_t bytes, unsigned flags),

@@ -523,31 +523,18 @@ namespace warpsim::shim {
 // Memory pools' bookkeeping (warpsim/memory_pools.hpp).
 inline void note_pool_free(const void* pointer);
 inline void note_current_pool_allocation(void* pointer, std::size_t bytes);
-}  // namespace warpsim::shim
-namespace warpsim::shim {
-// cudaFree with the caller's return address, which names the call when the pointer is refused
-// (freed already, inside an allocation, host memory: program::release_checked).
+// cudaFree, cudaMemcpy and cudaMemset (and the Async forms) with the caller's return address,
+// which names the call when the pointer or range is refused, as a GPU's runtime refuses it
+// (program::release_checked, check_copy, check_memset).
 inline cudaError_t free_memory(void* pointer, const void* caller) {
   // In kernel code: the device heap's blocks, which device-side cudaMalloc gave.
   if (::warpsim::device::current_env != nullptr)
     return ::warpsim::program::release(pointer) ? cudaSuccess : cudaErrorInvalidValue;
-  if (::warpsim::shim::free_graph_memory(pointer)) return cudaSuccess;
-  ::warpsim::shim::note_pool_free(pointer);
+  if (free_graph_memory(pointer)) return cudaSuccess;
+  note_pool_free(pointer);
   return static_cast<cudaError_t>(
       ::warpsim::program::release_checked("cudaFree", pointer, caller));
 }
-}  // namespace warpsim::shim
-// noinline: the return address is the caller's line.
-__attribute__((noinline)) inline cudaError_t cudaFree(void* pointer) {
-  return ::warpsim::shim::free_memory(pointer, __builtin_return_address(0));
-}
-__attribute__((noinline)) inline cudaError_t cudaFreeHost(void* pointer) {
-  return static_cast<cudaError_t>(
-      ::warpsim::program::release_checked("cudaFreeHost", pointer, __builtin_return_address(0)));
-}
-namespace warpsim::shim {
-// cudaMemcpy and cudaMemset with the caller's return address, which names the call when the
-// range is refused (as a GPU's runtime refuses it: program::check_copy).
 inline cudaError_t copy(void* destination, const void* source, std::size_t bytes,
                         cudaMemcpyKind kind, const char* api, const void* caller) {
   if (static_cast<int>(kind) < 0 || static_cast<int>(kind) > 4) {
@@ -568,14 +555,6 @@ inline cudaError_t set(void* destination, int value, std::size_t bytes, const ch
   if (bytes != 0) std::memset(destination, value, bytes);
   return cudaSuccess;
 }
-}  // namespace warpsim::shim
-// noinline: the return address is the caller's line.
-__attribute__((noinline)) inline cudaError_t cudaMemcpy(void* destination, const void* source,
-                                                        std::size_t bytes, cudaMemcpyKind kind) {
-  return ::warpsim::shim::copy(destination, source, bytes, kind, "cudaMemcpy",
-                               __builtin_return_address(0));
-}
-namespace warpsim::shim {
 // The Async forms: the same, in the stream's order (or as a node of the graph it captures).
 inline cudaError_t copy_async(void* destination, const void* source, std::size_t bytes,
                               cudaMemcpyKind kind, cudaStream_t stream, const void* caller) {
@@ -590,6 +569,19 @@ inline cudaError_t set_async(void* destination, int value, std::size_t bytes,
   }));
 }
 }  // namespace warpsim::shim
+// noinline, each: the return address is the caller's line.
+__attribute__((noinline)) inline cudaError_t cudaFree(void* pointer) {
+  return ::warpsim::shim::free_memory(pointer, __builtin_return_address(0));
+}
+__attribute__((noinline)) inline cudaError_t cudaFreeHost(void* pointer) {
+  return static_cast<cudaError_t>(
+      ::warpsim::program::release_checked("cudaFreeHost", pointer, __builtin_return_address(0)));
+}
+__attribute__((noinline)) inline cudaError_t cudaMemcpy(void* destination, const void* source,
+                                                        std::size_t bytes, cudaMemcpyKind kind) {
+  return ::warpsim::shim::copy(destination, source, bytes, kind, "cudaMemcpy",
+                               __builtin_return_address(0));
+}
 __attribute__((noinline)) inline cudaError_t cudaMemcpyAsync(void* destination,
                                                              const void* source,
                                                              std::size_t bytes,

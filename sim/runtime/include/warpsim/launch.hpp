@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "warpsim/memory_checks.hpp"
@@ -81,6 +82,10 @@ struct LaunchResult {
   std::string message;     // empty when completed
   std::uint64_t steps = 0; // warp-level operations simulated (block barriers not counted)
   Trace trace;
+  // time_limit, blocks run one at a time: the stop as a diagnostic (the looping lanes and their
+  // line, in `trace`'s files), for a view that lists it with the findings (`warpsim run`'s);
+  // not among trace.diagnostics, whose last word the status and message already are.
+  std::optional<Diagnostic> stop;
 };
 
 // Where the simulator is right now; for crash reports from a signal handler (async-signal-safe).
